@@ -1,0 +1,33 @@
+# Two entry points for a new user (see README.md):
+#   make demo   installs what is missing, builds in Release, plans the default problem
+#   make test   installs what is missing, builds (warnings are errors), runs the tests,
+#               then builds with ASan+UBSan and runs the same tests again
+JOBS ?= $(shell nproc)
+DEMO_PROBLEM ?= configs/problems/maze2d.yaml
+
+.PHONY: deps release asan demo test test-release test-asan clean
+
+deps:
+	./scripts/install-deps.sh
+
+release: deps
+	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DPRMKIT_WERROR=ON
+	cmake --build build/release -j $(JOBS)
+
+asan: deps
+	cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRMKIT_WERROR=ON -DPRMKIT_SANITIZE=ON
+	cmake --build build/asan -j $(JOBS)
+
+demo: release
+	./build/release/app/prmkit plan $(DEMO_PROBLEM) --out out/demo
+
+test-release: release
+	cd build/release && ctest --output-on-failure -j $(JOBS)
+
+test-asan: asan
+	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PRMKIT_TEST_SCALE=0.25 ctest --output-on-failure -j $(JOBS)
+
+test: test-release test-asan
+
+clean:
+	rm -rf build out

@@ -1,0 +1,112 @@
+#include "checkers/checker.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <stdexcept>
+
+namespace prmkit {
+
+namespace {
+class WallTimer {
+ public:
+  explicit WallTimer(double& total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~WallTimer() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  WallTimer(const WallTimer&) = delete;
+  WallTimer& operator=(const WallTimer&) = delete;
+
+ private:
+  double& total_;
+  std::chrono::steady_clock::time_point start_;
+};
+}  // namespace
+
+const char* toString(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::Free: return "free";
+    case Verdict::Colliding: return "colliding";
+    case Verdict::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+CheckStats& CheckStats::operator+=(const CheckStats& o) {
+  static_queries += o.static_queries;
+  pair_tests += o.pair_tests;
+  bv_tests += o.bv_tests;
+  primitive_tests += o.primitive_tests;
+  distance_queries += o.distance_queries;
+  edges_checked += o.edges_checked;
+  paths_checked += o.paths_checked;
+  time_s += o.time_s;
+  return *this;
+}
+
+CheckStats CheckStats::operator-(const CheckStats& e) const {
+  CheckStats d;
+  d.static_queries = static_queries - e.static_queries;
+  d.pair_tests = pair_tests - e.pair_tests;
+  d.bv_tests = bv_tests - e.bv_tests;
+  d.primitive_tests = primitive_tests - e.primitive_tests;
+  d.distance_queries = distance_queries - e.distance_queries;
+  d.edges_checked = edges_checked - e.edges_checked;
+  d.paths_checked = paths_checked - e.paths_checked;
+  d.time_s = time_s - e.time_s;
+  return d;
+}
+
+Checker::Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene)
+    : robot_(std::move(robot)), scene_(std::move(scene)) {
+  if (!robot_ || !scene_) throw std::invalid_argument("a checker needs a robot and a scene");
+}
+
+Checker::Checker(const Checker& other) : robot_(other.robot_), scene_(other.scene_) {}
+
+void Checker::requireConfig(const Config& q) const {
+  if (static_cast<std::size_t>(q.size()) != robot_->configSize())
+    throw std::invalid_argument(
+        fmt::format("configuration has {} numbers, the robot needs {}", q.size(), robot_->configSize()));
+  if (!q.allFinite()) throw std::invalid_argument("configuration has a non-finite number");
+}
+
+bool Checker::isValid(const Config& q) {
+  requireConfig(q);
+  WallTimer timer(stats_.time_s);
+  if (!robot_->inBounds(q)) return false;
+  return doIsValid(q);
+}
+
+EdgeResult Checker::checkEdge(const Config& a, const Config& b) {
+  requireConfig(a);
+  requireConfig(b);
+  WallTimer timer(stats_.time_s);
+  ++stats_.edges_checked;
+  return doCheckEdge(a, b);
+}
+
+PathResult Checker::checkPath(std::span<const Config> path) {
+  for (const auto& q : path) requireConfig(q);
+  WallTimer timer(stats_.time_s);
+  ++stats_.paths_checked;
+  if (path.size() < 2) return PathResult{};
+  return doCheckPath(path);
+}
+
+PathResult Checker::doCheckPath(std::span<const Config> path) {
+  PathResult result;
+  result.segments.resize(path.size() - 1);
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+    ++stats_.edges_checked;
+    const EdgeResult edge = doCheckEdge(path[i], path[i + 1]);
+    result.segments[i] = edge;
+    if (edge.verdict == Verdict::Colliding) {
+      result.verdict = Verdict::Colliding;
+      result.first_colliding = i;
+      return result;
+    }
+    if (edge.verdict == Verdict::Unknown) result.verdict = Verdict::Unknown;
+  }
+  return result;
+}
+
+}  // namespace prmkit

@@ -1,0 +1,74 @@
+#pragma once
+// The one checker interface (DESIGN.md, "Core interfaces"). Public methods are
+// non-virtual: they validate input, time the call and count it, then call the
+// strategy's private virtuals, so that logic lives in one place.
+#include "checkers/check_stats.h"
+#include "environments/scene.h"
+#include "robots/robot.h"
+
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+
+namespace prmkit {
+
+enum class Verdict { Free, Colliding, Unknown };
+const char* toString(Verdict verdict);
+
+struct EdgeResult {
+  Verdict verdict = Verdict::Free;
+  double confidence = 100.0;  // percent; 100 for exact verdicts
+  /// Edge parameter in [0, 1] of a configuration found in collision (NaN if none).
+  double witness_t = std::numeric_limits<double>::quiet_NaN();
+};
+
+struct PathResult {
+  Verdict verdict = Verdict::Free;
+  /// Verdict of each segment; empty where the checker did not need to check it.
+  std::vector<std::optional<EdgeResult>> segments;
+  /// Index of the first segment found colliding, if any.
+  std::optional<std::size_t> first_colliding;
+};
+
+class Checker {
+ public:
+  Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene);
+  virtual ~Checker() = default;
+  Checker& operator=(const Checker&) = delete;
+
+  virtual std::string name() const = 0;
+  /// A fresh instance with the same settings and zeroed stats, for another thread.
+  virtual std::unique_ptr<Checker> clone() const = 0;
+
+  /// Static check: in bounds and collision-free. Throws std::invalid_argument
+  /// on a configuration of the wrong size or with non-finite numbers.
+  bool isValid(const Config& q);
+  /// Checks the motion a -> b along Robot::interpolate. Like OMPL's
+  /// MotionValidator, the endpoints are assumed valid (checked with isValid).
+  EdgeResult checkEdge(const Config& a, const Config& b);
+  /// Checks consecutive segments of a path (endpoints assumed valid). The
+  /// verdict is Colliding if any segment collides, Unknown if none collides
+  /// but one is Unknown, else Free.
+  PathResult checkPath(std::span<const Config> path);
+
+  CheckStats stats() const { return stats_; }
+  void resetStats() { stats_ = CheckStats{}; }
+  const Robot& robot() const { return *robot_; }
+  const Scene& scene() const { return *scene_; }
+
+ protected:
+  Checker(const Checker& other);
+  std::shared_ptr<const Robot> robot_;
+  std::shared_ptr<const Scene> scene_;
+  CheckStats stats_;
+
+ private:
+  void requireConfig(const Config& q) const;
+  virtual bool doIsValid(const Config& q) = 0;
+  virtual EdgeResult doCheckEdge(const Config& a, const Config& b) = 0;
+  /// Default: edge by edge, stopping at the first colliding segment.
+  virtual PathResult doCheckPath(std::span<const Config> path);
+};
+
+}  // namespace prmkit

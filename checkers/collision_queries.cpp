@@ -1,0 +1,89 @@
+#include "checkers/collision_queries.h"
+
+#include <fcl/narrowphase/detail/traversal/collision/mesh_collision_traversal_node.h>
+#include <fcl/narrowphase/detail/traversal/collision_node.h>
+#include <fmt/format.h>
+
+namespace prmkit {
+
+CollisionQueries::CollisionQueries(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene)
+    : robot_(std::move(robot)), scene_(std::move(scene)) {
+  for (const auto& link : robot_->links())
+    linkObjects_.push_back(std::make_unique<fcl::CollisionObjectd>(link.bvh, Transform::Identity()));
+}
+
+CollisionQueries::CollisionQueries(const CollisionQueries& other) : CollisionQueries(other.robot_, other.scene_) {}
+
+bool CollisionQueries::meshesOverlap(const BvhModel& a, const Transform& poseA, const BvhModel& b,
+                                     const Transform& poseB, CheckStats& stats) {
+  fcl::detail::MeshCollisionTraversalNodeOBBRSS<double> node;
+  fcl::CollisionRequestd request;  // one contact is enough: stop at the first
+  fcl::CollisionResultd result;
+  fcl::detail::initialize(node, a, poseA, b, poseB, request, result);
+  node.enable_statistics = true;
+  fcl::detail::collide(&node);
+  ++stats.pair_tests;
+  stats.bv_tests += static_cast<std::uint64_t>(node.num_bv_tests);
+  stats.primitive_tests += static_cast<std::uint64_t>(node.num_leaf_tests);
+  return result.isCollision();
+}
+
+namespace {
+struct BroadphaseQuery {
+  const fcl::CollisionObjectd* link_object;
+  const BvhModel* link_bvh;
+  const Scene* scene;
+  CheckStats* stats;
+  int hit_obstacle = -1;
+};
+
+bool narrowPhase(fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2, void* data) {
+  auto& query = *static_cast<BroadphaseQuery*>(data);
+  const fcl::CollisionObjectd* obstacleObject = (o1 == query.link_object) ? o2 : o1;
+  const auto index = static_cast<int>(reinterpret_cast<std::intptr_t>(obstacleObject->getUserData()));
+  const Obstacle& obstacle = query.scene->obstacles()[static_cast<std::size_t>(index)];
+  if (CollisionQueries::meshesOverlap(*query.link_bvh, query.link_object->getTransform(), *obstacle.bvh,
+                                      obstacle.pose, *query.stats)) {
+    query.hit_obstacle = index;
+    return true;  // stop the broad phase
+  }
+  return false;
+}
+}  // namespace
+
+bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* contact) {
+  ++stats.static_queries;
+  robot_->linkPoses(q, poses_);
+  const auto& links = robot_->links();
+  if (!scene_->obstacles().empty()) {
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      auto& object = *linkObjects_[i];
+      object.setTransform(poses_[i]);
+      object.computeAABB();
+      BroadphaseQuery query{&object, links[i].bvh.get(), scene_.get(), &stats};
+      scene_->broadphase().collide(&object, &query, narrowPhase);
+      if (query.hit_obstacle >= 0) {
+        if (contact) *contact = {static_cast<int>(i), query.hit_obstacle, -1};
+        return true;
+      }
+    }
+  }
+  for (const auto& [i, k] : robot_->selfCollisionPairs()) {
+    if (meshesOverlap(*links[i].bvh, poses_[i], *links[k].bvh, poses_[k], stats)) {
+      if (contact) *contact = {i, -1, k};
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string describe(const Contact& contact, const Robot& robot, const Scene& scene) {
+  const auto& links = robot.links();
+  if (contact.link < 0) return "nothing";
+  if (contact.obstacle >= 0)
+    return fmt::format("link '{}' with obstacle '{}'", links[contact.link].name,
+                       scene.obstacles()[contact.obstacle].name);
+  return fmt::format("link '{}' with link '{}'", links[contact.link].name, links[contact.other_link].name);
+}
+
+}  // namespace prmkit

@@ -1,0 +1,58 @@
+#include "checkers/discrete_checker.h"
+
+#include <cmath>
+#include <deque>
+#include <stdexcept>
+
+namespace prmkit {
+
+DiscreteChecker::DiscreteChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
+                                 DiscreteSettings settings)
+    : Checker(robot, scene), settings_(settings), collision_(robot, scene) {
+  if (settings_.space == DiscreteSettings::Space::CSpace && !(settings_.resolution > 0 && settings_.resolution <= 1))
+    throw std::invalid_argument("discrete resolution must be in (0, 1]");
+  if (settings_.space == DiscreteSettings::Space::Workspace && !(settings_.eps > 0 && std::isfinite(settings_.eps)))
+    throw std::invalid_argument("discrete eps must be positive");
+}
+
+std::unique_ptr<Checker> DiscreteChecker::clone() const {
+  return std::unique_ptr<Checker>(new DiscreteChecker(robot_, scene_, settings_));
+}
+
+bool DiscreteChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
+
+std::size_t DiscreteChecker::segmentCount(const Config& a, const Config& b) const {
+  const double n = settings_.space == DiscreteSettings::Space::CSpace
+                       ? robot_->distance(a, b) / (settings_.resolution * robot_->maxExtent())
+                       : robot_->maxMotionBound(a, b) / settings_.eps;
+  return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(n)));
+}
+
+EdgeResult DiscreteChecker::doCheckEdge(const Config& a, const Config& b) {
+  const std::size_t n = segmentCount(a, b);
+  auto collidesAt = [&](std::size_t i) {
+    const double t = static_cast<double>(i) / static_cast<double>(n);
+    robot_->interpolate(a, b, t, sample_);
+    return collision_.inCollision(sample_, stats_);
+  };
+  auto colliding = [&](std::size_t i) { return EdgeResult{Verdict::Colliding, 100.0, static_cast<double>(i) / n}; };
+  if (n < 2) return EdgeResult{};
+  if (settings_.order == DiscreteSettings::Order::Sequential) {
+    for (std::size_t i = 1; i < n; ++i)
+      if (collidesAt(i)) return colliding(i);
+    return EdgeResult{};
+  }
+  // Interior sample indices [1, n-1], midpoint of each interval first.
+  std::deque<std::pair<std::size_t, std::size_t>> intervals{{1, n - 1}};
+  while (!intervals.empty()) {
+    const auto [lo, hi] = intervals.front();
+    intervals.pop_front();
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (collidesAt(mid)) return colliding(mid);
+    if (mid > lo) intervals.emplace_back(lo, mid - 1);
+    if (mid < hi) intervals.emplace_back(mid + 1, hi);
+  }
+  return EdgeResult{};
+}
+
+}  // namespace prmkit

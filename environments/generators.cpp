@@ -1,0 +1,182 @@
+#include "environments/generators.h"
+
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+
+namespace prmkit {
+
+namespace {
+constexpr double kPi = std::numbers::pi;
+
+void requirePositive(double v, const char* what) {
+  if (!(v > 0) || !std::isfinite(v)) throw std::invalid_argument(std::string(what) + " must be positive");
+}
+
+std::vector<Eigen::Vector2d> circle(double radius, int n, double phase = 0.0) {
+  std::vector<Eigen::Vector2d> out;
+  for (int i = 0; i < n; ++i) {
+    const double a = phase + 2 * kPi * i / n;
+    out.emplace_back(radius * std::cos(a), radius * std::sin(a));
+  }
+  return out;
+}
+}  // namespace
+
+Mesh springMesh(const SpringParams& p) {
+  requirePositive(p.turns, "spring turns");
+  requirePositive(p.coil_radius, "spring coil_radius");
+  requirePositive(p.wire_radius, "spring wire_radius");
+  if (p.segments < 3 || p.sides < 3) throw std::invalid_argument("spring segments and sides must be >= 3");
+  Mesh m;
+  const double length = p.turns * p.pitch;
+  // Rings of the tube along the helix; each ring lies in the plane spanned by
+  // the helix's normal (radial) and binormal.
+  for (int s = 0; s <= p.segments; ++s) {
+    const double t = static_cast<double>(s) / p.segments;
+    const double a = 2 * kPi * p.turns * t;
+    const Eigen::Vector3d centre(p.coil_radius * std::cos(a), p.coil_radius * std::sin(a), length * (t - 0.5));
+    const Eigen::Vector3d tangent =
+        Eigen::Vector3d(-p.coil_radius * std::sin(a) * 2 * kPi * p.turns, p.coil_radius * std::cos(a) * 2 * kPi * p.turns,
+                        length)
+            .normalized();
+    const Eigen::Vector3d radial(std::cos(a), std::sin(a), 0.0);
+    const Eigen::Vector3d binormal = tangent.cross(radial).normalized();
+    for (int k = 0; k < p.sides; ++k) {
+      const double b = 2 * kPi * k / p.sides;
+      m.vertices.push_back(centre + p.wire_radius * (std::cos(b) * radial + std::sin(b) * binormal));
+    }
+  }
+  for (int s = 0; s < p.segments; ++s)
+    for (int k = 0; k < p.sides; ++k) {
+      const int a = s * p.sides + k, b = s * p.sides + (k + 1) % p.sides;
+      const int c = a + p.sides, d = b + p.sides;
+      m.triangles.push_back({a, b, d});
+      m.triangles.push_back({a, d, c});
+    }
+  return m;
+}
+
+Mesh gearMesh(const GearParams& p) {
+  if (p.teeth < 3) throw std::invalid_argument("a gear needs at least 3 teeth");
+  requirePositive(p.thickness, "gear thickness");
+  if (!(p.bore_radius > 0 && p.bore_radius < p.root_radius && p.root_radius < p.tip_radius))
+    throw std::invalid_argument("gear radii must satisfy 0 < bore_radius < root_radius < tip_radius");
+  // Four profile points per tooth (root, tip, tip, root), each matched with a
+  // bore point at the same angle so the ring triangulation stays simple.
+  std::vector<Eigen::Vector2d> outer, inner;
+  const int perTooth = 4;
+  const int n = p.teeth * perTooth;
+  for (int i = 0; i < n; ++i) {
+    const double a = 2 * kPi * i / n;
+    const int phase = i % perTooth;
+    const double r = (phase == 1 || phase == 2) ? p.tip_radius : p.root_radius;
+    outer.emplace_back(r * std::cos(a), r * std::sin(a));
+    inner.emplace_back(p.bore_radius * std::cos(a), p.bore_radius * std::sin(a));
+  }
+  return extrudeRing(outer, inner, p.thickness);
+}
+
+Mesh gearPlateMotorMesh(const GearPlateParams& p) {
+  requirePositive(p.clearance, "gear_plate clearance");
+  requirePositive(p.plate_size, "gear_plate plate_size");
+  requirePositive(p.plate_thickness, "gear_plate plate_thickness");
+  requirePositive(p.spindle_length, "gear_plate spindle_length");
+  const double holeRadius = p.gear.tip_radius + p.clearance;
+  const double spindleRadius = p.gear.bore_radius - p.clearance;
+  if (!(spindleRadius > 0)) throw std::invalid_argument("gear_plate clearance must be smaller than the gear's bore radius");
+  if (!(holeRadius < p.plate_size / 2)) throw std::invalid_argument("gear_plate plate_size is too small for the hole");
+  Mesh m;
+  // Plate: ring between the hole (circumscribed... inscribed polygon keeps the
+  // hole no larger than the nominal one) and the square boundary.
+  const int n = 64;
+  std::vector<Eigen::Vector2d> hole = circle(holeRadius * std::cos(kPi / n), n), square;
+  for (const auto& h : hole) {
+    const Eigen::Vector2d d = h.normalized();
+    const double s = (p.plate_size / 2) / std::max(std::abs(d.x()), std::abs(d.y()));
+    square.push_back(d * s);
+  }
+  Mesh plate = extrudeRing(square, hole, p.plate_thickness);
+  m.append(plate, Transform(Eigen::Translation3d(0, 0, p.plate_height)));
+  // Motor block on the floor and its spindle along z.
+  const double motorHeight = 0.5;
+  m.append(boxMesh({1.5, 1.5, motorHeight}), Transform(Eigen::Translation3d(0, 0, motorHeight / 2)));
+  m.append(cylinderMesh(spindleRadius, p.spindle_length, 32),
+           Transform(Eigen::Translation3d(0, 0, motorHeight + p.spindle_length / 2)));
+  return m;
+}
+
+Mesh slotWallMesh(const SlotWallParams& p) {
+  requirePositive(p.thickness, "slot_wall thickness");
+  if (!(p.slot_width > 0 && p.slot_width < p.width && p.slot_height > 0 && p.slot_height < p.height))
+    throw std::invalid_argument("slot_wall slot must be positive and smaller than the wall");
+  Mesh m;
+  const double sideWidth = (p.width - p.slot_width) / 2;
+  const double capHeight = (p.height - p.slot_height) / 2;
+  // Left and right columns span the full height; top and bottom caps span the slot width.
+  for (double sign : {-1.0, 1.0}) {
+    m.append(boxMesh({p.thickness, sideWidth, p.height}),
+             Transform(Eigen::Translation3d(0, sign * (p.slot_width / 2 + sideWidth / 2), 0)));
+    m.append(boxMesh({p.thickness, p.slot_width, capHeight}),
+             Transform(Eigen::Translation3d(0, 0, sign * (p.slot_height / 2 + capHeight / 2))));
+  }
+  return m;
+}
+
+Mesh bugTrapMesh(const BugTrapParams& p) {
+  requirePositive(p.size, "bug_trap size");
+  requirePositive(p.wall, "bug_trap wall");
+  requirePositive(p.height, "bug_trap height");
+  if (!(p.opening > 0 && p.opening < p.size - 2 * p.wall)) throw std::invalid_argument("bug_trap opening out of range");
+  Mesh m;
+  const double h = p.size / 2;
+  const double seg = (p.size - p.opening) / 2;  // length of each wall piece beside the opening
+  auto box = [&](double sx, double sy, double cx, double cy) {
+    m.append(boxMesh({sx, sy, p.height}), Transform(Eigen::Translation3d(cx, cy, 0)));
+  };
+  box(p.size, p.wall, 0, h - p.wall / 2);   // top
+  box(p.size, p.wall, 0, -h + p.wall / 2);  // bottom
+  box(p.wall, p.size, -h + p.wall / 2, 0);  // back
+  box(p.wall, seg, h - p.wall / 2, h - seg / 2);   // front, above the opening
+  box(p.wall, seg, h - p.wall / 2, -h + seg / 2);  // front, below the opening
+  // Lips pointing inwards from the opening's edges.
+  box(p.lip, p.wall, h - p.lip / 2, p.opening / 2 + p.wall / 2);
+  box(p.lip, p.wall, h - p.lip / 2, -p.opening / 2 - p.wall / 2);
+  return m;
+}
+
+Mesh randomObstaclesMesh(const RandomBoxesParams& p) {
+  if (p.count < 0) throw std::invalid_argument("random obstacles count must be >= 0");
+  if (!(p.min_size > 0 && p.min_size <= p.max_size)) throw std::invalid_argument("random obstacles need 0 < min_size <= max_size");
+  std::mt19937 rng(p.seed);
+  auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  Mesh m;
+  for (int i = 0; i < p.count; ++i) {
+    const Eigen::Vector3d centre(uniform(p.region_min.x(), p.region_max.x()), uniform(p.region_min.y(), p.region_max.y()),
+                                 p.planar ? (p.region_min.z() + p.region_max.z()) / 2
+                                          : uniform(p.region_min.z(), p.region_max.z()));
+    const double zSize = p.planar ? (p.region_max.z() - p.region_min.z()) : uniform(p.min_size, p.max_size);
+    if (p.polygons) {
+      // Random convex polygon: sorted angles on an ellipse.
+      const int corners = 3 + static_cast<int>(rng() % 5);
+      std::vector<double> angles;
+      for (int k = 0; k < corners; ++k) angles.push_back(uniform(0, 2 * kPi));
+      std::sort(angles.begin(), angles.end());
+      const double rx = uniform(p.min_size, p.max_size) / 2, ry = uniform(p.min_size, p.max_size) / 2;
+      std::vector<Eigen::Vector2d> polygon;
+      for (double a : angles) polygon.emplace_back(rx * std::cos(a), ry * std::sin(a));
+      try {
+        m.append(extrudePolygon(polygon, zSize), Transform(Eigen::Translation3d(centre)));
+      } catch (const std::invalid_argument&) {
+        // Near-collinear angle draws give a sliver: skip it, the seed stays deterministic.
+      }
+    } else {
+      const Eigen::Vector3d size(uniform(p.min_size, p.max_size), uniform(p.min_size, p.max_size), zSize);
+      m.append(boxMesh(size), Transform(Eigen::Translation3d(centre)));
+    }
+  }
+  return m;
+}
+
+}  // namespace prmkit

@@ -1,0 +1,78 @@
+#pragma once
+// Procedural obstacles and bodies that ship with prmkit, so every shipped
+// problem works from a fresh clone without third-party data.
+#include "environments/mesh.h"
+
+#include <cstdint>
+
+namespace prmkit {
+
+struct SpringParams {
+  double turns = 5.0;
+  double coil_radius = 1.0;
+  double wire_radius = 0.1;
+  double pitch = 0.5;        // rise per turn (m)
+  int segments = 150;        // along the helix
+  int sides = 6;             // of the wire cross-section
+};
+/// Helical tube around z, centred on the origin. The defaults give 150*6*2 =
+/// 1800 triangles, the size of the springs in Lin & Li's experiment.
+Mesh springMesh(const SpringParams& params);
+
+struct GearParams {
+  int teeth = 12;
+  double root_radius = 0.8;
+  double tip_radius = 1.0;
+  double bore_radius = 0.25;
+  double thickness = 0.3;
+};
+/// Spur gear (extruded tooth profile) with a round bore, axis along z.
+Mesh gearMesh(const GearParams& params);
+
+struct GearPlateParams {
+  GearParams gear;            // the gear that must pass: sizes the hole and the spindle
+  double clearance = 0.05;    // radial gap between gear and hole, and between bore and spindle (m)
+  double plate_size = 4.0;
+  double plate_thickness = 0.2;
+  double plate_height = 1.5;  // z of the plate's mid-plane
+  double spindle_length = 1.2;
+};
+/// Plate with a round hole above a motor block whose spindle is coaxial with
+/// the hole (Xavier 1997, the gear/plate/motor scene): the gear must drop
+/// through the hole and slide onto the spindle.
+Mesh gearPlateMotorMesh(const GearPlateParams& params);
+
+struct SlotWallParams {
+  double width = 4.0;       // wall extent along y
+  double height = 4.0;      // wall extent along z
+  double thickness = 0.02;  // along x
+  double slot_width = 0.6;
+  double slot_height = 0.6;
+};
+/// Thin wall in the plane x = 0 with a rectangular slot at its centre.
+Mesh slotWallMesh(const SlotWallParams& params);
+
+struct BugTrapParams {
+  double size = 2.0;          // outer side of the trap
+  double wall = 0.1;          // wall thickness
+  double opening = 0.3;       // width of the entrance
+  double lip = 0.6;           // length of the two inward lips at the entrance
+  double height = 0.5;        // extrusion along z
+};
+/// A square trap open at +x whose entrance has two inward lips (the classic bug trap).
+Mesh bugTrapMesh(const BugTrapParams& params);
+
+struct RandomBoxesParams {
+  int count = 20;
+  Eigen::Vector3d region_min{-5, -5, -0.5};
+  Eigen::Vector3d region_max{5, 5, 0.5};
+  double min_size = 0.2;
+  double max_size = 1.0;
+  bool planar = false;       // keep the boxes' z extent equal to the region's (2D scenes)
+  bool polygons = false;     // extruded random convex polygons instead of boxes
+  std::uint32_t seed = 1;
+};
+/// Seeded random axis-aligned boxes (or convex polygons) within a region.
+Mesh randomObstaclesMesh(const RandomBoxesParams& params);
+
+}  // namespace prmkit

@@ -1,0 +1,243 @@
+#include "environments/mesh.h"
+
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace prmkit {
+
+void Mesh::append(const Mesh& other, const Transform& pose) {
+  const int offset = static_cast<int>(vertices.size());
+  for (const auto& v : other.vertices) vertices.push_back(pose * v);
+  for (const auto& t : other.triangles) triangles.push_back({t[0] + offset, t[1] + offset, t[2] + offset});
+}
+
+Mesh Mesh::transformed(const Transform& pose) const {
+  Mesh out;
+  out.append(*this, pose);
+  return out;
+}
+
+Eigen::AlignedBox3d Mesh::bounds() const {
+  Eigen::AlignedBox3d box;
+  for (const auto& v : vertices) box.extend(v);
+  return box;
+}
+
+double Mesh::radiusAboutOrigin() const {
+  double r = 0.0;
+  for (const auto& v : vertices) r = std::max(r, v.norm());
+  return r;
+}
+
+std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh) {
+  auto model = std::make_shared<BvhModel>();
+  std::vector<fcl::Triangle> triangles;
+  triangles.reserve(mesh.triangles.size());
+  for (const auto& t : mesh.triangles) triangles.emplace_back(t[0], t[1], t[2]);
+  model->beginModel(static_cast<int>(triangles.size()), static_cast<int>(mesh.vertices.size()));
+  model->addSubModel(mesh.vertices, triangles);
+  model->endModel();
+  model->computeLocalAABB();
+  return model;
+}
+
+Mesh boxMesh(const Eigen::Vector3d& size) {
+  Mesh m;
+  const Eigen::Vector3d h = size / 2.0;
+  for (int i = 0; i < 8; ++i)
+    m.vertices.emplace_back((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(), (i & 4) ? h.z() : -h.z());
+  // Two triangles per face, outward normals.
+  m.triangles = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                 {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+  return m;
+}
+
+Mesh sphereMesh(double radius, int segments) {
+  // A latitude/longitude polyhedron whose faces lie outside the sphere: each
+  // vertex is scaled by 1/cos(half the angular step) in both directions.
+  const int rings = std::max(4, segments / 2);
+  const double pi = std::numbers::pi;
+  const double scale = 1.0 / (std::cos(pi / rings) * std::cos(pi / segments));
+  const double r = radius * scale;
+  Mesh m;
+  m.vertices.emplace_back(0, 0, r);
+  for (int i = 1; i < rings; ++i) {
+    const double phi = pi * i / rings;
+    for (int j = 0; j < segments; ++j) {
+      const double theta = 2 * pi * j / segments;
+      m.vertices.emplace_back(r * std::sin(phi) * std::cos(theta), r * std::sin(phi) * std::sin(theta),
+                              r * std::cos(phi));
+    }
+  }
+  m.vertices.emplace_back(0, 0, -r);
+  const int bottom = static_cast<int>(m.vertices.size()) - 1;
+  auto at = [&](int ring, int j) { return 1 + (ring - 1) * segments + (j % segments); };
+  for (int j = 0; j < segments; ++j) m.triangles.push_back({0, at(1, j), at(1, j + 1)});
+  for (int i = 1; i < rings - 1; ++i)
+    for (int j = 0; j < segments; ++j) {
+      m.triangles.push_back({at(i, j), at(i + 1, j), at(i + 1, j + 1)});
+      m.triangles.push_back({at(i, j), at(i + 1, j + 1), at(i, j + 1)});
+    }
+  for (int j = 0; j < segments; ++j) m.triangles.push_back({bottom, at(rings - 1, j + 1), at(rings - 1, j)});
+  return m;
+}
+
+Mesh cylinderMesh(double radius, double length, int segments) {
+  std::vector<Eigen::Vector2d> polygon;
+  const double r = radius / std::cos(std::numbers::pi / segments);
+  for (int j = 0; j < segments; ++j) {
+    const double theta = 2 * std::numbers::pi * j / segments;
+    polygon.emplace_back(r * std::cos(theta), r * std::sin(theta));
+  }
+  return extrudePolygon(polygon, length);
+}
+
+namespace {
+
+double signedArea(const std::vector<Eigen::Vector2d>& p) {
+  double a = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const auto& u = p[i];
+    const auto& v = p[(i + 1) % p.size()];
+    a += u.x() * v.y() - v.x() * u.y();
+  }
+  return a / 2;
+}
+
+double cross(const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+  return (a - o).x() * (b - o).y() - (a - o).y() * (b - o).x();
+}
+
+// Ear clipping of a counter-clockwise simple polygon.
+std::vector<std::array<int, 3>> triangulate(const std::vector<Eigen::Vector2d>& p) {
+  std::vector<int> remaining(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) remaining[i] = static_cast<int>(i);
+  std::vector<std::array<int, 3>> out;
+  while (remaining.size() > 3) {
+    bool clipped = false;
+    const std::size_t n = remaining.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const int a = remaining[(i + n - 1) % n], b = remaining[i], c = remaining[(i + 1) % n];
+      if (cross(p[a], p[b], p[c]) <= 1e-15) continue;
+      bool contains = false;
+      for (int k : remaining) {
+        if (k == a || k == b || k == c) continue;
+        if (cross(p[a], p[b], p[k]) >= 0 && cross(p[b], p[c], p[k]) >= 0 && cross(p[c], p[a], p[k]) >= 0) {
+          contains = true;
+          break;
+        }
+      }
+      if (contains) continue;
+      out.push_back({a, b, c});
+      remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(i));
+      clipped = true;
+      break;
+    }
+    if (!clipped) throw std::invalid_argument("polygon is not simple (self-intersecting or degenerate)");
+  }
+  out.push_back({remaining[0], remaining[1], remaining[2]});
+  return out;
+}
+
+}  // namespace
+
+Mesh extrudePolygon(const std::vector<Eigen::Vector2d>& polygonIn, double height) {
+  if (polygonIn.size() < 3) throw std::invalid_argument("a polygon needs at least 3 vertices");
+  std::vector<Eigen::Vector2d> polygon = polygonIn;
+  const double area = signedArea(polygon);
+  if (std::abs(area) < 1e-12) throw std::invalid_argument("polygon has zero area");
+  if (area < 0) std::reverse(polygon.begin(), polygon.end());
+  if (!(height > 0)) throw std::invalid_argument("extrusion height must be positive");
+  const int n = static_cast<int>(polygon.size());
+  Mesh m;
+  for (const auto& p : polygon) m.vertices.emplace_back(p.x(), p.y(), -height / 2);
+  for (const auto& p : polygon) m.vertices.emplace_back(p.x(), p.y(), height / 2);
+  for (const auto& t : triangulate(polygon)) {
+    m.triangles.push_back({t[0] + n, t[1] + n, t[2] + n});
+    m.triangles.push_back({t[0], t[2], t[1]});
+  }
+  for (int i = 0; i < n; ++i) {
+    const int j = (i + 1) % n;
+    m.triangles.push_back({i, j, j + n});
+    m.triangles.push_back({i, j + n, i + n});
+  }
+  return m;
+}
+
+Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Eigen::Vector2d>& inner,
+                 double height) {
+  if (outer.size() != inner.size() || outer.size() < 3)
+    throw std::invalid_argument("a ring needs outer and inner curves with the same number (>= 3) of points");
+  const int n = static_cast<int>(outer.size());
+  Mesh m;
+  // Layout: outer bottom, outer top, inner bottom, inner top.
+  for (const auto* curve : {&outer, &inner})
+    for (double z : {-height / 2, height / 2})
+      for (const auto& p : *curve) m.vertices.emplace_back(p.x(), p.y(), z);
+  auto ob = [&](int i) { return i % n; };
+  auto ot = [&](int i) { return n + i % n; };
+  auto ib = [&](int i) { return 2 * n + i % n; };
+  auto it = [&](int i) { return 3 * n + i % n; };
+  for (int i = 0; i < n; ++i) {
+    const int j = i + 1;
+    m.triangles.push_back({ob(i), ob(j), ot(j)});  // outer wall
+    m.triangles.push_back({ob(i), ot(j), ot(i)});
+    m.triangles.push_back({ib(i), it(j), ib(j)});  // inner wall
+    m.triangles.push_back({ib(i), it(i), it(j)});
+    m.triangles.push_back({ot(i), ot(j), it(j)});  // top face
+    m.triangles.push_back({ot(i), it(j), it(i)});
+    m.triangles.push_back({ob(i), ib(j), ob(j)});  // bottom face
+    m.triangles.push_back({ob(i), ib(i), ib(j)});
+  }
+  return m;
+}
+
+namespace {
+
+void collectNode(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent, Mesh& out) {
+  const aiMatrix4x4 transform = parent * node->mTransformation;
+  for (unsigned int i = 0; i < node->mNumMeshes; ++i) {
+    const aiMesh* mesh = scene->mMeshes[node->mMeshes[i]];
+    const int offset = static_cast<int>(out.vertices.size());
+    for (unsigned int v = 0; v < mesh->mNumVertices; ++v) {
+      const aiVector3D p = transform * mesh->mVertices[v];
+      out.vertices.emplace_back(p.x, p.y, p.z);
+    }
+    for (unsigned int f = 0; f < mesh->mNumFaces; ++f) {
+      const aiFace& face = mesh->mFaces[f];
+      if (face.mNumIndices != 3) continue;  // points and lines carry no volume
+      out.triangles.push_back({offset + static_cast<int>(face.mIndices[0]), offset + static_cast<int>(face.mIndices[1]),
+                               offset + static_cast<int>(face.mIndices[2])});
+    }
+  }
+  for (unsigned int c = 0; c < node->mNumChildren; ++c) collectNode(scene, node->mChildren[c], transform, out);
+}
+
+}  // namespace
+
+Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scale) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec))
+    throw MeshLoadError(fmt::format("mesh file '{}' does not exist or is not a regular file", file.string()));
+  Assimp::Importer importer;
+  const aiScene* scene = importer.ReadFile(
+      file.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
+  if (scene == nullptr || scene->mRootNode == nullptr)
+    throw MeshLoadError(fmt::format("cannot read mesh file '{}': {}", file.string(), importer.GetErrorString()));
+  Mesh mesh;
+  collectNode(scene, scene->mRootNode, aiMatrix4x4(), mesh);
+  if (mesh.triangles.empty()) throw MeshLoadError(fmt::format("mesh file '{}' contains no triangles", file.string()));
+  for (auto& v : mesh.vertices) {
+    v = v.cwiseProduct(scale);
+    if (!v.allFinite()) throw MeshLoadError(fmt::format("mesh file '{}' has a non-finite vertex", file.string()));
+  }
+  return mesh;
+}
+
+}  // namespace prmkit

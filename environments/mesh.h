@@ -1,0 +1,59 @@
+#pragma once
+// Triangle meshes: the one geometry representation of prmkit. Primitives are
+// tessellated so that the mesh encloses the primitive (conservative for
+// collision), which lets every checker traverse the same FCL OBBRSS BVHs.
+#include <Eigen/Geometry>
+
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fcl/geometry/bvh/BVH_model.h>
+#include <fcl/math/bv/OBBRSS.h>
+
+namespace prmkit {
+
+using Transform = Eigen::Isometry3d;
+using BvhModel = fcl::BVHModel<fcl::OBBRSSd>;
+
+struct Mesh {
+  std::vector<Eigen::Vector3d> vertices;
+  std::vector<std::array<int, 3>> triangles;
+
+  bool empty() const { return triangles.empty(); }
+  /// Appends `other` transformed by `pose`.
+  void append(const Mesh& other, const Transform& pose = Transform::Identity());
+  Mesh transformed(const Transform& pose) const;
+  Eigen::AlignedBox3d bounds() const;
+  /// Largest distance from the frame origin to a vertex (the R of a motion bound).
+  double radiusAboutOrigin() const;
+};
+
+/// Builds the FCL OBBRSS hierarchy of a mesh (in the mesh's own frame).
+std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh);
+
+/// Axis-aligned box of full extents `size`, centred on the origin.
+Mesh boxMesh(const Eigen::Vector3d& size);
+/// Polyhedron enclosing a sphere of `radius` (vertices pushed out so every face stays outside).
+Mesh sphereMesh(double radius, int segments = 16);
+/// Prism enclosing a cylinder along z, centred on the origin.
+Mesh cylinderMesh(double radius, double length, int segments = 24);
+/// Extrudes a simple polygon (counter-clockwise or clockwise, in the xy plane)
+/// symmetrically along z by `height`. Throws std::invalid_argument on a degenerate polygon.
+Mesh extrudePolygon(const std::vector<Eigen::Vector2d>& polygon, double height);
+/// Extrudes the region between an outer and an inner closed curve sampled at
+/// the same number of points (a ring), symmetrically along z.
+Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Eigen::Vector2d>& inner,
+                 double height);
+
+/// Reads OBJ, STL, COLLADA (anything assimp reads), applying the file's node
+/// hierarchy (root included) and then `scale`. Throws MeshLoadError.
+Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
+
+struct MeshLoadError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace prmkit

@@ -1,0 +1,106 @@
+#include "planner/planner.h"
+
+#include "planner/lazy_prm.h"
+#include "planner/prm.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <numbers>
+#include <stdexcept>
+
+namespace prmkit {
+
+Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng_(settings_.seed) {
+  if (settings_.k == 0 && settings_.radius <= 0 && !star()) throw std::invalid_argument("planner k must be positive");
+  if (!(settings_.time_limit_s > 0)) throw std::invalid_argument("planner time limit must be positive");
+  if (settings_.max_samples == 0) throw std::invalid_argument("planner max_samples must be positive");
+  if (settings_.batch == 0) throw std::invalid_argument("planner batch must be positive");
+}
+
+bool Planner::star() const { return settings_.type.ends_with("_star"); }
+
+bool Planner::outOfTime() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() > settings_.time_limit_s;
+}
+
+std::size_t Planner::neighbourCount(std::size_t n, std::size_t dof) const {
+  if (!star()) return settings_.k;
+  // PRM* (Karaman & Frazzoli): k = e (1 + 1/d) log n.
+  const double k = std::numbers::e * (1.0 + 1.0 / static_cast<double>(dof)) * std::log(static_cast<double>(std::max<std::size_t>(n, 2)));
+  return static_cast<std::size_t>(std::ceil(k));
+}
+
+std::optional<Config> Planner::sampleValid(Checker& checker, PlanResult& result) {
+  Config q;
+  while (true) {
+    if (result.planner_stats.samples_drawn >= settings_.max_samples) {
+      result.status = "sample limit";
+      return std::nullopt;
+    }
+    if (outOfTime()) {
+      result.status = "time limit";
+      return std::nullopt;
+    }
+    checker.robot().sampleUniform(rng_, q);
+    ++result.planner_stats.samples_drawn;
+    if (checker.isValid(q)) return q;
+    ++result.planner_stats.samples_invalid;
+  }
+}
+
+void Planner::shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result) {
+  for (std::size_t attempt = 0; attempt < settings_.shortcut_attempts && path.size() > 2 && !outOfTime(); ++attempt) {
+    const int n = static_cast<int>(path.size());
+    const int i = rng_.uniformInt(0, n - 3);
+    const int j = rng_.uniformInt(i + 2, n - 1);
+    if (checker.checkEdge(path[i], path[j]).verdict != Verdict::Free) continue;
+    path.erase(path.begin() + i + 1, path.begin() + j);
+    ++result.planner_stats.shortcuts_applied;
+  }
+}
+
+PlanResult Planner::solve(Checker& checker, const Config& start, const Config& goal) {
+  started_ = std::chrono::steady_clock::now();
+  rng_ = ompl::RNG(settings_.seed);
+  const CheckStats before = checker.stats();
+  PlanResult result;
+  Roadmap roadmap(checker.robot());
+  if (!checker.isValid(start)) {
+    result.status = "invalid start";
+  } else if (!checker.isValid(goal)) {
+    result.status = "invalid goal";
+  } else {
+    roadmap.addVertex(start);
+    roadmap.addVertex(goal);
+    if (auto vertices = search(checker, roadmap, result)) {
+      result.solved = true;
+      result.status = "solved";
+      for (Vertex v : *vertices) result.path.push_back(roadmap.config(v));
+      if (settings_.shortcut) shortcut(checker, result.path, result);
+      for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
+        result.path_length += checker.robot().distance(result.path[i], result.path[i + 1]);
+    }
+  }
+  result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  result.check_stats = checker.stats() - before;
+  result.roadmap_vertices = roadmap.vertexCount();
+  result.roadmap_edges = roadmap.edgeCount();
+  const auto& g = roadmap.graph();
+  for (std::size_t v = 0; v < roadmap.vertexCount(); ++v) result.roadmap_configs.push_back(g[v].q);
+  for (auto [it, end] = boost::edges(g); it != end; ++it)
+    result.roadmap_edge_list.emplace_back(boost::source(*it, g), boost::target(*it, g), g[*it].state);
+  return result;
+}
+
+const std::vector<std::string>& plannerNames() {
+  static const std::vector<std::string> names{"prm", "lazy_prm", "prm_star", "lazy_prm_star"};
+  return names;
+}
+
+std::unique_ptr<Planner> makePlanner(const PlannerSettings& settings) {
+  if (settings.type == "prm" || settings.type == "prm_star") return std::make_unique<Prm>(settings);
+  if (settings.type == "lazy_prm" || settings.type == "lazy_prm_star") return std::make_unique<LazyPrm>(settings);
+  throw std::invalid_argument(fmt::format("unknown planner '{}' (expected one of prm, lazy_prm, prm_star, lazy_prm_star)", settings.type));
+}
+
+}  // namespace prmkit

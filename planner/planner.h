@@ -1,0 +1,86 @@
+#pragma once
+// Roadmap planners. A planner drives a Checker; it never builds one.
+#include "checkers/checker.h"
+#include "planner/roadmap.h"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace prmkit {
+
+struct PlannerSettings {
+  std::string type = "lazy_prm";  // prm, lazy_prm, prm_star, lazy_prm_star
+  std::size_t k = 10;             // neighbours per new vertex (ignored by *_star and when radius > 0)
+  double radius = 0.0;            // > 0: connect to every vertex within this C-space distance
+  std::size_t batch = 100;        // lazy_prm: samples added each time the roadmap grows
+  bool skip_same_component = false;  // prm: do not try edges inside one connected component
+  bool shortcut = false;          // random shortcutting of the returned path
+  std::size_t shortcut_attempts = 100;
+  double time_limit_s = 10.0;
+  std::size_t max_samples = 100000;  // samples drawn (valid or not)
+  std::uint32_t seed = 1;
+};
+
+/// Counters of the planner's own work (the checker counts its own in CheckStats).
+struct PlannerStats {
+  std::uint64_t samples_drawn = 0;
+  std::uint64_t samples_invalid = 0;
+  std::uint64_t edges_attempted = 0;    // checkEdge calls (prm) or edges put in paths to check (lazy_prm)
+  std::uint64_t edges_colliding = 0;
+  std::uint64_t graph_searches = 0;
+  std::uint64_t path_checks = 0;
+  std::uint64_t shortcuts_applied = 0;
+};
+
+struct PlanResult {
+  bool solved = false;
+  std::string status;               // "solved", "time limit", "sample limit", "invalid start", "invalid goal"
+  std::vector<Config> path;
+  double path_length = 0.0;         // C-space length (Robot::distance)
+  double time_s = 0.0;
+  PlannerStats planner_stats;
+  CheckStats check_stats;
+  std::size_t roadmap_vertices = 0;
+  std::size_t roadmap_edges = 0;
+  /// The final roadmap, for pictures: vertex configurations and edges with their states.
+  std::vector<Config> roadmap_configs;
+  std::vector<std::tuple<std::size_t, std::size_t, EdgeState>> roadmap_edge_list;
+};
+
+class Planner {
+ public:
+  explicit Planner(PlannerSettings settings);
+  virtual ~Planner() = default;
+  const PlannerSettings& settings() const { return settings_; }
+  /// Plans from start to goal; the checker's stats are included in the result
+  /// as the difference over this call.
+  PlanResult solve(Checker& checker, const Config& start, const Config& goal);
+
+ protected:
+  /// Grows `roadmap` (start = vertex 0, goal = vertex 1) until a path is found
+  /// or a limit is hit; returns the vertex path or nothing.
+  virtual std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) = 0;
+
+  /// Draws one valid configuration, counting draws; nothing when a limit is hit.
+  std::optional<Config> sampleValid(Checker& checker, PlanResult& result);
+  /// Neighbour count for a roadmap of n vertices (k, or e(1 + 1/d) log n for *_star).
+  std::size_t neighbourCount(std::size_t n, std::size_t dof) const;
+  bool outOfTime() const;
+  bool star() const;
+
+  PlannerSettings settings_;
+  ompl::RNG rng_;
+  std::chrono::steady_clock::time_point started_;
+
+ private:
+  void shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result);
+};
+
+/// Makes the planner named by settings.type; throws std::invalid_argument on an unknown name.
+std::unique_ptr<Planner> makePlanner(const PlannerSettings& settings);
+/// The planner names makePlanner accepts.
+const std::vector<std::string>& plannerNames();
+
+}  // namespace prmkit

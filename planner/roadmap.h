@@ -1,0 +1,55 @@
+#pragma once
+// The roadmap: a Boost.Graph adjacency list with configurations on vertices
+// and cached edge verdicts on edges, OMPL's GNAT for nearest neighbours, and
+// Boost's A* for queries.
+#include "robots/robot.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <ompl/datastructures/NearestNeighborsGNATNoThreadSafety.h>
+
+#include <optional>
+
+namespace prmkit {
+
+enum class EdgeState { Unchecked, Free, Colliding };
+
+struct RoadmapVertex {
+  Config q;
+};
+struct RoadmapEdge {
+  double length = 0.0;  // C-space distance, the A* weight
+  EdgeState state = EdgeState::Unchecked;
+};
+
+using RoadmapGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, RoadmapVertex, RoadmapEdge>;
+using Vertex = RoadmapGraph::vertex_descriptor;
+using Edge = RoadmapGraph::edge_descriptor;
+
+class Roadmap {
+ public:
+  explicit Roadmap(const Robot& robot);
+  Roadmap(const Roadmap&) = delete;
+  Roadmap& operator=(const Roadmap&) = delete;
+
+  Vertex addVertex(const Config& q);
+  /// Adds an edge (or updates the state of an existing one).
+  Edge addEdge(Vertex a, Vertex b, EdgeState state);
+  void removeEdge(Edge e) { boost::remove_edge(e, graph_); }
+  /// The k nearest vertices to `v`, or all within `radius` when radius > 0; `v` itself excluded.
+  std::vector<Vertex> neighbours(Vertex v, std::size_t k, double radius) const;
+  /// A* shortest path over the current edges (colliding edges must have been removed).
+  std::optional<std::vector<Vertex>> shortestPath(Vertex start, Vertex goal) const;
+
+  const RoadmapGraph& graph() const { return graph_; }
+  RoadmapGraph& graph() { return graph_; }
+  const Config& config(Vertex v) const { return graph_[v].q; }
+  std::size_t vertexCount() const { return boost::num_vertices(graph_); }
+  std::size_t edgeCount() const { return boost::num_edges(graph_); }
+
+ private:
+  const Robot& robot_;
+  RoadmapGraph graph_;
+  ompl::NearestNeighborsGNATNoThreadSafety<Vertex> nearest_;
+};
+
+}  // namespace prmkit

@@ -1,0 +1,116 @@
+#include "robots/kinematic_chain.h"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <stdexcept>
+
+namespace prmkit {
+
+KinematicChain::KinematicChain(ChainDescription description) : description_(std::move(description)) {
+  const auto& frames = description_.frames;
+  const auto& joints = description_.joints;
+  if (frames.empty() || frames[0].joint != -1) throw std::invalid_argument("a chain needs a root frame without a joint");
+  jointCoordinate_.assign(joints.size(), -1);
+  std::vector<double> lower, upper;
+  for (std::size_t j = 0; j < joints.size(); ++j) {
+    if (joints[j].type == JointType::Fixed) continue;
+    if (!(joints[j].lower < joints[j].upper))
+      throw std::invalid_argument(fmt::format("joint '{}' has lower limit >= upper limit", joints[j].name));
+    jointCoordinate_[j] = static_cast<int>(coordinateNames_.size());
+    coordinateNames_.push_back(joints[j].name);
+    lower.push_back(joints[j].lower);
+    upper.push_back(joints[j].upper);
+  }
+  bounds_.lower = Eigen::Map<Eigen::VectorXd>(lower.data(), static_cast<Eigen::Index>(lower.size()));
+  bounds_.upper = Eigen::Map<Eigen::VectorXd>(upper.data(), static_cast<Eigen::Index>(upper.size()));
+  for (std::size_t f = 1; f < frames.size(); ++f) {
+    const int j = frames[f].joint;
+    if (j < 0 || j >= static_cast<int>(joints.size()) || joints[j].parent_frame < 0 ||
+        joints[j].parent_frame >= static_cast<int>(f))
+      throw std::invalid_argument(fmt::format("frame '{}' must hang from an earlier frame", frames[f].name));
+  }
+
+  for (auto& [frame, mesh] : description_.geometry) {
+    links_.emplace_back(frames.at(frame).name, mesh);
+    linkFrames_.push_back(frame);
+  }
+
+  // Lever arms: walking from the link's frame towards the root, `reach` is an
+  // upper bound (over all configurations) on the distance from the current
+  // frame's origin to any point of the link, by the triangle inequality over
+  // the joint offsets (plus the full travel of prismatic joints on the way).
+  motionTerms_.resize(links_.size());
+  for (std::size_t i = 0; i < links_.size(); ++i) {
+    double reach = links_[i].radius;
+    for (int f = linkFrames_[i]; f > 0;) {
+      const Joint& joint = joints[frames[f].joint];
+      const int c = jointCoordinate_[frames[f].joint];
+      if (joint.type == JointType::Revolute) motionTerms_[i].push_back({c, reach});
+      if (joint.type == JointType::Prismatic) {
+        motionTerms_[i].push_back({c, 1.0});
+        reach += std::max(std::abs(joint.lower), std::abs(joint.upper));
+      }
+      reach += joint.origin.translation().norm();
+      f = joint.parent_frame;
+    }
+  }
+
+  // Self-collision: every pair of links except links on the same frame, on
+  // frames joined by one joint (adjacent), and the disabled pairs.
+  std::set<std::pair<std::string, std::string>> disabled;
+  for (const auto& [a, b] : description_.disabled_pairs) {
+    disabled.emplace(a, b);
+    disabled.emplace(b, a);
+  }
+  auto parentOf = [&](int f) { return f == 0 ? -1 : joints[frames[f].joint].parent_frame; };
+  for (std::size_t i = 0; i < links_.size(); ++i)
+    for (std::size_t k = i + 1; k < links_.size(); ++k) {
+      const int fi = linkFrames_[i], fk = linkFrames_[k];
+      if (fi == fk || parentOf(fi) == fk || parentOf(fk) == fi) continue;
+      if (disabled.count({frames[fi].name, frames[fk].name})) continue;
+      selfCollisionPairs_.emplace_back(static_cast<int>(i), static_cast<int>(k));
+    }
+}
+
+void KinematicChain::sampleUniform(ompl::RNG& rng, Config& out) const {
+  out.resize(static_cast<Eigen::Index>(configSize()));
+  for (Eigen::Index i = 0; i < out.size(); ++i) out[i] = rng.uniformReal(bounds_.lower[i], bounds_.upper[i]);
+}
+
+void KinematicChain::interpolate(const Config& a, const Config& b, double t, Config& out) const {
+  out = a + t * (b - a);
+}
+
+double KinematicChain::distance(const Config& a, const Config& b) const { return (b - a).norm(); }
+
+double KinematicChain::maxExtent() const { return (bounds_.upper - bounds_.lower).norm(); }
+
+void KinematicChain::framePoses(const Config& q, std::vector<Transform>& out) const {
+  const auto& frames = description_.frames;
+  out.resize(frames.size());
+  out[0] = description_.base;
+  for (std::size_t f = 1; f < frames.size(); ++f) {
+    const Joint& joint = description_.joints[frames[f].joint];
+    Transform motion = Transform::Identity();
+    const int c = jointCoordinate_[frames[f].joint];
+    if (joint.type == JointType::Revolute) motion = Eigen::AngleAxisd(q[c], joint.axis);
+    if (joint.type == JointType::Prismatic) motion = Eigen::Translation3d(q[c] * joint.axis);
+    out[f] = out[joint.parent_frame] * joint.origin * motion;
+  }
+}
+
+void KinematicChain::linkPoses(const Config& q, std::vector<Transform>& out) const {
+  std::vector<Transform> frames;
+  framePoses(q, frames);
+  out.resize(links_.size());
+  for (std::size_t i = 0; i < links_.size(); ++i) out[i] = frames[linkFrames_[i]];
+}
+
+double KinematicChain::motionBound(std::size_t link, const Config& a, const Config& b) const {
+  double bound = 0.0;
+  for (const auto& term : motionTerms_[link]) bound += term.lever * std::abs(b[term.coordinate] - a[term.coordinate]);
+  return bound;
+}
+
+}  // namespace prmkit

@@ -1,0 +1,73 @@
+#pragma once
+// Kinematic trees of revolute and prismatic joints on a fixed base: the
+// planar chain and URDF arms are both built as one of these, so they share
+// forward kinematics and the motion bound.
+#include "robots/robot.h"
+
+namespace prmkit {
+
+enum class JointType { Revolute, Prismatic, Fixed };
+
+struct Joint {
+  std::string name;
+  JointType type = JointType::Fixed;
+  int parent_frame = -1;                       // frame the joint hangs from
+  Transform origin = Transform::Identity();    // joint frame in the parent frame at q = 0
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();
+  double lower = 0.0, upper = 0.0;             // limits (rad or m)
+};
+
+/// A frame (URDF link) is moved by exactly one joint, except the root frame 0.
+struct Frame {
+  std::string name;
+  int joint = -1;  // index into joints, -1 for the root
+};
+
+struct ChainDescription {
+  std::string kind;
+  bool planar = false;
+  Transform base = Transform::Identity();
+  std::vector<Frame> frames;   // parents before children; frames[0] is the root
+  std::vector<Joint> joints;
+  /// Collision geometry per frame (in that frame); frames without geometry are skipped.
+  std::vector<std::pair<int, Mesh>> geometry;
+  /// Pairs of frame names never checked against each other (e.g. an SRDF's disable_collisions).
+  std::vector<std::pair<std::string, std::string>> disabled_pairs;
+};
+
+class KinematicChain final : public Robot {
+ public:
+  /// Throws std::invalid_argument on an inconsistent description.
+  explicit KinematicChain(ChainDescription description);
+  std::string kind() const override { return description_.kind; }
+  std::size_t dof() const override { return configSize(); }
+  bool planar() const override { return description_.planar; }
+  void sampleUniform(ompl::RNG& rng, Config& out) const override;
+  void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
+  double distance(const Config& a, const Config& b) const override;
+  double maxExtent() const override;
+  void linkPoses(const Config& q, std::vector<Transform>& out) const override;
+  /// l_i = sum over joints j moving link i of r_ji |dq_j| (revolute: r_ji bounds
+  /// the distance from joint j's origin to any point of link i over all
+  /// configurations) or |dq_j| (prismatic). DESIGN.md, "Motion bounds".
+  double motionBound(std::size_t link, const Config& a, const Config& b) const override;
+
+  /// Poses of every frame (not only collision links), for pictures and tests.
+  void framePoses(const Config& q, std::vector<Transform>& out) const;
+  const ChainDescription& description() const { return description_; }
+  /// Frame index of each collision link.
+  const std::vector<int>& linkFrames() const { return linkFrames_; }
+
+ private:
+  ChainDescription description_;
+  std::vector<int> jointCoordinate_;   // per joint, index in the configuration or -1
+  std::vector<int> linkFrames_;
+  /// Per link: (coordinate, lever arm r, prismatic) for each joint that moves it.
+  struct MotionTerm {
+    int coordinate;
+    double lever;
+  };
+  std::vector<std::vector<MotionTerm>> motionTerms_;
+};
+
+}  // namespace prmkit

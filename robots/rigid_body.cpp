@@ -1,0 +1,97 @@
+#include "robots/rigid_body.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace prmkit {
+
+namespace {
+constexpr double kPi = std::numbers::pi;
+double wrapAngle(double a) { return a - 2 * kPi * std::floor((a + kPi) / (2 * kPi)); }
+}  // namespace
+
+double angleDifference(double a, double b) { return wrapAngle(b - a); }
+
+RigidBody2D::RigidBody2D(Mesh body, const Eigen::Vector2d& lower, const Eigen::Vector2d& upper) {
+  links_.emplace_back("body", std::move(body));
+  coordinateNames_ = {"x", "y", "theta"};
+  bounds_ = {lower, upper};
+}
+
+void RigidBody2D::canonicalize(Config& q) const { q[2] = wrapAngle(q[2]); }
+
+void RigidBody2D::sampleUniform(ompl::RNG& rng, Config& out) const {
+  out.resize(3);
+  for (int i = 0; i < 2; ++i) out[i] = rng.uniformReal(bounds_.lower[i], bounds_.upper[i]);
+  out[2] = rng.uniformReal(-kPi, kPi);
+}
+
+void RigidBody2D::interpolate(const Config& a, const Config& b, double t, Config& out) const {
+  out.resize(3);
+  out.head<2>() = a.head<2>() + t * (b.head<2>() - a.head<2>());
+  out[2] = wrapAngle(a[2] + t * angleDifference(a[2], b[2]));
+}
+
+double RigidBody2D::distance(const Config& a, const Config& b) const {
+  return (b.head<2>() - a.head<2>()).norm() + std::abs(angleDifference(a[2], b[2]));
+}
+
+double RigidBody2D::maxExtent() const { return (bounds_.upper - bounds_.lower).norm() + kPi; }
+
+void RigidBody2D::linkPoses(const Config& q, std::vector<Transform>& out) const {
+  out.resize(1);
+  out[0] = Transform(Eigen::Translation3d(q[0], q[1], 0.0) * Eigen::AngleAxisd(q[2], Eigen::Vector3d::UnitZ()));
+}
+
+double RigidBody2D::motionBound(std::size_t link, const Config& a, const Config& b) const {
+  return (b.head<2>() - a.head<2>()).norm() + links_[link].radius * std::abs(angleDifference(a[2], b[2]));
+}
+
+RigidBody3D::RigidBody3D(Mesh body, const Eigen::Vector3d& lower, const Eigen::Vector3d& upper) {
+  links_.emplace_back("body", std::move(body));
+  coordinateNames_ = {"x", "y", "z", "qx", "qy", "qz", "qw"};
+  bounds_ = {lower, upper};
+}
+
+void RigidBody3D::canonicalize(Config& q) const { q.tail<4>().normalize(); }
+
+void RigidBody3D::sampleUniform(ompl::RNG& rng, Config& out) const {
+  out.resize(7);
+  for (int i = 0; i < 3; ++i) out[i] = rng.uniformReal(bounds_.lower[i], bounds_.upper[i]);
+  rng.quaternion(out.data() + 3);  // (x, y, z, w), uniform on SO(3)
+}
+
+void RigidBody3D::interpolate(const Config& a, const Config& b, double t, Config& out) const {
+  out.resize(7);
+  out.head<3>() = a.head<3>() + t * (b.head<3>() - a.head<3>());
+  // Eigen's slerp takes the shorter arc (it flips the sign of a negative dot product).
+  const Eigen::Quaterniond q = rotation(a).slerp(t, rotation(b));
+  out[3] = q.x();
+  out[4] = q.y();
+  out[5] = q.z();
+  out[6] = q.w();
+}
+
+namespace {
+double halfAngle(const Config& a, const Config& b) {
+  const double dot = std::min(1.0, std::abs(a.tail<4>().dot(b.tail<4>())));
+  return std::acos(dot);
+}
+}  // namespace
+
+double RigidBody3D::distance(const Config& a, const Config& b) const {
+  return (b.head<3>() - a.head<3>()).norm() + halfAngle(a, b);
+}
+
+double RigidBody3D::maxExtent() const { return (bounds_.upper - bounds_.lower).norm() + kPi / 2; }
+
+void RigidBody3D::linkPoses(const Config& q, std::vector<Transform>& out) const {
+  out.resize(1);
+  out[0] = Transform(Eigen::Translation3d(q.head<3>()) * rotation(q).normalized());
+}
+
+double RigidBody3D::motionBound(std::size_t link, const Config& a, const Config& b) const {
+  return (b.head<3>() - a.head<3>()).norm() + links_[link].radius * 2.0 * halfAngle(a, b);
+}
+
+}  // namespace prmkit

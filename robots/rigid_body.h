@@ -1,0 +1,46 @@
+#pragma once
+// Free-flying rigid bodies: SE(2) (x, y, theta) and SE(3) (x, y, z, qx, qy, qz, qw).
+#include "robots/robot.h"
+
+namespace prmkit {
+
+class RigidBody2D final : public Robot {
+ public:
+  /// `body` lies in the xy plane around the body frame's origin; `lower`/`upper` bound x, y.
+  RigidBody2D(Mesh body, const Eigen::Vector2d& lower, const Eigen::Vector2d& upper);
+  std::string kind() const override { return "rigid2d"; }
+  std::size_t dof() const override { return 3; }
+  bool planar() const override { return true; }
+  void canonicalize(Config& q) const override;
+  void sampleUniform(ompl::RNG& rng, Config& out) const override;
+  void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
+  double distance(const Config& a, const Config& b) const override;
+  double maxExtent() const override;
+  void linkPoses(const Config& q, std::vector<Transform>& out) const override;
+  /// l = |dt| + R |dtheta| (DESIGN.md, free-flyer bound).
+  double motionBound(std::size_t link, const Config& a, const Config& b) const override;
+};
+
+class RigidBody3D final : public Robot {
+ public:
+  RigidBody3D(Mesh body, const Eigen::Vector3d& lower, const Eigen::Vector3d& upper);
+  std::string kind() const override { return "rigid3d"; }
+  std::size_t dof() const override { return 6; }
+  bool planar() const override { return false; }
+  void canonicalize(Config& q) const override;
+  void sampleUniform(ompl::RNG& rng, Config& out) const override;
+  void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
+  /// OMPL's SE(3) metric: |dt| + acos(|<qa, qb>|).
+  double distance(const Config& a, const Config& b) const override;
+  double maxExtent() const override;
+  void linkPoses(const Config& q, std::vector<Transform>& out) const override;
+  /// l = |dt| + R * angle(R_a, R_b), the angle slerp sweeps at constant rate.
+  double motionBound(std::size_t link, const Config& a, const Config& b) const override;
+
+  static Eigen::Quaterniond rotation(const Config& q) { return {q[6], q[3], q[4], q[5]}; }
+};
+
+/// Shortest signed angle from a to b, in [-pi, pi).
+double angleDifference(double a, double b);
+
+}  // namespace prmkit

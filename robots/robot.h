@@ -1,0 +1,76 @@
+#pragma once
+// A robot is a configuration space plus rigid collision links (DESIGN.md, "Core interfaces").
+#include "environments/mesh.h"
+
+#include <Eigen/Core>
+#include <ompl/util/RandomNumbers.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace prmkit {
+
+using Config = Eigen::VectorXd;
+
+/// A rigid collision body of a robot, with its mesh in the link's own frame.
+struct Link {
+  std::string name;
+  Mesh mesh;
+  std::shared_ptr<BvhModel> bvh;
+  double radius = 0.0;  // largest distance from the link frame's origin to the mesh
+
+  Link(std::string name, Mesh mesh);
+};
+
+/// Bounds of the bounded coordinates: translation for rigid bodies, joints for chains.
+struct CoordinateBounds {
+  Eigen::VectorXd lower, upper;
+};
+
+class Robot {
+ public:
+  virtual ~Robot() = default;
+
+  /// "rigid2d", "rigid3d", "planar_chain" or "urdf".
+  virtual std::string kind() const = 0;
+  /// Degrees of freedom (6 for SE(3), whose configuration has 7 numbers).
+  virtual std::size_t dof() const = 0;
+  std::size_t configSize() const { return coordinateNames_.size(); }
+  /// One name per number of a configuration (the header of path files).
+  const std::vector<std::string>& coordinateNames() const { return coordinateNames_; }
+  const CoordinateBounds& bounds() const { return bounds_; }
+  /// True when the robot moves in the xy plane (pictures are drawn from above).
+  virtual bool planar() const = 0;
+
+  /// Puts a configuration in canonical form (unit quaternion, angle in [-pi, pi)).
+  virtual void canonicalize(Config& q) const { (void)q; }
+  /// Finite, right size, within bounds.
+  bool inBounds(const Config& q) const;
+  virtual void sampleUniform(ompl::RNG& rng, Config& out) const = 0;
+
+  /// The one interpolation every checker uses: linear in R^n, slerp on rotations.
+  virtual void interpolate(const Config& a, const Config& b, double t, Config& out) const = 0;
+  /// C-space metric, the same as OMPL's for the matching state space.
+  virtual double distance(const Config& a, const Config& b) const = 0;
+  /// Largest distance of the space (OMPL's getMaximumExtent), the unit of C-space resolutions.
+  virtual double maxExtent() const = 0;
+
+  const std::vector<Link>& links() const { return links_; }
+  virtual void linkPoses(const Config& q, std::vector<Transform>& out) const = 0;
+  /// Upper bound on the length of the path of any point of `link` along the
+  /// interpolated edge a -> b (DESIGN.md, "Motion bounds").
+  virtual double motionBound(std::size_t link, const Config& a, const Config& b) const = 0;
+  /// Largest motionBound over all links.
+  double maxMotionBound(const Config& a, const Config& b) const;
+
+  const std::vector<std::pair<int, int>>& selfCollisionPairs() const { return selfCollisionPairs_; }
+
+ protected:
+  std::vector<std::string> coordinateNames_;
+  CoordinateBounds bounds_;
+  std::vector<Link> links_;
+  std::vector<std::pair<int, int>> selfCollisionPairs_;
+};
+
+}  // namespace prmkit
