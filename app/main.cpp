@@ -1,0 +1,8 @@
+#include "app/cli.h"
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  return prmkit::runCli(args, std::cout, std::cerr);
+}

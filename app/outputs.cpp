@@ -1,0 +1,266 @@
+#include "app/outputs.h"
+
+#include "robots/kinematic_chain.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace prmkit {
+
+OutputFiles::OutputFiles(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+OutputFiles::~OutputFiles() {
+  std::error_code ec;
+  for (const auto& t : temporaries_) std::filesystem::remove(t, ec);
+}
+
+void OutputFiles::add(const std::string& name, const std::string& content) { files_[name] = content; }
+void OutputFiles::remove(const std::string& name) { removals_.push_back(name); }
+
+std::vector<std::filesystem::path> OutputFiles::commit() {
+  std::filesystem::create_directories(dir_);
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames;
+  for (const auto& [name, content] : files_) {
+    const auto target = dir_ / name;
+    const auto temporary = dir_ / fmt::format(".{}.tmp-{}", name, ::getpid());
+    temporaries_.push_back(temporary);
+    std::ofstream out(temporary, std::ios::binary);
+    out << content;
+    out.close();
+    if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", target.string()));
+    renames.emplace_back(temporary, target);
+  }
+  std::vector<std::filesystem::path> written;
+  for (const auto& [temporary, target] : renames) {
+    std::filesystem::rename(temporary, target);
+    written.push_back(target);
+  }
+  temporaries_.clear();
+  std::error_code ec;
+  for (const auto& name : removals_) std::filesystem::remove(dir_ / name, ec);
+  return written;
+}
+
+std::string pathCsv(const Robot& robot, const std::vector<Config>& path) {
+  std::string out = fmt::format("{}\n", fmt::join(robot.coordinateNames(), ","));
+  for (const auto& q : path) {
+    std::vector<std::string> cells;
+    for (Eigen::Index i = 0; i < q.size(); ++i) cells.push_back(fmt::format("{:.17g}", q[i]));
+    out += fmt::format("{}\n", fmt::join(cells, ","));
+  }
+  return out;
+}
+
+std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot) {
+  std::ifstream in(file);
+  if (!in) throw InputError(fmt::format("{}: cannot open the path file", file.string()));
+  auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::stringstream s(line);
+    for (std::string cell; std::getline(s, cell, ',');) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    return cells;
+  };
+  std::string line;
+  if (!std::getline(in, line)) throw InputError(fmt::format("{}:1:1: the path file is empty", file.string()));
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  const auto expected = fmt::format("{}", fmt::join(robot.coordinateNames(), ","));
+  if (line != expected)
+    throw InputError(fmt::format("{}:1:1: expected the header '{}', got '{}'", file.string(), expected, line));
+  std::vector<Config> path;
+  for (int lineNumber = 2; std::getline(in, line); ++lineNumber) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    const auto cells = split(line);
+    if (cells.size() != robot.configSize())
+      throw InputError(fmt::format("{}:{}:1: expected {} numbers, got {}", file.string(), lineNumber, robot.configSize(), cells.size()));
+    Config q(static_cast<Eigen::Index>(cells.size()));
+    std::size_t column = 1;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      std::size_t used = 0;
+      double value = 0;
+      try {
+        value = std::stod(cells[i], &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != cells[i].size() || !std::isfinite(value))
+        throw InputError(fmt::format("{}:{}:{}: expected a finite number, got '{}'", file.string(), lineNumber, column, cells[i]));
+      q[static_cast<Eigen::Index>(i)] = value;
+      column += cells[i].size() + 1;
+    }
+    path.push_back(q);
+  }
+  if (path.empty()) throw InputError(fmt::format("{}:2:1: the path has no configurations", file.string()));
+  return path;
+}
+
+std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result) {
+  nlohmann::ordered_json j;
+  j["problem"] = problem.name;
+  j["robot"] = problem.robot->kind();
+  j["planner"] = problem.planner.type;
+  j["checker"] = checkerName;
+  j["seed"] = problem.planner.seed;
+  j["solved"] = result.solved;
+  j["status"] = result.status;
+  j["time_s"] = result.time_s;
+  j["time_limit_s"] = problem.planner.time_limit_s;
+  j["roadmap_vertices"] = result.roadmap_vertices;
+  j["roadmap_edges"] = result.roadmap_edges;
+  j["path_waypoints"] = result.path.size();
+  j["path_length_cspace"] = result.path_length;
+  const auto& p = result.planner_stats;
+  j["samples_drawn"] = p.samples_drawn;
+  j["samples_invalid"] = p.samples_invalid;
+  j["edges_attempted"] = p.edges_attempted;
+  j["edges_colliding"] = p.edges_colliding;
+  j["graph_searches"] = p.graph_searches;
+  j["path_checks"] = p.path_checks;
+  j["shortcuts_applied"] = p.shortcuts_applied;
+  result.check_stats.forEach([&](std::string_view name, double value, std::string_view unit) {
+    if (unit == "count")
+      j[std::string(name)] = static_cast<std::uint64_t>(value);
+    else
+      j[std::string(name)] = value;
+  });
+  return j.dump(2) + "\n";
+}
+
+namespace {
+
+struct View {
+  int horizontal, vertical;  // world axes shown left-right and bottom-up
+  const char* title;
+};
+
+class SvgCanvas {
+ public:
+  SvgCanvas(const Eigen::AlignedBox3d& box, const View& view, double offsetX, double size)
+      : box_(box), view_(view), offsetX_(offsetX), size_(size) {
+    const double w = box.max()[view.horizontal] - box.min()[view.horizontal];
+    const double h = box.max()[view.vertical] - box.min()[view.vertical];
+    scale_ = size / std::max(w, h);
+  }
+  std::string point(const Eigen::Vector3d& p) const {
+    const double x = offsetX_ + (p[view_.horizontal] - box_.min()[view_.horizontal]) * scale_;
+    const double y = 30 + size_ - (p[view_.vertical] - box_.min()[view_.vertical]) * scale_;
+    return fmt::format("{:.2f},{:.2f}", x, y);
+  }
+  std::string triangles(const Mesh& mesh, const Transform& pose, const std::string& style) const {
+    std::string out = fmt::format("<g style=\"{}\">", style);
+    for (const auto& t : mesh.triangles)
+      out += fmt::format("<polygon points=\"{} {} {}\"/>", point(pose * mesh.vertices[t[0]]), point(pose * mesh.vertices[t[1]]),
+                         point(pose * mesh.vertices[t[2]]));
+    return out + "</g>\n";
+  }
+  std::string line(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const std::string& style) const {
+    const auto pa = point(a), pb = point(b);
+    const auto ca = pa.find(','), cb = pb.find(',');
+    return fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" style=\"{}\"/>", pa.substr(0, ca), pa.substr(ca + 1),
+                       pb.substr(0, cb), pb.substr(cb + 1), style);
+  }
+
+ private:
+  Eigen::AlignedBox3d box_;
+  View view_;
+  double offsetX_, size_, scale_;
+};
+
+/// A point that stands for a configuration in the picture: the body origin
+/// of a rigid body, the tip frame of a chain.
+Eigen::Vector3d referencePoint(const Robot& robot, const Config& q) {
+  std::vector<Transform> poses;
+  robot.linkPoses(q, poses);
+  return poses.back().translation();
+}
+
+}  // namespace
+
+std::string sceneSvg(const Problem& problem, const PlanResult& result) {
+  const Robot& robot = *problem.robot;
+  Eigen::AlignedBox3d box = problem.scene->bounds();
+  std::vector<Transform> poses;
+  for (const Config* q : {&problem.start, &problem.goal}) {
+    robot.linkPoses(*q, poses);
+    for (std::size_t i = 0; i < poses.size(); ++i) box.extend(robot.links()[i].mesh.transformed(poses[i]).bounds());
+  }
+  if (robot.kind() == "rigid2d" || robot.kind() == "rigid3d") {
+    Eigen::Vector3d lo = box.min(), hi = box.max();
+    lo.head(robot.bounds().lower.size()) = lo.head(robot.bounds().lower.size()).cwiseMin(robot.bounds().lower);
+    hi.head(robot.bounds().upper.size()) = hi.head(robot.bounds().upper.size()).cwiseMax(robot.bounds().upper);
+    box.extend(lo);
+    box.extend(hi);
+  }
+  std::vector<View> views;
+  if (robot.planar())
+    views = {{0, 1, "top view (x right, y up)"}};
+  else
+    views = {{0, 1, "top view (x right, y up)"}, {0, 2, "front view (x right, z up)"}};
+  const double size = 600, margin = 30;
+  const double width = views.size() * (size + margin) + margin, height = size + 2 * margin + 20;
+  std::string svg = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">\n"
+      "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+      width, height);
+  // The path's intermediate poses: a bounded number so large meshes stay light.
+  std::vector<Config> shown;
+  if (result.solved) {
+    const std::size_t poseCount = std::min<std::size_t>(40, std::max<std::size_t>(2, 4000 / std::max<std::size_t>(1, robot.links()[0].mesh.triangles.size())));
+    double total = 0;
+    std::vector<double> cumulative{0};
+    for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
+      cumulative.push_back(total += robot.distance(result.path[i], result.path[i + 1]));
+    Config q;
+    for (std::size_t s = 1; s + 1 < poseCount && total > 0; ++s) {
+      const double at = total * static_cast<double>(s) / static_cast<double>(poseCount - 1);
+      std::size_t i = 0;
+      while (i + 2 < cumulative.size() && cumulative[i + 1] < at) ++i;
+      const double span = cumulative[i + 1] - cumulative[i];
+      robot.interpolate(result.path[i], result.path[i + 1], span > 0 ? (at - cumulative[i]) / span : 0.0, q);
+      shown.push_back(q);
+    }
+  }
+  auto drawRobot = [&](const SvgCanvas& canvas, const Config& q, const std::string& style) {
+    std::vector<Transform> linkPoses;
+    robot.linkPoses(q, linkPoses);
+    std::string out;
+    for (std::size_t i = 0; i < linkPoses.size(); ++i) out += canvas.triangles(robot.links()[i].mesh, linkPoses[i], style);
+    return out;
+  };
+  for (std::size_t v = 0; v < views.size(); ++v) {
+    const double offsetX = margin + v * (size + margin);
+    SvgCanvas canvas(box, views[v], offsetX, size);
+    svg += fmt::format("<text x=\"{}\" y=\"20\" font-family=\"sans-serif\" font-size=\"14\">{}: {}</text>\n", offsetX,
+                       problem.name, views[v].title);
+    for (const auto& o : problem.scene->obstacles())
+      svg += canvas.triangles(o.mesh, o.pose, "fill:#555;stroke:#555;stroke-width:0.3");
+    std::vector<Eigen::Vector3d> points;
+    for (const auto& q : result.roadmap_configs) points.push_back(referencePoint(robot, q));
+    svg += "<g>";
+    for (const auto& [a, b, state] : result.roadmap_edge_list) {
+      const char* style = state == EdgeState::Free ? "stroke:#9ab;stroke-width:0.6"
+                                                   : "stroke:#ddd;stroke-width:0.4";
+      svg += canvas.line(points[a], points[b], style);
+    }
+    svg += "</g>\n";
+    for (const auto& q : shown) svg += drawRobot(canvas, q, "fill:#36c;fill-opacity:0.12;stroke:none");
+    for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
+      svg += canvas.line(referencePoint(robot, result.path[i]), referencePoint(robot, result.path[i + 1]),
+                         "stroke:#c30;stroke-width:2");
+    svg += drawRobot(canvas, problem.start, "fill:#2a2;fill-opacity:0.7;stroke:none");
+    svg += drawRobot(canvas, problem.goal, "fill:#d22;fill-opacity:0.7;stroke:none");
+  }
+  svg += fmt::format(
+      "<text x=\"{}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"12\">start green, goal red, path orange "
+      "({}), roadmap grey-blue: {} vertices, {} edges</text>\n</svg>\n",
+      margin, height - 10, result.solved ? "solved" : "not solved", result.roadmap_vertices, result.roadmap_edges);
+  return svg;
+}
+
+}  // namespace prmkit

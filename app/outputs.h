@@ -1,0 +1,44 @@
+#pragma once
+// What `prmkit plan` writes: the path (CSV), statistics (JSON) and a picture (SVG).
+#include "app/problem.h"
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace prmkit {
+
+/// Files are first written beside their targets and renamed into place only
+/// when every one was written, so a failure never leaves a half-written file.
+class OutputFiles {
+ public:
+  explicit OutputFiles(std::filesystem::path dir);
+  ~OutputFiles();
+  OutputFiles(const OutputFiles&) = delete;
+  OutputFiles& operator=(const OutputFiles&) = delete;
+
+  void add(const std::string& name, const std::string& content);
+  /// A previous run's file that this run must not leave behind (e.g. a stale path.csv).
+  void remove(const std::string& name);
+  /// Writes and renames everything; returns the final paths. Throws std::runtime_error.
+  std::vector<std::filesystem::path> commit();
+
+ private:
+  std::filesystem::path dir_;
+  std::map<std::string, std::string> files_;
+  std::vector<std::string> removals_;
+  std::vector<std::filesystem::path> temporaries_;
+};
+
+/// Header = coordinate names, one configuration per row, full precision.
+std::string pathCsv(const Robot& robot, const std::vector<Config>& path);
+/// Reads a path file written by pathCsv; throws InputError with file:line:column.
+std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot);
+
+std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result);
+
+/// Top view (2D problems) or top and front views (3D problems) of obstacles,
+/// roadmap, path, start and goal.
+std::string sceneSvg(const Problem& problem, const PlanResult& result);
+
+}  // namespace prmkit

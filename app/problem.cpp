@@ -1,0 +1,367 @@
+#include "app/problem.h"
+
+#include "checkers/collision_queries.h"
+#include "environments/generators.h"
+#include "robots/kinematic_chain.h"
+#include "robots/planar_chain.h"
+#include "robots/rigid_body.h"
+#include "robots/urdf_robot.h"
+
+#include <fmt/format.h>
+
+#include <numbers>
+
+namespace prmkit {
+
+namespace {
+
+Transform readPose(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  in.requireMap(node, what, {"xyz", "rpy", "quaternion"});
+  Transform pose = Transform::Identity();
+  if (node["xyz"]) pose.translation() = in.vector(node["xyz"], what + ".xyz", 3);
+  if (node["rpy"] && node["quaternion"]) in.fail(node, fmt::format("'{}' takes rpy or quaternion, not both", what));
+  if (node["rpy"]) {
+    const Eigen::Vector3d rpy = in.vector(node["rpy"], what + ".rpy", 3);
+    // URDF convention: fixed axes X (roll), then Y (pitch), then Z (yaw).
+    pose.linear() = (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) *
+                     Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
+                     Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
+                        .toRotationMatrix();
+  }
+  if (node["quaternion"]) {
+    const Eigen::Vector4d q = in.vector(node["quaternion"], what + ".quaternion (x, y, z, w)", 4);
+    if (q.norm() < 1e-9) in.fail(node["quaternion"], "a quaternion must not be zero");
+    pose.linear() = Eigen::Quaterniond(q[3], q[0], q[1], q[2]).normalized().toRotationMatrix();
+  }
+  return pose;
+}
+
+template <class T>
+void setNumber(const YamlReader& in, const YAML::Node& node, const char* key, const std::string& what, T& out) {
+  if (!node[key]) return;
+  if constexpr (std::is_integral_v<T>)
+    out = static_cast<T>(in.integer(node[key], what + "." + key, 0));
+  else
+    out = in.number(node[key], what + "." + key);
+}
+
+Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  const std::string type = in.oneOf(in.require(node, "type", what), what + ".type",
+                                    {"spring", "gear", "gear_plate", "slot_wall", "bug_trap", "random"});
+  try {
+    if (type == "spring") {
+      in.requireMap(node, what, {"type", "turns", "coil_radius", "wire_radius", "pitch", "segments", "sides"});
+      SpringParams p;
+      setNumber(in, node, "turns", what, p.turns);
+      setNumber(in, node, "coil_radius", what, p.coil_radius);
+      setNumber(in, node, "wire_radius", what, p.wire_radius);
+      setNumber(in, node, "pitch", what, p.pitch);
+      setNumber(in, node, "segments", what, p.segments);
+      setNumber(in, node, "sides", what, p.sides);
+      return springMesh(p);
+    }
+    auto readGear = [&](const YAML::Node& g, const std::string& gwhat, GearParams& p) {
+      in.requireMap(g, gwhat, {"type", "teeth", "root_radius", "tip_radius", "bore_radius", "thickness"});
+      setNumber(in, g, "teeth", gwhat, p.teeth);
+      setNumber(in, g, "root_radius", gwhat, p.root_radius);
+      setNumber(in, g, "tip_radius", gwhat, p.tip_radius);
+      setNumber(in, g, "bore_radius", gwhat, p.bore_radius);
+      setNumber(in, g, "thickness", gwhat, p.thickness);
+    };
+    if (type == "gear") {
+      GearParams p;
+      readGear(node, what, p);
+      return gearMesh(p);
+    }
+    if (type == "gear_plate") {
+      in.requireMap(node, what, {"type", "gear", "clearance", "plate_size", "plate_thickness", "plate_height", "spindle_length"});
+      GearPlateParams p;
+      if (node["gear"]) readGear(node["gear"], what + ".gear", p.gear);
+      setNumber(in, node, "clearance", what, p.clearance);
+      setNumber(in, node, "plate_size", what, p.plate_size);
+      setNumber(in, node, "plate_thickness", what, p.plate_thickness);
+      setNumber(in, node, "plate_height", what, p.plate_height);
+      setNumber(in, node, "spindle_length", what, p.spindle_length);
+      return gearPlateMotorMesh(p);
+    }
+    if (type == "slot_wall") {
+      in.requireMap(node, what, {"type", "width", "height", "thickness", "slot_width", "slot_height"});
+      SlotWallParams p;
+      setNumber(in, node, "width", what, p.width);
+      setNumber(in, node, "height", what, p.height);
+      setNumber(in, node, "thickness", what, p.thickness);
+      setNumber(in, node, "slot_width", what, p.slot_width);
+      setNumber(in, node, "slot_height", what, p.slot_height);
+      return slotWallMesh(p);
+    }
+    if (type == "bug_trap") {
+      in.requireMap(node, what, {"type", "size", "wall", "opening", "lip", "height"});
+      BugTrapParams p;
+      setNumber(in, node, "size", what, p.size);
+      setNumber(in, node, "wall", what, p.wall);
+      setNumber(in, node, "opening", what, p.opening);
+      setNumber(in, node, "lip", what, p.lip);
+      setNumber(in, node, "height", what, p.height);
+      return bugTrapMesh(p);
+    }
+    in.requireMap(node, what,
+                  {"type", "count", "region_min", "region_max", "min_size", "max_size", "planar", "polygons", "seed"});
+    RandomBoxesParams p;
+    setNumber(in, node, "count", what, p.count);
+    if (node["region_min"]) p.region_min = in.vector(node["region_min"], what + ".region_min", 3);
+    if (node["region_max"]) p.region_max = in.vector(node["region_max"], what + ".region_max", 3);
+    setNumber(in, node, "min_size", what, p.min_size);
+    setNumber(in, node, "max_size", what, p.max_size);
+    if (node["planar"]) p.planar = in.boolean(node["planar"], what + ".planar");
+    if (node["polygons"]) p.polygons = in.boolean(node["polygons"], what + ".polygons");
+    setNumber(in, node, "seed", what, p.seed);
+    if ((p.region_max - p.region_min).minCoeff() <= 0) in.fail(node, "region_max must exceed region_min on every axis");
+    return randomObstaclesMesh(p);
+  } catch (const std::invalid_argument& e) {
+    in.fail(node, e.what());
+  }
+}
+
+/// Exactly one geometry key of `node`: box, sphere, cylinder, mesh, polygon or generator.
+Mesh readGeometry(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  std::vector<std::string> present;
+  for (const char* key : {"box", "sphere", "cylinder", "mesh", "polygon", "generator"})
+    if (node[key]) present.emplace_back(key);
+  if (present.size() != 1)
+    in.fail(node, fmt::format("'{}' needs exactly one of box, sphere, cylinder, mesh, polygon, generator", what));
+  const std::string& kind = present[0];
+  const YAML::Node g = node[kind];
+  const std::string gwhat = what + "." + kind;
+  try {
+    if (kind == "box") {
+      const Eigen::Vector3d size = in.vector(g, gwhat + " (sizes x, y, z)", 3);
+      if (size.minCoeff() <= 0) in.fail(g, "box sizes must be positive");
+      return boxMesh(size);
+    }
+    if (kind == "sphere") {
+      in.requireMap(g, gwhat, {"radius"});
+      return sphereMesh(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"));
+    }
+    if (kind == "cylinder") {
+      in.requireMap(g, gwhat, {"radius", "length"});
+      return cylinderMesh(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"),
+                          in.positive(in.require(g, "length", gwhat), gwhat + ".length"));
+    }
+    if (kind == "mesh") {
+      in.requireMap(g, gwhat, {"file", "scale"});
+      Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+      if (g["scale"]) {
+        if (g["scale"].IsSequence())
+          scale = in.vector(g["scale"], gwhat + ".scale", 3);
+        else
+          scale.setConstant(in.positive(g["scale"], gwhat + ".scale"));
+      }
+      const YAML::Node fileNode = in.require(g, "file", gwhat);
+      try {
+        return loadMeshFile(in.path(fileNode, gwhat + ".file"), scale);
+      } catch (const MeshLoadError& e) {
+        in.fail(fileNode, e.what());
+      }
+    }
+    if (kind == "polygon") {
+      in.requireMap(g, gwhat, {"points", "height"});
+      const YAML::Node points = in.require(g, "points", gwhat);
+      if (!points.IsSequence()) in.fail(points, "expected a list of [x, y] points");
+      std::vector<Eigen::Vector2d> polygon;
+      for (const auto& p : points) polygon.emplace_back(in.vector(p, gwhat + ".points", 2));
+      const double height = g["height"] ? in.positive(g["height"], gwhat + ".height") : 0.1;
+      return extrudePolygon(polygon, height);
+    }
+    return readGenerator(in, g, gwhat);
+  } catch (const std::invalid_argument& e) {
+    in.fail(g, e.what());
+  }
+}
+
+std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root) {
+  const YAML::Node node = in.require(root, "robot", "problem");
+  const std::string type =
+      in.oneOf(in.require(node, "type", "robot"), "robot type", {"rigid2d", "rigid3d", "planar_chain", "urdf"});
+  if (type == "rigid2d" || type == "rigid3d") {
+    in.requireMap(node, "robot", {"type", "geometry"});
+    const YAML::Node bounds = in.require(root, "bounds", "problem");
+    in.requireMap(bounds, "bounds", {"lower", "upper"});
+    const std::size_t n = type == "rigid2d" ? 2 : 3;
+    const Eigen::VectorXd lower = in.vector(in.require(bounds, "lower", "bounds"), "bounds.lower", n);
+    const Eigen::VectorXd upper = in.vector(in.require(bounds, "upper", "bounds"), "bounds.upper", n);
+    if ((upper - lower).minCoeff() <= 0) in.fail(bounds, "bounds.upper must exceed bounds.lower on every axis");
+    Mesh body = readGeometry(in, in.require(node, "geometry", "robot"), "robot.geometry");
+    if (type == "rigid2d") return std::make_shared<RigidBody2D>(std::move(body), lower, upper);
+    return std::make_shared<RigidBody3D>(std::move(body), lower, upper);
+  }
+  if (root["bounds"]) in.fail(root["bounds"], fmt::format("a {} robot takes its bounds from its joint limits; remove 'bounds'", type));
+  if (type == "planar_chain") {
+    in.requireMap(node, "robot", {"type", "links", "base", "joint_limits"});
+    const YAML::Node links = in.require(node, "links", "robot");
+    if (!links.IsSequence() || links.size() == 0) in.fail(links, "expected a list of links with length and width");
+    std::vector<PlanarLink> chain;
+    for (const auto& link : links) {
+      in.requireMap(link, "robot.links[]", {"length", "width"});
+      chain.push_back({in.positive(in.require(link, "length", "link"), "link length"),
+                       in.positive(in.require(link, "width", "link"), "link width")});
+    }
+    const Transform base = node["base"] ? readPose(in, node["base"], "robot.base") : Transform::Identity();
+    double lower = -std::numbers::pi, upper = std::numbers::pi;
+    if (node["joint_limits"]) {
+      const Eigen::VectorXd limits = in.vector(node["joint_limits"], "robot.joint_limits", 2);
+      if (!(limits[0] < limits[1])) in.fail(node["joint_limits"], "joint_limits must be [lower, upper] with lower < upper");
+      lower = limits[0];
+      upper = limits[1];
+    }
+    return makePlanarChain(chain, base, lower, upper);
+  }
+  in.requireMap(node, "robot", {"type", "file", "srdf", "base"});
+  const YAML::Node fileNode = in.require(node, "file", "robot");
+  std::optional<std::filesystem::path> srdf;
+  if (node["srdf"]) srdf = in.path(node["srdf"], "robot.srdf");
+  const Transform base = node["base"] ? readPose(in, node["base"], "robot.base") : Transform::Identity();
+  try {
+    return loadUrdfRobot(in.path(fileNode, "robot.file"), srdf, base);
+  } catch (const RobotLoadError& e) {
+    in.fail(node["srdf"] && std::string(e.what()).find("SRDF") != std::string::npos ? node["srdf"] : fileNode, e.what());
+  }
+}
+
+std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root) {
+  auto scene = std::make_shared<Scene>();
+  const YAML::Node node = root["scene"];
+  if (!node) return scene;
+  in.requireMap(node, "scene", {"obstacles"});
+  const YAML::Node obstacles = node["obstacles"];
+  if (!obstacles) return scene;
+  if (!obstacles.IsSequence()) in.fail(obstacles, "expected 'scene.obstacles' to be a list");
+  for (std::size_t i = 0; i < obstacles.size(); ++i) {
+    const YAML::Node o = obstacles[i];
+    const std::string what = fmt::format("scene.obstacles[{}]", i);
+    in.requireMap(o, what, {"name", "pose", "box", "sphere", "cylinder", "mesh", "polygon", "generator"});
+    const std::string name = o["name"] ? in.string(o["name"], what + ".name") : fmt::format("obstacle{}", i);
+    const Transform pose = o["pose"] ? readPose(in, o["pose"], what + ".pose") : Transform::Identity();
+    try {
+      scene->addObstacle(name, readGeometry(in, o, what), pose);
+    } catch (const std::invalid_argument& e) {
+      in.fail(o, e.what());
+    }
+  }
+  return scene;
+}
+
+Config readConfig(const YamlReader& in, const YAML::Node& node, const std::string& what, const Robot& robot) {
+  Config q;
+  if (robot.kind() == "rigid3d" && node.IsMap()) {
+    const Transform pose = readPose(in, node, what);
+    const Eigen::Quaterniond r(pose.linear());
+    q.resize(7);
+    q << pose.translation(), r.x(), r.y(), r.z(), r.w();
+  } else {
+    if (!node.IsSequence() || node.size() != robot.configSize())
+      in.fail(node, fmt::format("expected '{}' to be a list of {} numbers ({}){}", what, robot.configSize(),
+                                fmt::join(robot.coordinateNames(), ", "),
+                                node.IsSequence() ? fmt::format(", got {}", node.size()) : ""));
+    q = in.vector(node, what, robot.configSize());
+  }
+  if (robot.kind() == "rigid3d" && q.tail<4>().norm() < 1e-9) in.fail(node, fmt::format("'{}' has a zero quaternion", what));
+  robot.canonicalize(q);
+  return q;
+}
+
+void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& s) {
+  if (const YAML::Node p = root["planner"]) {
+    in.requireMap(p, "planner", {"type", "k", "radius", "batch", "skip_same_component", "shortcut", "shortcut_attempts"});
+    if (p["type"]) s.type = in.oneOf(p["type"], "planner", plannerNames());
+    if (p["k"]) s.k = static_cast<std::size_t>(in.integer(p["k"], "planner.k", 1));
+    if (p["radius"]) s.radius = in.positive(p["radius"], "planner.radius");
+    if (p["batch"]) s.batch = static_cast<std::size_t>(in.integer(p["batch"], "planner.batch", 1));
+    if (p["skip_same_component"]) s.skip_same_component = in.boolean(p["skip_same_component"], "planner.skip_same_component");
+    if (p["shortcut"]) s.shortcut = in.boolean(p["shortcut"], "planner.shortcut");
+    if (p["shortcut_attempts"])
+      s.shortcut_attempts = static_cast<std::size_t>(in.integer(p["shortcut_attempts"], "planner.shortcut_attempts", 1));
+  }
+  if (const YAML::Node l = root["limits"]) {
+    in.requireMap(l, "limits", {"time", "samples"});
+    if (l["time"]) s.time_limit_s = in.positive(l["time"], "limits.time (s)");
+    if (l["samples"]) s.max_samples = static_cast<std::size_t>(in.integer(l["samples"], "limits.samples", 1));
+  }
+  if (root["seed"]) s.seed = static_cast<std::uint32_t>(in.integer(root["seed"], "seed", 0));
+}
+
+void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& s) {
+  const YAML::Node c = root["checker"];
+  if (!c) return;
+  in.requireMap(c, "checker", {"type", "resolution", "eps", "space", "order"});
+  if (c["type"]) s.type = in.oneOf(c["type"], "checker", checkerNames());
+  auto& d = s.discrete;
+  if (c["resolution"]) {
+    d.resolution = in.positive(c["resolution"], "checker.resolution");
+    if (d.resolution > 1) in.fail(c["resolution"], "checker.resolution is a fraction of the space extent, in (0, 1]");
+  }
+  if (c["eps"]) d.eps = in.positive(c["eps"], "checker.eps (m)");
+  if (c["space"])
+    d.space = in.oneOf(c["space"], "checker space", {"cspace", "workspace"}) == "cspace" ? DiscreteSettings::Space::CSpace
+                                                                                         : DiscreteSettings::Space::Workspace;
+  else if (c["eps"])
+    d.space = DiscreteSettings::Space::Workspace;
+  if (c["order"])
+    d.order = in.oneOf(c["order"], "checker order", {"sequential", "bisection"}) == "sequential"
+                  ? DiscreteSettings::Order::Sequential
+                  : DiscreteSettings::Order::Bisection;
+}
+
+}  // namespace
+
+double Problem::sceneSize() const {
+  Eigen::AlignedBox3d box = scene->bounds();
+  const auto& b = robot->bounds();
+  if (robot->kind() == "rigid2d" || robot->kind() == "rigid3d") {
+    Eigen::Vector3d lo = Eigen::Vector3d::Zero(), hi = Eigen::Vector3d::Zero();
+    lo.head(b.lower.size()) = b.lower;
+    hi.head(b.upper.size()) = b.upper;
+    box.extend(lo);
+    box.extend(hi);
+  }
+  return box.isEmpty() ? 1.0 : std::max(box.diagonal().norm(), 1e-9);
+}
+
+Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options) {
+  YamlReader in(file);
+  for (const auto& o : options.overrides) in.applyOverride(o);
+  const YAML::Node& root = in.root();
+  in.requireMap(root, "problem",
+                {"name", "description", "robot", "scene", "bounds", "start", "goal", "planner", "checker", "seed", "limits"});
+  Problem problem;
+  problem.file = file;
+  problem.name = root["name"] ? in.string(root["name"], "name") : file.stem().string();
+  if (root["description"]) in.string(root["description"], "description");
+  auto robot = readRobot(in, root);
+  problem.robot = robot;
+  problem.scene = readScene(in, root);
+  const YAML::Node startNode = in.require(root, "start", "problem");
+  const YAML::Node goalNode = in.require(root, "goal", "problem");
+  problem.start = readConfig(in, startNode, "start", *robot);
+  problem.goal = readConfig(in, goalNode, "goal", *robot);
+  readPlanner(in, root, problem.planner);
+  readChecker(in, root, problem.checker);
+  try {
+    makeChecker(problem.checker, problem.robot, problem.scene);
+    makePlanner(problem.planner);
+  } catch (const std::invalid_argument& e) {
+    in.fail(root, e.what());
+  }
+  if (options.checkEndpoints) {
+    CollisionQueries collision(problem.robot, problem.scene);
+    for (const auto& [node, q, what] : {std::tuple{startNode, problem.start, "start"}, std::tuple{goalNode, problem.goal, "goal"}}) {
+      if (!robot->inBounds(q)) in.fail(node, fmt::format("the {} configuration is out of bounds", what));
+      CheckStats ignored;
+      Contact contact;
+      if (collision.inCollision(q, ignored, &contact))
+        in.fail(node, fmt::format("the {} configuration is in collision ({})", what, describe(contact, *robot, *problem.scene)));
+    }
+  }
+  return problem;
+}
+
+}  // namespace prmkit

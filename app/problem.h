@@ -1,0 +1,40 @@
+#pragma once
+// A planning problem read from YAML (docs/problem-format.md): robot + scene,
+// start and goal, planner and checker settings. Data flows one way from here:
+// problem -> checker -> planner -> outputs.
+#include "app/yaml_reader.h"
+#include "checkers/checker_factory.h"
+#include "environments/scene.h"
+#include "planner/planner.h"
+#include "robots/robot.h"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace prmkit {
+
+struct Problem {
+  std::string name;
+  std::filesystem::path file;
+  std::shared_ptr<const Robot> robot;
+  std::shared_ptr<const Scene> scene;
+  Config start, goal;
+  PlannerSettings planner;
+  CheckerSettings checker;
+
+  /// Diagonal of the region the problem lives in (scene and robot bounds), in metres.
+  double sceneSize() const;
+};
+
+struct LoadOptions {
+  std::vector<std::string> overrides;  // "key.path=value", applied in order
+  /// Reject a start or goal that is out of bounds or in collision (validate, plan).
+  bool checkEndpoints = true;
+};
+
+/// Loads and validates a problem; throws InputError with file:line:column.
+Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options = {});
+
+}  // namespace prmkit

@@ -1,0 +1,54 @@
+#include "app/verify.h"
+
+#include "checkers/collision_queries.h"
+#include "checkers/discrete_checker.h"
+
+#include <fmt/format.h>
+
+namespace prmkit {
+
+double defaultVerifyEps(const Problem& problem) { return 1e-3 * problem.sceneSize(); }
+
+VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path, double eps) {
+  const Robot& robot = *problem.robot;
+  VerifyResult result;
+  auto fail = [&](std::string message) {
+    result.valid = false;
+    result.message = std::move(message);
+    return result;
+  };
+  const double tolerance = 1e-9 * robot.maxExtent();
+  if (path.empty()) return fail("the path is empty");
+  if (robot.distance(path.front(), problem.start) > tolerance) return fail("the path does not begin at the start configuration");
+  if (robot.distance(path.back(), problem.goal) > tolerance) return fail("the path does not end at the goal configuration");
+  DiscreteSettings dense;
+  dense.space = DiscreteSettings::Space::Workspace;
+  dense.eps = eps;
+  dense.order = DiscreteSettings::Order::Sequential;
+  DiscreteChecker checker(problem.robot, problem.scene, dense);
+  CollisionQueries collision(problem.robot, problem.scene);
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (!robot.inBounds(path[i])) return fail(fmt::format("waypoint {} is out of bounds", i));
+    CheckStats ignored;
+    Contact contact;
+    if (collision.inCollision(path[i], ignored, &contact))
+      return fail(fmt::format("waypoint {} is in collision ({})", i, describe(contact, robot, *problem.scene)));
+  }
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+    const EdgeResult edge = checker.checkEdge(path[i], path[i + 1]);
+    if (edge.verdict != Verdict::Free) {
+      Config q;
+      robot.interpolate(path[i], path[i + 1], edge.witness_t, q);
+      CheckStats ignored;
+      Contact contact;
+      collision.inCollision(q, ignored, &contact);
+      result.segment = i;
+      result.t = edge.witness_t;
+      return fail(fmt::format("segment {} (waypoints {} to {}) collides at t = {:.6f} ({})", i, i, i + 1, edge.witness_t,
+                              describe(contact, robot, *problem.scene)));
+    }
+  }
+  return result;
+}
+
+}  // namespace prmkit

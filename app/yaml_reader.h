@@ -1,0 +1,55 @@
+#pragma once
+// Strict reading of YAML problem files: every value is type-checked, every
+// unknown key is an error, and every error names file:line:column.
+#include <Eigen/Core>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace prmkit {
+
+/// Bad input: the message already says where and what was expected. Exit code 2.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class YamlReader {
+ public:
+  /// Parses `file`; throws InputError on a missing file or a syntax error.
+  explicit YamlReader(std::filesystem::path file);
+  const std::filesystem::path& file() const { return file_; }
+  YAML::Node& root() { return root_; }
+
+  /// Applies "a.b.c=value" (the value is YAML); throws InputError on a malformed assignment.
+  void applyOverride(const std::string& assignment);
+
+  /// "file:line:column" of a node, or "--set PATH" for a value given on the command line.
+  std::string where(const YAML::Node& node) const;
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& what) const;
+
+  /// Requires a map whose keys are all in `allowed`; `what` names it in messages.
+  void requireMap(const YAML::Node& node, const std::string& what, std::initializer_list<const char*> allowed) const;
+  YAML::Node require(const YAML::Node& map, const char* key, const std::string& what) const;
+
+  double number(const YAML::Node& node, const std::string& what) const;
+  double positive(const YAML::Node& node, const std::string& what) const;
+  long integer(const YAML::Node& node, const std::string& what, long min) const;
+  bool boolean(const YAML::Node& node, const std::string& what) const;
+  std::string string(const YAML::Node& node, const std::string& what) const;
+  /// A sequence of numbers; `size` 0 accepts any non-empty length.
+  Eigen::VectorXd vector(const YAML::Node& node, const std::string& what, std::size_t size = 0) const;
+  std::string oneOf(const YAML::Node& node, const std::string& what, const std::vector<std::string>& choices) const;
+  /// A path relative to the problem file's folder.
+  std::filesystem::path path(const YAML::Node& node, const std::string& what) const;
+
+ private:
+  std::filesystem::path file_;
+  YAML::Node root_;
+  std::vector<std::pair<YAML::Node, std::string>> overrides_;
+};
+
+}  // namespace prmkit

@@ -1,0 +1,18 @@
+#pragma once
+#include "checkers/checker.h"
+#include "checkers/discrete_checker.h"
+
+namespace prmkit {
+
+/// Settings of every strategy; `type` picks one.
+struct CheckerSettings {
+  std::string type = "discrete";
+  DiscreteSettings discrete;
+};
+
+/// Throws std::invalid_argument on an unknown type or invalid settings.
+std::unique_ptr<Checker> makeChecker(const CheckerSettings& settings, std::shared_ptr<const Robot> robot,
+                                     std::shared_ptr<const Scene> scene);
+const std::vector<std::string>& checkerNames();
+
+}  // namespace prmkit
