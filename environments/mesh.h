@@ -37,7 +37,7 @@ std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh);
 /// Axis-aligned box of full extents `size`, centred on the origin.
 Mesh boxMesh(const Eigen::Vector3d& size);
 /// Polyhedron enclosing a sphere of `radius` (vertices pushed out so every face stays outside).
-Mesh sphereMesh(double radius, int segments = 16);
+Mesh sphereMesh(double radius, int segments = 32);
 /// Prism enclosing a cylinder along z, centred on the origin.
 Mesh cylinderMesh(double radius, double length, int segments = 24);
 /// Extrudes a simple polygon (counter-clockwise or clockwise, in the xy plane)
