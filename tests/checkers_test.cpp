@@ -1,0 +1,96 @@
+#include "checkers/checker_factory.h"
+#include "checkers/discrete_checker.h"
+#include "robots/rigid_body.h"
+
+#include <catch2/catch.hpp>
+
+using namespace prmkit;
+
+namespace {
+
+struct BoxWorld {
+  std::shared_ptr<Scene> scene = std::make_shared<Scene>();
+  std::shared_ptr<RigidBody3D> robot;
+  explicit BoxWorld(Mesh body) {
+    scene->addObstacle("block", boxMesh({1, 1, 1}), Transform::Identity());  // occupies [-0.5, 0.5]^3
+    robot = std::make_shared<RigidBody3D>(std::move(body), Eigen::Vector3d(-5, -5, -5), Eigen::Vector3d(5, 5, 5));
+  }
+};
+
+Config pose(double x, double y, double z) {
+  Config q(7);
+  q << x, y, z, 0, 0, 0, 1;
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("discrete checker: a cube crossing a block collides at the known parameter", "[checkers]") {
+  BoxWorld world(boxMesh({0.2, 0.2, 0.2}));
+  DiscreteSettings settings;
+  settings.space = DiscreteSettings::Space::Workspace;
+  settings.eps = 0.01;
+  settings.order = DiscreteSettings::Order::Sequential;
+  DiscreteChecker checker(world.robot, world.scene, settings);
+  // Centre from x = -3 to 3: the cube touches the block while |x| <= 0.6, i.e. t in [0.4, 0.6].
+  const EdgeResult hit = checker.checkEdge(pose(-3, 0, 0), pose(3, 0, 0));
+  REQUIRE(hit.verdict == Verdict::Colliding);
+  REQUIRE(hit.witness_t >= 0.4);
+  REQUIRE(hit.witness_t <= 0.4 + 0.01 / 6 + 1e-12);
+  // Sequential order stops at the first colliding sample: exactly that many static queries.
+  const std::size_t n = checker.segmentCount(pose(-3, 0, 0), pose(3, 0, 0));
+  REQUIRE(n == 600);
+  REQUIRE(checker.stats().static_queries == static_cast<std::uint64_t>(std::llround(hit.witness_t * n)));
+  REQUIRE(checker.stats().edges_checked == 1);
+  REQUIRE(checker.stats().bv_tests > 0);
+
+  // Passing 0.05 m beside the block is free, after exactly n - 1 interior samples.
+  checker.resetStats();
+  REQUIRE(checker.checkEdge(pose(-3, 0.65, 0), pose(3, 0.65, 0)).verdict == Verdict::Free);
+  REQUIRE(checker.stats().static_queries == n - 1);
+}
+
+TEST_CASE("discrete checker: bisection order finds the same collision and a 1% C-space step can miss a thin wall", "[checkers]") {
+  auto scene = std::make_shared<Scene>();
+  scene->addObstacle("wall", boxMesh({0.02, 4, 4}), Transform::Identity());
+  auto robot = std::make_shared<RigidBody3D>(boxMesh({0.05, 0.05, 0.05}), Eigen::Vector3d(-5, -2, -2), Eigen::Vector3d(5, 2, 2));
+  DiscreteSettings coarse;  // 1% of the extent (about 0.13 m here) steps over 0.07 m of wall+cube
+  DiscreteChecker coarseChecker(robot, scene, coarse);
+  DiscreteSettings fine;
+  fine.space = DiscreteSettings::Space::Workspace;
+  fine.eps = 0.01;
+  DiscreteChecker fineChecker(robot, scene, fine);
+  int missed = 0;
+  for (int i = 0; i < 50; ++i) {
+    const double offset = 0.003 * i;
+    const Config a = pose(-2 + offset, 0, 0), b = pose(2.1 + offset, 0, 0);
+    REQUIRE(fineChecker.checkEdge(a, b).verdict == Verdict::Colliding);  // eps < wall + cube: never missed
+    if (coarseChecker.checkEdge(a, b).verdict == Verdict::Free) ++missed;
+  }
+  REQUIRE(missed > 0);
+}
+
+TEST_CASE("discrete checker: sphere near a box, static checks and bounds", "[checkers]") {
+  BoxWorld world(sphereMesh(0.5));
+  auto checker = makeChecker(CheckerSettings{}, world.robot, world.scene);
+  // The tessellated sphere encloses the true one and is less than 3% larger.
+  REQUIRE(checker->isValid(pose(0.5 + 0.5 * 1.03, 0, 0)));
+  REQUIRE_FALSE(checker->isValid(pose(0.5 + 0.5 - 0.01, 0, 0)));
+  REQUIRE_FALSE(checker->isValid(pose(6, 0, 0)));  // out of bounds
+  REQUIRE(checker->stats().static_queries == 2);   // the out-of-bounds one needs no collision query
+  REQUIRE_THROWS_AS(checker->isValid(Config::Zero(3)), std::invalid_argument);
+  auto copy = checker->clone();
+  REQUIRE(copy->stats().static_queries == 0);
+  REQUIRE(copy->name() == "discrete");
+}
+
+TEST_CASE("checkPath stops at the first colliding segment", "[checkers]") {
+  BoxWorld world(boxMesh({0.2, 0.2, 0.2}));
+  DiscreteChecker checker(world.robot, world.scene, DiscreteSettings{});
+  const std::vector<Config> path{pose(-3, 2, 0), pose(-3, 0, 0), pose(3, 0, 0), pose(3, 2, 0)};
+  const PathResult result = checker.checkPath(path);
+  REQUIRE(result.verdict == Verdict::Colliding);
+  REQUIRE(result.first_colliding == std::optional<std::size_t>(1));
+  REQUIRE(result.segments[0]->verdict == Verdict::Free);
+  REQUIRE_FALSE(result.segments[2].has_value());
+}

@@ -1,0 +1,138 @@
+#include "app/cli.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using namespace prmkit;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+Run cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = runCli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / fs::path("prmkit-test-" + std::to_string(::getpid()) + "-" +
+                                                 std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  fs::path write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return path / name;
+  }
+};
+
+const std::string kValidProblem = R"(name: tiny
+robot:
+  type: rigid2d
+  geometry: {box: [0.2, 0.2, 0.1]}
+bounds: {lower: [0, 0], upper: [4, 4]}
+scene:
+  obstacles:
+    - {name: block, box: [1, 1, 0.1], pose: {xyz: [2, 2, 0]}}
+start: [0.5, 0.5, 0]
+goal: [3.5, 3.5, 0]
+limits: {time: 5}
+)";
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("plan writes path, stats and picture and verify accepts the path", "[cli]") {
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kValidProblem);
+  const Run run = cli({"plan", problem.string(), "--out", (dir.path / "out").string(), "--planner", "prm", "--seed", "3"});
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  REQUIRE(fs::exists(dir.path / "out/path.csv"));
+  REQUIRE(fs::exists(dir.path / "out/stats.json"));
+  REQUIRE(fs::exists(dir.path / "out/scene.svg"));
+  std::ifstream stats(dir.path / "out/stats.json");
+  const std::string json((std::istreambuf_iterator<char>(stats)), {});
+  REQUIRE(json.find("\"planner\": \"prm\"") != std::string::npos);
+  REQUIRE(json.find("\"seed\": 3") != std::string::npos);
+  REQUIRE(cli({"verify", problem.string(), (dir.path / "out/path.csv").string()}).code == 0);
+  REQUIRE(cli({"validate", problem.string()}).code == 0);
+}
+
+TEST_CASE("verify rejects a path through an obstacle with exit code 1", "[cli]") {
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kValidProblem);
+  const auto path = dir.write("path.csv", "x,y,theta\n0.5,0.5,0\n3.5,3.5,0\n");
+  const Run run = cli({"verify", problem.string(), path.string()});
+  REQUIRE(run.code == 1);
+  REQUIRE(run.out.find("segment 0") != std::string::npos);
+  REQUIRE(run.out.find("obstacle 'block'") != std::string::npos);
+}
+
+TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") {
+  struct Case {
+    std::string name, text, expected;
+  };
+  const std::vector<Case> cases{
+      {"YAML syntax error", replace(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, 0.5, 0"), "p.yaml:"},
+      {"unknown key", replace(kValidProblem, "limits: {time: 5}", "limits: {tme: 5}"), "p.yaml:11:10: unknown key 'tme' in 'limits'"},
+      {"misspelled top-level key", replace(kValidProblem, "goal:", "gaol:"), "unknown key 'gaol'"},
+      {"wrong type", replace(kValidProblem, "limits: {time: 5}", "limits: {time: fast}"), "p.yaml:11:16: expected a number for 'limits.time (s)'"},
+      {"missing mesh file", replace(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: nowhere.stl}"), "nowhere.stl' does not exist"},
+      {"empty mesh", replace(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: empty.obj}"), "empty.obj"},
+      {"NaN", replace(kValidProblem, "goal: [3.5, 3.5, 0]", "goal: [3.5, .nan, 0]"), "p.yaml:10:13: expected a finite number for 'goal'"},
+      {"infinity", replace(kValidProblem, "upper: [4, 4]", "upper: [4, .inf]"), "expected a finite number for 'bounds.upper'"},
+      {"wrong number of start coordinates", replace(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, 0.5]"),
+       "p.yaml:9:8: expected 'start' to be a list of 3 numbers (x, y, theta), got 2"},
+      {"start out of bounds", replace(kValidProblem, "start: [0.5, 0.5, 0]", "start: [5, 0.5, 0]"), "p.yaml:9:8: the start configuration is out of bounds"},
+      {"goal in collision", replace(kValidProblem, "goal: [3.5, 3.5, 0]", "goal: [2, 2, 0]"),
+       "p.yaml:10:7: the goal configuration is in collision (link 'body' with obstacle 'block')"},
+      {"zero time limit", replace(kValidProblem, "limits: {time: 5}", "limits: {time: 0}"), "expected a positive number for 'limits.time (s)'"},
+      {"negative k", kValidProblem + "planner: {k: -3}\n", "expected an integer >= 1 for 'planner.k'"},
+      {"unknown planner", kValidProblem + "planner: {type: rrt}\n", "unknown planner 'rrt'"},
+      {"bad robot type", replace(kValidProblem, "type: rigid2d", "type: hovercraft"), "p.yaml:3:9: unknown robot type 'hovercraft'"},
+  };
+  for (const auto& c : cases) {
+    DYNAMIC_SECTION(c.name) {
+      TempDir dir;
+      dir.write("empty.obj", "# no faces\n");
+      const auto problem = dir.write("p.yaml", c.text);
+      const auto out = dir.path / "out";
+      const Run run = cli({"plan", problem.string(), "--out", out.string()});
+      INFO(run.err);
+      REQUIRE(run.code == 2);
+      REQUIRE(run.err.find(c.expected) != std::string::npos);
+      REQUIRE(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+      REQUIRE_FALSE(fs::exists(out));
+    }
+  }
+}
+
+TEST_CASE("--set overrides are reported as such, and bad command lines exit 2", "[cli]") {
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kValidProblem);
+  const Run bad = cli({"validate", problem.string(), "--set", "planner.k=zero"});
+  REQUIRE(bad.code == 2);
+  REQUIRE(bad.err.find("--set planner.k: expected an integer") != std::string::npos);
+  REQUIRE(cli({"plan"}).code == 2);
+  REQUIRE(cli({"frobnicate"}).code == 2);
+  const Run badPath = cli({"verify", problem.string(), dir.write("bad.csv", "x,y,theta\n0.5,oops,0\n").string()});
+  REQUIRE(badPath.code == 2);
+  REQUIRE(badPath.err.find("bad.csv:2:5: expected a finite number, got 'oops'") != std::string::npos);
+}

@@ -1,0 +1,76 @@
+#include "app/problem.h"
+#include "app/verify.h"
+#include "test_support.h"
+
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+
+using namespace prmkit;
+
+namespace {
+const std::vector<std::string> kShippedProblems{"maze2d", "chain5", "thin_wall", "spring_spring", "gear_spindle", "arm6_shelf"};
+}
+
+TEST_CASE("every shipped problem is solved by both planners and the path verifies", "[planning]") {
+  for (const auto& name : kShippedProblems) {
+    for (const std::string planner : {"prm", "lazy_prm"}) {
+      DYNAMIC_SECTION(name << " with " << planner) {
+        // Workspace resolution equal to verify's eps: fine enough that the
+        // checker and the dense verification agree.
+        Problem probe = loadProblem(test::problemFile(name));
+        const double eps = defaultVerifyEps(probe);
+        Problem problem = loadProblem(test::problemFile(name),
+                                      {{"planner.type=" + planner, "checker.space=workspace", fmt::format("checker.eps={}", eps), "limits.time=60", "seed=7"}, true});
+        auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+        const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+        INFO(result.status);
+        REQUIRE(result.solved);
+        REQUIRE(result.path.size() >= 2);
+        const VerifyResult verdict = verifyPath(problem, result.path, eps);
+        INFO(verdict.message);
+        REQUIRE(verdict.valid);
+        REQUIRE(result.check_stats.static_queries > 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("planning is deterministic for a seed", "[planning]") {
+  for (const std::string planner : {"prm", "lazy_prm"}) {
+    Problem problem = loadProblem(test::problemFile("maze2d"), {{"planner.type=" + planner}, true});
+    auto run = [&] {
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      return makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    };
+    const PlanResult first = run(), second = run();
+    REQUIRE(first.solved);
+    REQUIRE(first.path.size() == second.path.size());
+    for (std::size_t i = 0; i < first.path.size(); ++i) REQUIRE(first.path[i] == second.path[i]);
+    REQUIRE(first.check_stats.static_queries == second.check_stats.static_queries);
+    REQUIRE(first.roadmap_vertices == second.roadmap_vertices);
+  }
+}
+
+TEST_CASE("lazy PRM never keeps a colliding edge and checks each edge at most once", "[planning]") {
+  Problem problem = loadProblem(test::problemFile("maze2d"));
+  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+  REQUIRE(result.solved);
+  for (const auto& [a, b, state] : result.roadmap_edge_list) REQUIRE(state != EdgeState::Colliding);
+  // Every checked edge is either now Free on the graph or was removed as colliding.
+  std::size_t freeEdges = 0;
+  for (const auto& edge : result.roadmap_edge_list) freeEdges += std::get<2>(edge) == EdgeState::Free;
+  REQUIRE(result.check_stats.edges_checked == freeEdges + result.planner_stats.edges_colliding);
+}
+
+TEST_CASE("the default discrete resolution returns paths that verify rejects on thin_wall", "[planning]") {
+  // The problem is built so 1% C-space steps can cross the 2 cm wall; seed 1 does.
+  Problem problem = loadProblem(test::problemFile("thin_wall"));
+  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+  REQUIRE(result.solved);
+  const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
+  REQUIRE_FALSE(verdict.valid);
+  REQUIRE(verdict.segment.has_value());
+}

@@ -1,0 +1,125 @@
+#include "app/problem.h"
+#include "robots/planar_chain.h"
+#include "robots/rigid_body.h"
+#include "robots/urdf_robot.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+
+#include <numbers>
+
+using namespace prmkit;
+
+namespace {
+
+// Length of the path of every mesh vertex of every link along the
+// interpolated edge, measured with fine steps, must not exceed motionBound.
+void requireMotionBoundsHold(const Robot& robot, int edges, std::uint32_t seed) {
+  ompl::RNG rng(seed);
+  std::vector<Transform> poses;
+  Config a, b, q;
+  for (int e = 0; e < edges; ++e) {
+    robot.sampleUniform(rng, a);
+    robot.sampleUniform(rng, b);
+    const int steps = 200;
+    std::vector<std::vector<Eigen::Vector3d>> previous(robot.links().size());
+    std::vector<std::vector<double>> travelled(robot.links().size());
+    for (int s = 0; s <= steps; ++s) {
+      robot.interpolate(a, b, static_cast<double>(s) / steps, q);
+      robot.linkPoses(q, poses);
+      for (std::size_t l = 0; l < robot.links().size(); ++l) {
+        const auto& vertices = robot.links()[l].mesh.vertices;
+        travelled[l].resize(vertices.size(), 0.0);
+        previous[l].resize(vertices.size());
+        for (std::size_t v = 0; v < vertices.size(); ++v) {
+          const Eigen::Vector3d p = poses[l] * vertices[v];
+          if (s > 0) travelled[l][v] += (p - previous[l][v]).norm();
+          previous[l][v] = p;
+        }
+      }
+    }
+    for (std::size_t l = 0; l < robot.links().size(); ++l) {
+      const double bound = robot.motionBound(l, a, b);
+      for (double t : travelled[l]) REQUIRE(t <= bound * (1 + 1e-9) + 1e-12);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("motion bounds are upper bounds for every robot kind", "[robots]") {
+  const int edges = test::scaled(1000);
+  SECTION("rigid2d") {
+    RigidBody2D robot(extrudePolygon({{-0.4, -0.1}, {0.6, -0.1}, {0.6, 0.3}, {-0.4, 0.1}}, 0.2), {-5, -5}, {5, 5});
+    requireMotionBoundsHold(robot, edges, 1);
+  }
+  SECTION("rigid3d") {
+    RigidBody3D robot(boxMesh({1.0, 0.3, 0.2}).transformed(Transform(Eigen::Translation3d(0.3, 0, 0))), {-5, -5, -5}, {5, 5, 5});
+    requireMotionBoundsHold(robot, edges, 2);
+  }
+  SECTION("planar_chain") {
+    auto robot = makePlanarChain({{1.0, 0.1}, {0.7, 0.1}, {0.5, 0.2}, {0.3, 0.1}}, Transform::Identity());
+    requireMotionBoundsHold(*robot, edges / 2, 3);
+  }
+  SECTION("urdf") {
+    auto robot = loadUrdfRobot(test::sourceDir() / "configs/robots/arm6.urdf", std::nullopt);
+    requireMotionBoundsHold(*robot, edges / 4, 4);
+  }
+}
+
+TEST_CASE("planar chain forward kinematics matches hand-computed poses", "[robots]") {
+  auto robot = makePlanarChain({{1.0, 0.1}, {0.5, 0.1}}, Transform(Eigen::Translation3d(1, 2, 0)));
+  std::vector<Transform> frames;
+  Config q(2);
+  q << std::numbers::pi / 2, -std::numbers::pi / 2;
+  robot->framePoses(q, frames);
+  // Link 1 points along +y from (1, 2); link 2 starts at (1, 3) and points along +x.
+  REQUIRE(frames[1].translation().isApprox(Eigen::Vector3d(1, 2, 0)));
+  REQUIRE(frames[2].translation().isApprox(Eigen::Vector3d(1, 3, 0)));
+  REQUIRE((frames[2].linear() * Eigen::Vector3d::UnitX()).isApprox(Eigen::Vector3d::UnitX()));
+  // Tip of link 2 (its box reaches x = 0.5 in the link frame).
+  REQUIRE((frames[2] * Eigen::Vector3d(0.5, 0, 0)).isApprox(Eigen::Vector3d(1.5, 3, 0)));
+}
+
+TEST_CASE("URDF arm forward kinematics and self-collision pairs", "[robots]") {
+  auto robot = loadUrdfRobot(test::sourceDir() / "configs/robots/arm6.urdf",
+                             test::sourceDir() / "configs/robots/arm6.srdf");
+  REQUIRE(robot->dof() == 6);
+  std::vector<Transform> frames;
+  Config q = Config::Zero(6);
+  robot->framePoses(q, frames);
+  // Straight up: base 0.1 + shoulder 0.2 + upper arm 0.5 + forearm 0.4 + wrist 0.1 + 0.1.
+  REQUIRE(frames.back().translation().isApprox(Eigen::Vector3d(0, 0, 1.4)));
+  q[1] = std::numbers::pi / 2;  // shoulder pitch: the arm above the shoulder lies along +x
+  robot->framePoses(q, frames);
+  REQUIRE(frames.back().translation().isApprox(Eigen::Vector3d(1.1, 0, 0.3), 1e-12));
+  // Adjacent links and the SRDF's wrist1/tool pair are excluded.
+  const auto& links = robot->links();
+  for (const auto& [i, k] : robot->selfCollisionPairs()) {
+    const bool srdfPair = (links[i].name == "wrist1" && links[k].name == "tool") ||
+                          (links[i].name == "tool" && links[k].name == "wrist1");
+    REQUIRE_FALSE(srdfPair);
+    REQUIRE(std::abs(i - k) > 1);
+  }
+  REQUIRE(robot->selfCollisionPairs().size() == 21 - 6 - 1);  // 7 links: 21 pairs, 6 adjacent, 1 disabled
+}
+
+TEST_CASE("slerp interpolation: endpoints and midpoint", "[robots]") {
+  RigidBody3D robot(boxMesh({1, 1, 1}), {-1, -1, -1}, {1, 1, 1});
+  Config a(7), b(7), q;
+  const Eigen::Quaterniond qa(Eigen::AngleAxisd(0.2, Eigen::Vector3d::UnitZ()));
+  const Eigen::Quaterniond qb(Eigen::AngleAxisd(1.4, Eigen::Vector3d::UnitZ()));
+  a << 0, 0, 0, qa.x(), qa.y(), qa.z(), qa.w();
+  b << 1, 0, 0, -qb.x(), -qb.y(), -qb.z(), -qb.w();  // the same rotation, opposite sign
+  robot.interpolate(a, b, 0.0, q);
+  REQUIRE(Eigen::Quaterniond(q[6], q[3], q[4], q[5]).angularDistance(qa) < 1e-12);
+  robot.interpolate(a, b, 1.0, q);
+  REQUIRE(Eigen::Quaterniond(q[6], q[3], q[4], q[5]).angularDistance(qb) < 1e-12);
+  robot.interpolate(a, b, 0.5, q);
+  const Eigen::Quaterniond mid(Eigen::AngleAxisd(0.8, Eigen::Vector3d::UnitZ()));
+  REQUIRE(Eigen::Quaterniond(q[6], q[3], q[4], q[5]).angularDistance(mid) < 1e-12);
+  REQUIRE(q[0] == Approx(0.5));
+  // The metric and the motion bound agree with the 1.2 rad rotation.
+  REQUIRE(robot.distance(a, b) == Approx(1.0 + 0.6));
+  REQUIRE(robot.motionBound(0, a, b) == Approx(1.0 + std::sqrt(0.75) * 1.2));
+}
