@@ -124,7 +124,7 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
   }
 }
 
-TEST_CASE("--set overrides are reported as such, and bad command lines exit 2", "[cli]") {
+TEST_CASE("command-line overrides are reported as such, and bad command lines exit 2", "[cli]") {
   TempDir dir;
   const auto problem = dir.write("p.yaml", kValidProblem);
   const Run bad = cli({"validate", problem.string(), "--set", "planner.k=zero"});
