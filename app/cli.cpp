@@ -1,5 +1,6 @@
 #include "app/cli.h"
 
+#include "app/edge_check.h"
 #include "app/outputs.h"
 #include "app/problem.h"
 #include "app/verify.h"
@@ -15,19 +16,12 @@ constexpr int kOk = 0;
 constexpr int kFailed = 1;
 constexpr int kBadInput = 2;
 
-std::string describeChecker(const CheckerSettings& s) {
-  const auto& d = s.discrete;
-  const char* order = d.order == DiscreteSettings::Order::Bisection ? "bisection" : "sequential";
-  if (d.space == DiscreteSettings::Space::CSpace) return fmt::format("{} ({}% of the C-space extent, {})", s.type, 100 * d.resolution, order);
-  return fmt::format("{} (eps {} m in workspace, {})", s.type, d.eps, order);
-}
-
 int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out) {
   Problem problem = loadProblem(file, options);
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   auto planner = makePlanner(problem.planner);
   out << fmt::format("problem {} ({}, {} dof): planner {}, checker {}, seed {}\n", problem.name, problem.robot->kind(),
-                     problem.robot->dof(), problem.planner.type, describeChecker(problem.checker), problem.planner.seed);
+                     problem.robot->dof(), problem.planner.type, checker->description(), problem.planner.seed);
   const PlanResult result = planner->solve(*checker, problem.start, problem.goal);
   const auto& c = result.check_stats;
   if (result.solved)
@@ -50,6 +44,62 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
   return result.solved ? kOk : kFailed;
 }
 
+struct CheckOptions {
+  std::string edgesFile;
+  std::size_t randomCount = 0;
+  double maxLength = 0.0;
+  double truthEps = 0.0;
+  std::size_t jobs = 1;
+  std::string outFile;
+};
+
+/// Prints every non-zero counter with its unit.
+void printStats(const CheckStats& stats, std::ostream& out) {
+  stats.forEach([&](std::string_view name, double value, std::string_view unit) {
+    if (value == 0.0) return;
+    if (unit == "s")
+      out << fmt::format("  {:<26} {:.6f} s\n", name, value);
+    else
+      out << fmt::format("  {:<26} {:.0f}\n", name, value);
+  });
+}
+
+int check(const std::string& file, const LoadOptions& options, std::uint32_t seed, const CheckOptions& o,
+          std::ostream& out) {
+  const Problem problem = loadProblem(file, options);
+  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  if (!o.edgesFile.empty() == (o.randomCount > 0)) throw InputError("give exactly one of --edges FILE and --random N");
+  if (o.maxLength < 0 || !std::isfinite(o.maxLength)) throw InputError("--max-length must be a length >= 0");
+  if (o.truthEps < 0 || !std::isfinite(o.truthEps)) throw InputError("--truth-eps must be a length >= 0 (m)");
+  const std::vector<EdgeCase> edges = o.edgesFile.empty() ? randomEdges(problem, o.randomCount, o.maxLength, seed)
+                                                          : readEdgesCsv(o.edgesFile, *problem.robot);
+  out << fmt::format("problem {}: {} edges ({}), checker {}, {} thread(s)\n", problem.name, edges.size(),
+                     o.edgesFile.empty() ? fmt::format("random, seed {}", seed) : o.edgesFile, checker->description(),
+                     o.jobs);
+  const EdgeCheckReport report = checkEdges(problem, *checker, edges, o.truthEps, o.jobs);
+  const std::size_t checked = edges.size() - report.invalid_endpoints;
+  out << fmt::format("verdicts: {} free, {} colliding ({} unresolved below eta), {} unknown, {} with an invalid endpoint\n",
+                     report.free, report.colliding, report.unresolved, report.unknown, report.invalid_endpoints);
+  if (checked > 0)
+    out << fmt::format("checker time {:.3f} s in all, {:.1f} us per edge (summed over threads)\n", report.stats.time_s,
+                       1e6 * report.stats.time_s / static_cast<double>(checked));
+  printStats(report.stats, out);
+  if (report.colliding > report.unresolved)
+    out << fmt::format("witnesses: {} of {} colliding verdicts have a witness FCL does not confirm\n",
+                       report.unconfirmed_witnesses, report.colliding - report.unresolved);
+  if (o.truthEps > 0)
+    out << fmt::format("ground truth (no robot point moves more than {:.3g} m between checks): {} misses (free but "
+                       "colliding), {} conservative (colliding but free)\n",
+                       o.truthEps, report.misses, report.conservative);
+  if (!o.outFile.empty()) {
+    const std::filesystem::path target(o.outFile);
+    OutputFiles files(target.has_parent_path() ? target.parent_path() : std::filesystem::path("."));
+    files.add(target.filename().string(), edgeVerdictsCsv(report));
+    for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+  }
+  return kOk;
+}
+
 }  // namespace
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -66,10 +116,24 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   auto* planCmd = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg");
   addProblemOptions(planCmd);
   planCmd->add_option("--planner", planner, "prm, lazy_prm, prm_star, lazy_prm_star");
-  planCmd->add_option("--checker", checker, "collision checker strategy (discrete)");
+  planCmd->add_option("--checker", checker, "collision checker strategy (discrete, adaptive)");
   planCmd->add_option("--seed", seed, "random seed")->check(CLI::NonNegativeNumber);
   planCmd->add_option("--time-limit", timeLimit, "time limit (s)");
   planCmd->add_option("--out", outDir, "output folder (default: out)");
+  auto* checkCmd = app.add_subcommand("check", "check a list of edges (or random ones) and write one verdict per edge");
+  addProblemOptions(checkCmd);
+  CheckOptions checkOptions;
+  checkCmd->add_option("--checker", checker, "collision checker strategy (discrete, adaptive)");
+  checkCmd->add_option("--edges", checkOptions.edgesFile, "CSV of edges: header a.<coordinate>..., b.<coordinate>...");
+  checkCmd->add_option("--random", checkOptions.randomCount, "check N random edges between valid configurations")
+      ->check(CLI::PositiveNumber);
+  checkCmd->add_option("--max-length", checkOptions.maxLength, "longest random edge (C-space units; default: any)");
+  checkCmd->add_option("--seed", seed, "seed of the random edges (default 1)")->check(CLI::NonNegativeNumber);
+  checkCmd->add_option("--truth-eps", checkOptions.truthEps,
+                       "also run a dense ground truth: no robot point moves more than this (m) between checks");
+  checkCmd->add_option("--jobs", checkOptions.jobs, "threads, one checker instance each (default 1)")
+      ->check(CLI::PositiveNumber);
+  checkCmd->add_option("--out", checkOptions.outFile, "write one row per edge to this CSV file");
   auto* validateCmd = app.add_subcommand("validate", "load and check a problem without planning");
   addProblemOptions(validateCmd);
   auto* verifyCmd = app.add_subcommand("verify", "dense check of a path file; exit 0 if collision-free, 1 if not");
@@ -99,6 +163,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       if (seed >= 0) options.overrides.push_back(fmt::format("seed={}", seed));
       if (planCmd->count("--time-limit")) options.overrides.push_back(fmt::format("limits.time={}", timeLimit));
       return plan(problemFile, options, outDir, out);
+    }
+    if (checkCmd->parsed()) {
+      if (!checker.empty()) options.overrides.push_back("checker.type=" + checker);
+      return check(problemFile, options, seed >= 0 ? static_cast<std::uint32_t>(seed) : 1u, checkOptions, out);
     }
     if (validateCmd->parsed()) {
       const Problem problem = loadProblem(problemFile, options);

@@ -56,9 +56,10 @@ std::string pathCsv(const Robot& robot, const std::vector<Config>& path) {
   return out;
 }
 
-std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot) {
+std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::vector<std::string>& header,
+                                  const std::string& what) {
   std::ifstream in(file);
-  if (!in) throw InputError(fmt::format("{}: cannot open the path file", file.string()));
+  if (!in) throw InputError(fmt::format("{}: cannot open the {} file", file.string(), what));
   auto split = [](const std::string& line) {
     std::vector<std::string> cells;
     std::stringstream s(line);
@@ -67,18 +68,18 @@ std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& 
     return cells;
   };
   std::string line;
-  if (!std::getline(in, line)) throw InputError(fmt::format("{}:1:1: the path file is empty", file.string()));
+  if (!std::getline(in, line)) throw InputError(fmt::format("{}:1:1: the {} file is empty", file.string(), what));
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  const auto expected = fmt::format("{}", fmt::join(robot.coordinateNames(), ","));
+  const auto expected = fmt::format("{}", fmt::join(header, ","));
   if (line != expected)
     throw InputError(fmt::format("{}:1:1: expected the header '{}', got '{}'", file.string(), expected, line));
-  std::vector<Config> path;
+  std::vector<Config> rows;
   for (int lineNumber = 2; std::getline(in, line); ++lineNumber) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     const auto cells = split(line);
-    if (cells.size() != robot.configSize())
-      throw InputError(fmt::format("{}:{}:1: expected {} numbers, got {}", file.string(), lineNumber, robot.configSize(), cells.size()));
+    if (cells.size() != header.size())
+      throw InputError(fmt::format("{}:{}:1: expected {} numbers, got {}", file.string(), lineNumber, header.size(), cells.size()));
     Config q(static_cast<Eigen::Index>(cells.size()));
     std::size_t column = 1;
     for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -94,10 +95,14 @@ std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& 
       q[static_cast<Eigen::Index>(i)] = value;
       column += cells[i].size() + 1;
     }
-    path.push_back(q);
+    rows.push_back(q);
   }
-  if (path.empty()) throw InputError(fmt::format("{}:2:1: the path has no configurations", file.string()));
-  return path;
+  if (rows.empty()) throw InputError(fmt::format("{}:2:1: the {} file has no rows", file.string(), what));
+  return rows;
+}
+
+std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot) {
+  return readConfigCsv(file, robot.coordinateNames(), "path");
 }
 
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result) {

@@ -32,6 +32,10 @@ class OutputFiles {
 
 /// Header = coordinate names, one configuration per row, full precision.
 std::string pathCsv(const Robot& robot, const std::vector<Config>& path);
+/// Reads a CSV of numbers whose first line must be `header`; one Config per
+/// row. Throws InputError with file:line:column; `what` names the file kind.
+std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::vector<std::string>& header,
+                                  const std::string& what);
 /// Reads a path file written by pathCsv; throws InputError with file:line:column.
 std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot);
 

@@ -292,23 +292,42 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
 void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& s) {
   const YAML::Node c = root["checker"];
   if (!c) return;
-  in.requireMap(c, "checker", {"type", "resolution", "eps", "space", "order"});
+  // Each strategy's settings live in its own section, so that switching
+  // `type` (e.g. --checker adaptive) keeps the other sections valid.
+  in.requireMap(c, "checker", {"type", "discrete", "adaptive"});
   if (c["type"]) s.type = in.oneOf(c["type"], "checker", checkerNames());
-  auto& d = s.discrete;
-  if (c["resolution"]) {
-    d.resolution = in.positive(c["resolution"], "checker.resolution");
-    if (d.resolution > 1) in.fail(c["resolution"], "checker.resolution is a fraction of the space extent, in (0, 1]");
+  if (const YAML::Node d = c["discrete"]) {
+    in.requireMap(d, "checker.discrete", {"resolution", "eps", "space", "order"});
+    auto& settings = s.discrete;
+    if (d["resolution"]) {
+      settings.resolution = in.positive(d["resolution"], "checker.discrete.resolution");
+      if (settings.resolution > 1)
+        in.fail(d["resolution"], "checker.discrete.resolution is a fraction of the space extent, in (0, 1]");
+    }
+    if (d["eps"]) settings.eps = in.positive(d["eps"], "checker.discrete.eps (m)");
+    if (d["space"])
+      settings.space = in.oneOf(d["space"], "checker.discrete.space", {"cspace", "workspace"}) == "cspace"
+                           ? DiscreteSettings::Space::CSpace
+                           : DiscreteSettings::Space::Workspace;
+    else if (d["eps"])
+      settings.space = DiscreteSettings::Space::Workspace;
+    if (d["order"])
+      settings.order = in.oneOf(d["order"], "checker.discrete.order", {"sequential", "bisection"}) == "sequential"
+                           ? DiscreteSettings::Order::Sequential
+                           : DiscreteSettings::Order::Bisection;
   }
-  if (c["eps"]) d.eps = in.positive(c["eps"], "checker.eps (m)");
-  if (c["space"])
-    d.space = in.oneOf(c["space"], "checker space", {"cspace", "workspace"}) == "cspace" ? DiscreteSettings::Space::CSpace
-                                                                                         : DiscreteSettings::Space::Workspace;
-  else if (c["eps"])
-    d.space = DiscreteSettings::Space::Workspace;
-  if (c["order"])
-    d.order = in.oneOf(c["order"], "checker order", {"sequential", "bisection"}) == "sequential"
-                  ? DiscreteSettings::Order::Sequential
-                  : DiscreteSettings::Order::Bisection;
+  if (const YAML::Node a = c["adaptive"]) {
+    in.requireMap(a, "checker.adaptive", {"eta", "distance_tolerance", "cache_nodes"});
+    auto& settings = s.adaptive;
+    if (a["eta"]) settings.eta = in.positive(a["eta"], "checker.adaptive.eta (m)");
+    if (a["distance_tolerance"]) {
+      settings.distance_tolerance = in.number(a["distance_tolerance"], "checker.adaptive.distance_tolerance");
+      if (settings.distance_tolerance < 0 || settings.distance_tolerance >= 1)
+        in.fail(a["distance_tolerance"], "checker.adaptive.distance_tolerance is a fraction in [0, 1)");
+    }
+    if (a["cache_nodes"])
+      settings.cache_nodes = static_cast<std::size_t>(in.integer(a["cache_nodes"], "checker.adaptive.cache_nodes", 1));
+  }
 }
 
 }  // namespace

@@ -5,13 +5,18 @@
 namespace prmkit {
 
 /// Counters of the work a checker did. Each is incremented by the code that
-/// does the counted work (see collision_queries.cpp and each strategy).
+/// does the counted work (collision_queries.cpp, bvh_distance.cpp and each strategy).
 struct CheckStats {
   std::uint64_t static_queries = 0;    // configurations tested for collision
-  std::uint64_t pair_tests = 0;        // narrow-phase (link, obstacle) and (link, link) tests
-  std::uint64_t bv_tests = 0;          // bounding-volume overlap tests inside the narrow phase
-  std::uint64_t primitive_tests = 0;   // triangle-triangle tests
-  std::uint64_t distance_queries = 0;  // distance (lower bound) computations
+  std::uint64_t pair_tests = 0;        // narrow-phase (link, obstacle) and (link, link) collision tests
+  std::uint64_t bv_tests = 0;          // bounding-volume overlap or distance tests
+  std::uint64_t primitive_tests = 0;   // triangle-triangle intersection or distance tests
+  std::uint64_t distance_queries = 0;  // lower-bound distance computations of one (link, body) pair
+  std::uint64_t exact_distance_queries = 0;  // of those, the ones that needed the exact distance
+  std::uint64_t cache_hits = 0;        // distance bounds reused from an earlier check of the same node
+  std::uint64_t bisection_steps = 0;   // segments split at their midpoint (adaptive)
+  std::uint64_t queue_pushes = 0;      // (segment, pair) elements put in the priority queue (adaptive)
+  std::uint64_t unresolved_as_colliding = 0;  // segments shorter than eta reported Colliding without a witness
   std::uint64_t edges_checked = 0;
   std::uint64_t paths_checked = 0;
   double time_s = 0.0;                 // wall time spent inside the checker
@@ -20,17 +25,30 @@ struct CheckStats {
   /// Work done between two snapshots of the same checker.
   CheckStats operator-(const CheckStats& earlier) const;
 
-  /// Visits every counter with its name and unit, for output writers.
+  /// Visits every field as (name, member pointer, unit): the one list of counters.
+  template <class Visitor>
+  static void forEachField(Visitor&& visit) {
+    visit(std::string_view("static_queries"), &CheckStats::static_queries, std::string_view("count"));
+    visit(std::string_view("pair_tests"), &CheckStats::pair_tests, std::string_view("count"));
+    visit(std::string_view("bv_tests"), &CheckStats::bv_tests, std::string_view("count"));
+    visit(std::string_view("primitive_tests"), &CheckStats::primitive_tests, std::string_view("count"));
+    visit(std::string_view("distance_queries"), &CheckStats::distance_queries, std::string_view("count"));
+    visit(std::string_view("exact_distance_queries"), &CheckStats::exact_distance_queries, std::string_view("count"));
+    visit(std::string_view("cache_hits"), &CheckStats::cache_hits, std::string_view("count"));
+    visit(std::string_view("bisection_steps"), &CheckStats::bisection_steps, std::string_view("count"));
+    visit(std::string_view("queue_pushes"), &CheckStats::queue_pushes, std::string_view("count"));
+    visit(std::string_view("unresolved_as_colliding"), &CheckStats::unresolved_as_colliding, std::string_view("count"));
+    visit(std::string_view("edges_checked"), &CheckStats::edges_checked, std::string_view("count"));
+    visit(std::string_view("paths_checked"), &CheckStats::paths_checked, std::string_view("count"));
+    visit(std::string_view("check_time_s"), &CheckStats::time_s, std::string_view("s"));
+  }
+
+  /// Visits every counter's value with its name and unit, for output writers.
   template <class Visitor>
   void forEach(Visitor&& visit) const {
-    visit(std::string_view("static_queries"), static_cast<double>(static_queries), std::string_view("count"));
-    visit(std::string_view("pair_tests"), static_cast<double>(pair_tests), std::string_view("count"));
-    visit(std::string_view("bv_tests"), static_cast<double>(bv_tests), std::string_view("count"));
-    visit(std::string_view("primitive_tests"), static_cast<double>(primitive_tests), std::string_view("count"));
-    visit(std::string_view("distance_queries"), static_cast<double>(distance_queries), std::string_view("count"));
-    visit(std::string_view("edges_checked"), static_cast<double>(edges_checked), std::string_view("count"));
-    visit(std::string_view("paths_checked"), static_cast<double>(paths_checked), std::string_view("count"));
-    visit(std::string_view("check_time_s"), time_s, std::string_view("s"));
+    forEachField([&](std::string_view name, auto member, std::string_view unit) {
+      visit(name, static_cast<double>(this->*member), unit);
+    });
   }
 };
 

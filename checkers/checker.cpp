@@ -30,29 +30,15 @@ const char* toString(Verdict verdict) {
   return "?";
 }
 
-CheckStats& CheckStats::operator+=(const CheckStats& o) {
-  static_queries += o.static_queries;
-  pair_tests += o.pair_tests;
-  bv_tests += o.bv_tests;
-  primitive_tests += o.primitive_tests;
-  distance_queries += o.distance_queries;
-  edges_checked += o.edges_checked;
-  paths_checked += o.paths_checked;
-  time_s += o.time_s;
+CheckStats& CheckStats::operator+=(const CheckStats& other) {
+  forEachField([&](std::string_view, auto member, std::string_view) { this->*member += other.*member; });
   return *this;
 }
 
-CheckStats CheckStats::operator-(const CheckStats& e) const {
-  CheckStats d;
-  d.static_queries = static_queries - e.static_queries;
-  d.pair_tests = pair_tests - e.pair_tests;
-  d.bv_tests = bv_tests - e.bv_tests;
-  d.primitive_tests = primitive_tests - e.primitive_tests;
-  d.distance_queries = distance_queries - e.distance_queries;
-  d.edges_checked = edges_checked - e.edges_checked;
-  d.paths_checked = paths_checked - e.paths_checked;
-  d.time_s = time_s - e.time_s;
-  return d;
+CheckStats CheckStats::operator-(const CheckStats& earlier) const {
+  CheckStats difference = *this;
+  forEachField([&](std::string_view, auto member, std::string_view) { difference.*member -= earlier.*member; });
+  return difference;
 }
 
 Checker::Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene)

@@ -38,6 +38,8 @@ class Checker {
   Checker& operator=(const Checker&) = delete;
 
   virtual std::string name() const = 0;
+  /// The name and the settings in use, with units, for people.
+  virtual std::string description() const = 0;
   /// A fresh instance with the same settings and zeroed stats, for another thread.
   virtual std::unique_ptr<Checker> clone() const = 0;
 

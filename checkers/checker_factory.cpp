@@ -6,13 +6,14 @@
 namespace prmkit {
 
 const std::vector<std::string>& checkerNames() {
-  static const std::vector<std::string> names{"discrete"};
+  static const std::vector<std::string> names{"discrete", "adaptive"};
   return names;
 }
 
 std::unique_ptr<Checker> makeChecker(const CheckerSettings& settings, std::shared_ptr<const Robot> robot,
                                      std::shared_ptr<const Scene> scene) {
   if (settings.type == "discrete") return std::make_unique<DiscreteChecker>(robot, scene, settings.discrete);
+  if (settings.type == "adaptive") return std::make_unique<AdaptiveChecker>(robot, scene, settings.adaptive);
   throw std::invalid_argument(
       fmt::format("unknown checker '{}' (expected one of: {})", settings.type, fmt::join(checkerNames(), ", ")));
 }

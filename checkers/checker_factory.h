@@ -1,4 +1,5 @@
 #pragma once
+#include "checkers/adaptive_checker.h"
 #include "checkers/checker.h"
 #include "checkers/discrete_checker.h"
 
@@ -8,6 +9,7 @@ namespace prmkit {
 struct CheckerSettings {
   std::string type = "discrete";
   DiscreteSettings discrete;
+  AdaptiveSettings adaptive;
 };
 
 /// Throws std::invalid_argument on an unknown type or invalid settings.

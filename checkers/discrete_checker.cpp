@@ -1,5 +1,7 @@
 #include "checkers/discrete_checker.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <deque>
 #include <stdexcept>
@@ -13,6 +15,13 @@ DiscreteChecker::DiscreteChecker(std::shared_ptr<const Robot> robot, std::shared
     throw std::invalid_argument("discrete resolution must be in (0, 1]");
   if (settings_.space == DiscreteSettings::Space::Workspace && !(settings_.eps > 0 && std::isfinite(settings_.eps)))
     throw std::invalid_argument("discrete eps must be positive");
+}
+
+std::string DiscreteChecker::description() const {
+  const char* order = settings_.order == DiscreteSettings::Order::Bisection ? "bisection" : "sequential";
+  if (settings_.space == DiscreteSettings::Space::CSpace)
+    return fmt::format("discrete ({:g}% of the C-space extent, {})", 100 * settings_.resolution, order);
+  return fmt::format("discrete (eps {:g} m in workspace, {})", settings_.eps, order);
 }
 
 std::unique_ptr<Checker> DiscreteChecker::clone() const {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -46,9 +47,9 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
     for (int f = linkFrames_[i]; f > 0;) {
       const Joint& joint = joints[frames[f].joint];
       const int c = jointCoordinate_[frames[f].joint];
-      if (joint.type == JointType::Revolute) motionTerms_[i].push_back({c, reach});
+      if (joint.type == JointType::Revolute) motionTerms_[i].push_back({c, f, reach, false});
       if (joint.type == JointType::Prismatic) {
-        motionTerms_[i].push_back({c, 1.0});
+        motionTerms_[i].push_back({c, f, 1.0, true});
         reach += std::max(std::abs(joint.lower), std::abs(joint.upper));
       }
       reach += joint.origin.translation().norm();
@@ -107,9 +108,61 @@ void KinematicChain::linkPoses(const Config& q, std::vector<Transform>& out) con
   for (std::size_t i = 0; i < links_.size(); ++i) out[i] = frames[linkFrames_[i]];
 }
 
-double KinematicChain::motionBound(std::size_t link, const Config& a, const Config& b) const {
+void KinematicChain::edgeLevers(std::size_t link, const std::vector<Transform>& framesA,
+                                const std::vector<Transform>& framesB, const Config& a, const Config& b,
+                                std::vector<double>& levers) const {
+  const auto& terms = motionTerms_[link];
+  levers.resize(terms.size());
+  const auto linkFrame = static_cast<std::size_t>(linkFrames_[link]);
+  // How far the link's points can move relative to the frame of the joint
+  // being looked at, from the joints below it (terms run from the link up).
+  double below = 0.0;
+  for (std::size_t n = 0; n < terms.size(); ++n) {
+    const MotionTerm& term = terms[n];
+    double lever = term.lever;
+    if (!term.prismatic) {
+      // A point's distance to the joint's axis is at most its distance to the
+      // joint frame's origin: at most (origin to link frame) + link radius at
+      // either end of the edge, plus what the joints below add on the way.
+      const auto jointFrame = static_cast<std::size_t>(term.frame);
+      const double atA = (framesA[linkFrame].translation() - framesA[jointFrame].translation()).norm();
+      const double atB = (framesB[linkFrame].translation() - framesB[jointFrame].translation()).norm();
+      lever = std::min(lever, std::min(atA, atB) + links_[link].radius + below);
+    }
+    levers[n] = lever;
+    below += lever * std::abs(b[term.coordinate] - a[term.coordinate]);
+  }
+}
+
+double KinematicChain::relativeMotionBound(std::size_t i, std::size_t k, const Config& a, const Config& b) const {
+  std::vector<Transform> framesA, framesB;
+  framePoses(a, framesA);
+  framePoses(b, framesB);
+  // A joint's coordinate is in both term lists exactly when the joint is a common ancestor.
+  auto shared = [](const std::vector<MotionTerm>& terms, int coordinate) {
+    return std::any_of(terms.begin(), terms.end(), [&](const MotionTerm& t) { return t.coordinate == coordinate; });
+  };
   double bound = 0.0;
-  for (const auto& term : motionTerms_[link]) bound += term.lever * std::abs(b[term.coordinate] - a[term.coordinate]);
+  std::vector<double> levers;
+  for (const auto& [link, other] : {std::pair{i, k}, std::pair{k, i}}) {
+    edgeLevers(link, framesA, framesB, a, b, levers);
+    const auto& terms = motionTerms_[link];
+    for (std::size_t n = 0; n < terms.size(); ++n)
+      if (!shared(motionTerms_[other], terms[n].coordinate))
+        bound += levers[n] * std::abs(b[terms[n].coordinate] - a[terms[n].coordinate]);
+  }
+  return bound;
+}
+
+double KinematicChain::motionBound(std::size_t link, const Config& a, const Config& b) const {
+  std::vector<Transform> framesA, framesB;
+  framePoses(a, framesA);
+  framePoses(b, framesB);
+  std::vector<double> levers;
+  edgeLevers(link, framesA, framesB, a, b, levers);
+  const auto& terms = motionTerms_[link];
+  double bound = 0.0;
+  for (std::size_t n = 0; n < terms.size(); ++n) bound += levers[n] * std::abs(b[terms[n].coordinate] - a[terms[n].coordinate]);
   return bound;
 }
 

@@ -48,9 +48,14 @@ class KinematicChain final : public Robot {
   double maxExtent() const override;
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
   /// l_i = sum over joints j moving link i of r_ji |dq_j| (revolute: r_ji bounds
-  /// the distance from joint j's origin to any point of link i over all
-  /// configurations) or |dq_j| (prismatic). DESIGN.md, "Motion bounds".
+  /// the distance from joint j's axis to any point of link i along the edge)
+  /// or |dq_j| (prismatic). DESIGN.md, "Motion bounds"; r_ji is the smaller of
+  /// the all-configuration reach and the distance at either end of the edge
+  /// plus what the joints between j and i can add.
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;
+  /// Seen from the deepest frame the two links share, the joints above it move
+  /// both rigidly together: only the joints on the two branches below count.
+  double relativeMotionBound(std::size_t i, std::size_t k, const Config& a, const Config& b) const override;
 
   /// Poses of every frame (not only collision links), for pictures and tests.
   void framePoses(const Config& q, std::vector<Transform>& out) const;
@@ -62,12 +67,21 @@ class KinematicChain final : public Robot {
   ChainDescription description_;
   std::vector<int> jointCoordinate_;   // per joint, index in the configuration or -1
   std::vector<int> linkFrames_;
-  /// Per link: (coordinate, lever arm r, prismatic) for each joint that moves it.
+  /// Per link, for each joint that moves it (from the link towards the root):
+  /// its coordinate, the frame it moves (whose origin is on its axis), and a
+  /// lever valid in every configuration (1 for prismatic joints).
   struct MotionTerm {
     int coordinate;
+    int frame;
     double lever;
+    bool prismatic;
   };
   std::vector<std::vector<MotionTerm>> motionTerms_;
+
+  /// Levers of the link's terms valid along the edge a -> b: the static lever,
+  /// tightened by the actual distance to the joint at either end.
+  void edgeLevers(std::size_t link, const std::vector<Transform>& framesA, const std::vector<Transform>& framesB,
+                  const Config& a, const Config& b, std::vector<double>& levers) const;
 };
 
 }  // namespace prmkit

@@ -12,6 +12,10 @@ bool Robot::inBounds(const Config& q) const {
   return true;
 }
 
+double Robot::relativeMotionBound(std::size_t i, std::size_t k, const Config& a, const Config& b) const {
+  return motionBound(i, a, b) + motionBound(k, a, b);
+}
+
 double Robot::maxMotionBound(const Config& a, const Config& b) const {
   double m = 0.0;
   for (std::size_t i = 0; i < links_.size(); ++i) m = std::max(m, motionBound(i, a, b));

@@ -59,8 +59,14 @@ class Robot {
   const std::vector<Link>& links() const { return links_; }
   virtual void linkPoses(const Config& q, std::vector<Transform>& out) const = 0;
   /// Upper bound on the length of the path of any point of `link` along the
-  /// interpolated edge a -> b (DESIGN.md, "Motion bounds").
+  /// interpolated edge a -> b (DESIGN.md, "Motion bounds"). It bounds the
+  /// speed along the whole edge, so (t1 - t0) times the edge's bound is a
+  /// bound for the piece [t0, t1] (checkers rely on this).
   virtual double motionBound(std::size_t link, const Config& a, const Config& b) const = 0;
+  /// Upper bound on the length of the path of any point of link k seen from
+  /// link i's frame (so on how much their distance can change) along a -> b.
+  /// Default: motionBound(i) + motionBound(k), valid for any two moving bodies.
+  virtual double relativeMotionBound(std::size_t i, std::size_t k, const Config& a, const Config& b) const;
   /// Largest motionBound over all links.
   double maxMotionBound(const Config& a, const Config& b) const;
 

@@ -21,7 +21,7 @@ TEST_CASE("every shipped problem is solved by both planners and the path verifie
         Problem probe = loadProblem(test::problemFile(name));
         const double eps = defaultVerifyEps(probe);
         Problem problem = loadProblem(test::problemFile(name),
-                                      {{"planner.type=" + planner, "checker.space=workspace", fmt::format("checker.eps={}", eps), "limits.time=60", "seed=7"}, true});
+                                      {{"planner.type=" + planner, "checker.discrete.space=workspace", fmt::format("checker.discrete.eps={}", eps), "limits.time=60", "seed=7"}, true});
         auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
         const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
         INFO(result.status);

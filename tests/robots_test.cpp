@@ -13,34 +13,57 @@ using namespace prmkit;
 namespace {
 
 // Length of the path of every mesh vertex of every link along the
-// interpolated edge, measured with fine steps, must not exceed motionBound.
+// interpolated edge, measured with fine steps, must not exceed motionBound;
+// seen from the other link of a self-collision pair, it must not exceed
+// relativeMotionBound. Bounds must scale with the parameter interval.
 void requireMotionBoundsHold(const Robot& robot, int edges, std::uint32_t seed) {
   ompl::RNG rng(seed);
   std::vector<Transform> poses;
   Config a, b, q;
+  const std::size_t linkCount = robot.links().size();
+  const auto& pairs = robot.selfCollisionPairs();
   for (int e = 0; e < edges; ++e) {
     robot.sampleUniform(rng, a);
     robot.sampleUniform(rng, b);
     const int steps = 200;
-    std::vector<std::vector<Eigen::Vector3d>> previous(robot.links().size());
-    std::vector<std::vector<double>> travelled(robot.links().size());
+    // Travel per vertex: in the world (one entry per link), then seen from link i of each pair.
+    std::vector<std::vector<Eigen::Vector3d>> previous(linkCount + pairs.size());
+    std::vector<std::vector<double>> travelled(linkCount + pairs.size());
+    std::vector<std::vector<double>> travelledToPiece(linkCount);  // over the piece [0, 0.3]
+    const int pieceEnd = 60;
+    auto track = [&](std::size_t slot, const std::vector<Eigen::Vector3d>& vertices, const Transform& pose, int s) {
+      travelled[slot].resize(vertices.size(), 0.0);
+      previous[slot].resize(vertices.size());
+      for (std::size_t v = 0; v < vertices.size(); ++v) {
+        const Eigen::Vector3d p = pose * vertices[v];
+        if (s > 0) travelled[slot][v] += (p - previous[slot][v]).norm();
+        previous[slot][v] = p;
+      }
+    };
     for (int s = 0; s <= steps; ++s) {
       robot.interpolate(a, b, static_cast<double>(s) / steps, q);
       robot.linkPoses(q, poses);
-      for (std::size_t l = 0; l < robot.links().size(); ++l) {
-        const auto& vertices = robot.links()[l].mesh.vertices;
-        travelled[l].resize(vertices.size(), 0.0);
-        previous[l].resize(vertices.size());
-        for (std::size_t v = 0; v < vertices.size(); ++v) {
-          const Eigen::Vector3d p = poses[l] * vertices[v];
-          if (s > 0) travelled[l][v] += (p - previous[l][v]).norm();
-          previous[l][v] = p;
-        }
+      for (std::size_t l = 0; l < linkCount; ++l) {
+        track(l, robot.links()[l].mesh.vertices, poses[l], s);
+        if (s == pieceEnd) travelledToPiece[l] = travelled[l];
+      }
+      for (std::size_t p = 0; p < pairs.size(); ++p) {
+        const auto [i, k] = pairs[p];
+        track(linkCount + p, robot.links()[k].mesh.vertices, poses[i].inverse() * poses[k], s);
       }
     }
-    for (std::size_t l = 0; l < robot.links().size(); ++l) {
+    for (std::size_t l = 0; l < linkCount; ++l) {
       const double bound = robot.motionBound(l, a, b);
       for (double t : travelled[l]) REQUIRE(t <= bound * (1 + 1e-9) + 1e-12);
+      for (double t : travelledToPiece[l]) REQUIRE(t <= 0.3 * bound * (1 + 1e-9) + 1e-12);
+      robot.interpolate(a, b, 0.3, q);
+      REQUIRE(robot.motionBound(l, a, q) <= 0.3 * bound * (1 + 1e-9) + 1e-12);
+    }
+    for (std::size_t p = 0; p < pairs.size(); ++p) {
+      const auto [i, k] = pairs[p];
+      const double bound = robot.relativeMotionBound(i, k, a, b);
+      REQUIRE(bound <= robot.motionBound(i, a, b) + robot.motionBound(k, a, b) + 1e-12);
+      for (double t : travelled[linkCount + p]) REQUIRE(t <= bound * (1 + 1e-9) + 1e-12);
     }
   }
 }

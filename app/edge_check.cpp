@@ -1,0 +1,177 @@
+#include "app/edge_check.h"
+
+#include "app/outputs.h"
+#include "checkers/collision_queries.h"
+#include "checkers/discrete_checker.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <thread>
+
+namespace prmkit {
+
+namespace {
+std::vector<std::string> edgeHeader(const Robot& robot) {
+  std::vector<std::string> header;
+  for (const char* end : {"a.", "b."})
+    for (const auto& name : robot.coordinateNames()) header.push_back(end + name);
+  return header;
+}
+}  // namespace
+
+std::vector<EdgeCase> randomEdges(const Problem& problem, std::size_t count, double maxLength, std::uint32_t seed) {
+  const Robot& robot = *problem.robot;
+  CollisionQueries oracle(problem.robot, problem.scene);
+  CheckStats ignored;  // the oracle's work is not the checker's
+  ompl::RNG rng(seed);
+  auto valid = [&](const Config& q) { return robot.inBounds(q) && !oracle.inCollision(q, ignored); };
+  const std::size_t attemptsPerEdge = 100000;
+  std::vector<EdgeCase> edges;
+  edges.reserve(count);
+  Config a, target, b;
+  while (edges.size() < count) {
+    std::size_t attempts = 0;
+    do {
+      if (++attempts > attemptsPerEdge)
+        throw std::runtime_error(fmt::format("no valid configuration found in {} samples", attemptsPerEdge));
+      robot.sampleUniform(rng, a);
+    } while (!valid(a));
+    attempts = 0;
+    do {
+      if (++attempts > attemptsPerEdge)
+        throw std::runtime_error(fmt::format("no valid edge end found in {} samples", attemptsPerEdge));
+      robot.sampleUniform(rng, target);
+      const double length = robot.distance(a, target);
+      if (maxLength > 0.0 && length > maxLength)
+        robot.interpolate(a, target, maxLength / length, b);
+      else
+        b = target;
+    } while (!valid(b));
+    edges.push_back({a, b});
+  }
+  return edges;
+}
+
+std::string edgesCsv(const Robot& robot, const std::vector<EdgeCase>& edges) {
+  std::string out = fmt::format("{}\n", fmt::join(edgeHeader(robot), ","));
+  for (const auto& edge : edges) {
+    std::vector<double> row(edge.a.data(), edge.a.data() + edge.a.size());
+    row.insert(row.end(), edge.b.data(), edge.b.data() + edge.b.size());
+    out += fmt::format("{:.17g}\n", fmt::join(row, ","));
+  }
+  return out;
+}
+
+std::vector<EdgeCase> readEdgesCsv(const std::filesystem::path& file, const Robot& robot) {
+  const auto size = static_cast<Eigen::Index>(robot.configSize());
+  std::vector<EdgeCase> edges;
+  for (const Config& row : readConfigCsv(file, edgeHeader(robot), "edges"))
+    edges.push_back({row.head(size), row.tail(size)});
+  return edges;
+}
+
+namespace {
+/// Checks edges [begin, end) with one checker instance (one per thread).
+void checkRange(const Problem& problem, Checker& checker, const std::vector<EdgeCase>& edges, double truthEps,
+                std::size_t begin, std::size_t end, std::vector<EdgeVerdict>& verdicts) {
+  CollisionQueries oracle(problem.robot, problem.scene);
+  CheckStats oracleStats;
+  std::optional<DiscreteChecker> truth;
+  if (truthEps > 0.0) {
+    DiscreteSettings dense;
+    dense.space = DiscreteSettings::Space::Workspace;
+    dense.eps = truthEps;
+    dense.order = DiscreteSettings::Order::Sequential;
+    truth.emplace(problem.robot, problem.scene, dense);
+  }
+  Config witness;
+  for (std::size_t i = begin; i < end; ++i) {
+    const EdgeCase& edge = edges[i];
+    EdgeVerdict& verdict = verdicts[i];
+    // Endpoint validity comes from the oracle, so the checker's stats count edge work only.
+    verdict.endpoints_valid = problem.robot->inBounds(edge.a) && problem.robot->inBounds(edge.b) &&
+                              !oracle.inCollision(edge.a, oracleStats) && !oracle.inCollision(edge.b, oracleStats);
+    if (!verdict.endpoints_valid) continue;
+    const std::uint64_t unresolvedBefore = checker.stats().unresolved_as_colliding;
+    verdict.result = checker.checkEdge(edge.a, edge.b);
+    verdict.unresolved = checker.stats().unresolved_as_colliding > unresolvedBefore;
+    if (verdict.result.verdict == Verdict::Colliding && !verdict.unresolved) {
+      problem.robot->interpolate(edge.a, edge.b, verdict.result.witness_t, witness);
+      verdict.witness_confirmed = oracle.inCollision(witness, oracleStats);
+    }
+    if (truth) verdict.truth_colliding = truth->checkEdge(edge.a, edge.b).verdict == Verdict::Colliding;
+  }
+}
+}  // namespace
+
+EdgeCheckReport checkEdges(const Problem& problem, Checker& checker, const std::vector<EdgeCase>& edges,
+                           double truthEps, std::size_t jobs) {
+  EdgeCheckReport report;
+  report.truth_eps = truthEps;
+  report.edges.resize(edges.size());
+  jobs = std::max<std::size_t>(1, std::min(jobs, edges.size()));
+  if (jobs == 1) {
+    const CheckStats before = checker.stats();
+    checkRange(problem, checker, edges, truthEps, 0, edges.size(), report.edges);
+    report.stats = checker.stats() - before;
+  } else {
+    std::vector<std::unique_ptr<Checker>> clones;
+    for (std::size_t j = 0; j < jobs; ++j) clones.push_back(checker.clone());
+    std::vector<std::exception_ptr> errors(jobs);
+    std::vector<std::thread> threads;
+    for (std::size_t j = 0; j < jobs; ++j) {
+      threads.emplace_back([&, j] {
+        try {
+          checkRange(problem, *clones[j], edges, truthEps, edges.size() * j / jobs, edges.size() * (j + 1) / jobs,
+                     report.edges);
+        } catch (...) {
+          errors[j] = std::current_exception();
+        }
+      });
+    }
+    for (auto& thread : threads) thread.join();
+    for (const auto& error : errors)
+      if (error) std::rethrow_exception(error);
+    for (const auto& clone : clones) report.stats += clone->stats();
+  }
+  for (const EdgeVerdict& v : report.edges) {
+    if (!v.endpoints_valid) {
+      ++report.invalid_endpoints;
+      continue;
+    }
+    const Verdict verdict = v.result.verdict;
+    report.free += verdict == Verdict::Free;
+    report.colliding += verdict == Verdict::Colliding;
+    report.unknown += verdict == Verdict::Unknown;
+    report.unresolved += v.unresolved;
+    if (v.witness_confirmed && !*v.witness_confirmed) ++report.unconfirmed_witnesses;
+    if (v.truth_colliding) {
+      report.misses += verdict == Verdict::Free && *v.truth_colliding;
+      report.conservative += verdict == Verdict::Colliding && !*v.truth_colliding;
+    }
+  }
+  return report;
+}
+
+std::string edgeVerdictsCsv(const EdgeCheckReport& report) {
+  const bool truth = report.truth_eps > 0.0;
+  std::string out = truth ? "index,verdict,confidence,witness_t,unresolved,truth,witness_confirmed\n"
+                          : "index,verdict,confidence,witness_t,unresolved\n";
+  for (std::size_t i = 0; i < report.edges.size(); ++i) {
+    const EdgeVerdict& v = report.edges[i];
+    const std::string verdict = v.endpoints_valid ? toString(v.result.verdict) : "invalid_endpoint";
+    const std::string witness = std::isnan(v.result.witness_t) ? "" : fmt::format("{:.17g}", v.result.witness_t);
+    out += fmt::format("{},{},{:g},{},{:d}", i, verdict, v.result.confidence, witness, v.unresolved);
+    if (truth) {
+      const std::string truthCell = v.truth_colliding ? (*v.truth_colliding ? "colliding" : "free") : "";
+      const std::string confirmed = v.witness_confirmed ? fmt::format("{:d}", *v.witness_confirmed) : "";
+      out += fmt::format(",{},{}", truthCell, confirmed);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace prmkit

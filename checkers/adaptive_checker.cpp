@@ -1,0 +1,254 @@
+#include "checkers/adaptive_checker.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace prmkit {
+
+namespace {
+std::string configKey(const Config& q) {
+  return std::string(reinterpret_cast<const char*>(q.data()), sizeof(double) * static_cast<std::size_t>(q.size()));
+}
+
+double sceneSize(const Scene& scene, const Robot& robot) {
+  const Eigen::AlignedBox3d box = scene.bounds();
+  double size = box.isEmpty() ? 0.0 : box.diagonal().norm();
+  for (const auto& link : robot.links()) size = std::max(size, 2.0 * link.radius);
+  return size > 0.0 ? size : 1.0;
+}
+}  // namespace
+
+AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
+                                 AdaptiveSettings settings)
+    : Checker(robot, scene),
+      settings_(settings),
+      eta_(settings.eta > 0.0 ? settings.eta : 1e-6 * sceneSize(*scene_, *robot_)),
+      collision_(robot_, scene_),
+      distance_() {
+  if (!(settings_.distance_tolerance >= 0.0 && settings_.distance_tolerance < 1.0))
+    throw std::invalid_argument("adaptive distance_tolerance must be in [0, 1)");
+  if (!(settings_.eta >= 0.0) || !std::isfinite(settings_.eta))
+    throw std::invalid_argument("adaptive eta must be a finite length >= 0");
+  if (settings_.cache_nodes == 0) throw std::invalid_argument("adaptive cache_nodes must be at least 1");
+  const int linkCount = static_cast<int>(robot_->links().size());
+  const int obstacleCount = static_cast<int>(scene_->obstacles().size());
+  for (int i = 0; i < linkCount; ++i)
+    for (int j = 0; j < obstacleCount; ++j) pairs_.push_back({i, j, -1});
+  for (const auto& [i, k] : robot_->selfCollisionPairs()) pairs_.push_back({i, -1, k});
+}
+
+AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
+    : AdaptiveChecker(other.robot_, other.scene_, other.settings_) {}
+
+std::string AdaptiveChecker::description() const {
+  return fmt::format("adaptive (eta {:.3g} m, distance tolerance {:g} of the threshold)", eta_,
+                     settings_.distance_tolerance);
+}
+
+std::unique_ptr<Checker> AdaptiveChecker::clone() const {
+  return std::unique_ptr<Checker>(new AdaptiveChecker(*this));
+}
+
+bool AdaptiveChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
+
+EdgeResult AdaptiveChecker::doCheckEdge(const Config& a, const Config& b) {
+  const Config path[] = {a, b};
+  const PathResult result = checkSegments(path);
+  return result.segments[0] ? *result.segments[0] : EdgeResult{};
+}
+
+PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
+  stats_.edges_checked += path.size() - 1;
+  return checkSegments(path);
+}
+
+double AdaptiveChecker::pairMotionBound(std::uint32_t pair, std::size_t segment) const {
+  return pairMotionBounds_[segment][pair];
+}
+
+std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node) {
+  std::string key = configKey(q);
+  if (const auto found = samplesByKey_.find(key); found != samplesByKey_.end()) return found->second;
+  Sample sample{q, {}, std::vector<DistanceBound>(pairs_.size()), std::vector<bool>(pairs_.size(), false), node};
+  if (node) {
+    if (const auto cached = nodeCache_.find(key); cached != nodeCache_.end()) {
+      sample.bounds = cached->second;
+      for (std::size_t p = 0; p < pairs_.size(); ++p) sample.from_cache[p] = sample.bounds[p].known();
+    }
+  }
+  const auto index = static_cast<std::uint32_t>(samples_.size());
+  samples_.push_back(std::move(sample));
+  samplesByKey_.emplace(std::move(key), index);
+  return index;
+}
+
+DistanceBound AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t pair, double threshold) {
+  Sample& sample = samples_[sampleIndex];
+  DistanceBound& bound = sample.bounds[pair];
+  if (bound.answers(threshold, settings_.distance_tolerance)) {
+    if (sample.from_cache[pair]) ++stats_.cache_hits;
+    return bound;
+  }
+  if (sample.poses.empty()) robot_->linkPoses(sample.q, sample.poses);
+  const BodyPair& p = pairs_[pair];
+  const auto& links = robot_->links();
+  const auto link = static_cast<std::size_t>(p.link);
+  if (p.obstacle >= 0) {
+    const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
+    bound = distance_.lowerBound(*links[link].bvh, sample.poses[link], *obstacle.bvh, obstacle.pose, threshold,
+                                 settings_.distance_tolerance, stats_);
+  } else {
+    const auto other = static_cast<std::size_t>(p.other_link);
+    bound = distance_.lowerBound(*links[link].bvh, sample.poses[link], *links[other].bvh, sample.poses[other],
+                                 threshold, settings_.distance_tolerance, stats_);
+  }
+  sample.from_cache[pair] = false;
+  return bound;
+}
+
+bool AdaptiveChecker::confirmTouching(std::uint32_t sampleIndex, std::uint32_t pair) {
+  const Sample& sample = samples_[sampleIndex];
+  const BodyPair& p = pairs_[pair];
+  const auto& links = robot_->links();
+  const auto link = static_cast<std::size_t>(p.link);
+  if (p.obstacle >= 0) {
+    const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
+    return CollisionQueries::meshesOverlap(*links[link].bvh, sample.poses[link], *obstacle.bvh, obstacle.pose,
+                                           stats_);
+  }
+  const auto other = static_cast<std::size_t>(p.other_link);
+  return CollisionQueries::meshesOverlap(*links[link].bvh, sample.poses[link], *links[other].bvh, sample.poses[other],
+                                         stats_);
+}
+
+bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collision>& collision) {
+  // Thresholds are asked slightly above what the test needs, so that bounds
+  // that reach them satisfy the strict inequality l < d(q_a) + d(q_b).
+  const double slack = 1e-3 * eta_;
+  auto bounded = [&](std::uint32_t sample, double t, double threshold, DistanceBound& bound) {
+    bound = ensure(sample, e.pair, threshold);
+    if (bound.touching() && confirmTouching(sample, e.pair)) {
+      collision = Collision{e.segment, t};
+      return false;
+    }
+    return true;
+  };
+  // A bound already known is used as it is; a new one is asked for half of l.
+  auto firstThreshold = [&](std::uint32_t sample) {
+    return samples_[sample].bounds[e.pair].known() ? 0.0 : 0.5 * l + slack;
+  };
+  DistanceBound a, b;
+  if (!bounded(e.sample_a, e.t_a, firstThreshold(e.sample_a), a) ||
+      !bounded(e.sample_b, e.t_b, firstThreshold(e.sample_b), b))
+    return false;
+  if (a.lower + b.lower > l) return true;
+  // One endpoint's distance is small: the other must make up the rest.
+  if (!bounded(e.sample_a, e.t_a, l - b.lower + slack, a)) return false;
+  if (!bounded(e.sample_b, e.t_b, l - a.lower + slack, b)) return false;
+  return a.lower + b.lower > l;
+}
+
+PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
+  const std::size_t segmentCount = path.size() - 1;
+  const std::size_t linkCount = robot_->links().size();
+  samples_.clear();
+  samplesByKey_.clear();
+  pairMotionBounds_.assign(segmentCount, std::vector<double>(pairs_.size()));
+  std::vector<std::uint32_t> nodes;
+  for (const Config& q : path) nodes.push_back(sampleAt(q, true));
+  std::vector<double> linkBounds(linkCount);
+  for (std::size_t s = 0; s < segmentCount; ++s) {
+    for (std::size_t i = 0; i < linkCount; ++i) linkBounds[i] = robot_->motionBound(i, path[s], path[s + 1]);
+    for (std::size_t p = 0; p < pairs_.size(); ++p) {
+      const BodyPair& pair = pairs_[p];
+      // Obstacles do not move; two links move relative to each other (SSL 2005, Sec. 3.2).
+      pairMotionBounds_[s][p] =
+          pair.obstacle >= 0 ? linkBounds[static_cast<std::size_t>(pair.link)]
+                             : robot_->relativeMotionBound(static_cast<std::size_t>(pair.link),
+                                                           static_cast<std::size_t>(pair.other_link), path[s], path[s + 1]);
+    }
+  }
+
+  std::priority_queue<Element> queue;
+  std::vector<std::size_t> open(segmentCount, 0);  // unresolved elements per segment
+  std::size_t segmentsStarted = 0;
+  std::optional<Collision> collision;
+  auto push = [&](const Element& e, double l) {
+    const double d = samples_[e.sample_a].bounds[e.pair].lower + samples_[e.sample_b].bounds[e.pair].lower;
+    Element element = e;
+    element.priority = l - d;
+    queue.push(element);
+    ++stats_.queue_pushes;
+    ++open[e.segment];
+  };
+
+  for (std::size_t s = 0; s < segmentCount && !collision; ++s) {
+    for (std::uint32_t p = 0; p < pairs_.size() && !collision; ++p) {
+      const Element e{0.0, p, static_cast<std::uint32_t>(s), nodes[s], nodes[s + 1], 0.0, 1.0};
+      const double l = pairMotionBound(p, s);
+      if (!certify(e, l, collision) && !collision) push(e, l);
+    }
+    if (!collision) segmentsStarted = s + 1;
+  }
+
+  while (!collision && !queue.empty()) {
+    const Element e = queue.top();
+    queue.pop();
+    const double unitBound = pairMotionBound(e.pair, e.segment);  // l of the whole segment
+    const double l = (e.t_b - e.t_a) * unitBound;
+    if (l <= eta_) {
+      ++stats_.unresolved_as_colliding;
+      collision = Collision{e.segment, 0.5 * (e.t_a + e.t_b)};
+      break;
+    }
+    ++stats_.bisection_steps;
+    // The endpoint distances certify [t_a, t_a + d_a/L] and [t_b - d_b/L, t_b]
+    // (SSL 2005, Eq. 1 with one end free); bisect the gap between them rather
+    // than the whole interval, so that both halves need the same distance at
+    // the split. Clamped to the middle half so that every step makes progress.
+    const double da = samples_[e.sample_a].bounds[e.pair].lower;
+    const double db = samples_[e.sample_b].bounds[e.pair].lower;
+    const double width = e.t_b - e.t_a;
+    const double tm = std::clamp(0.5 * (e.t_a + e.t_b) + 0.5 * (da - db) / unitBound, e.t_a + 0.25 * width,
+                                 e.t_b - 0.25 * width);
+    const double needed = std::max((tm - e.t_a) * unitBound - da, (e.t_b - tm) * unitBound - db);
+    Config qm;
+    robot_->interpolate(path[e.segment], path[e.segment + 1], tm, qm);
+    const std::uint32_t m = sampleAt(qm, false);
+    const DistanceBound dm = ensure(m, e.pair, std::max(needed, 0.0) + 1e-3 * eta_);
+    if (dm.touching() && confirmTouching(m, e.pair)) {
+      collision = Collision{e.segment, tm};
+      break;
+    }
+    const Element halves[] = {{0.0, e.pair, e.segment, e.sample_a, m, e.t_a, tm},
+                              {0.0, e.pair, e.segment, m, e.sample_b, tm, e.t_b}};
+    for (const Element& half : halves) {
+      const double halfBound = (half.t_b - half.t_a) * unitBound;
+      if (!certify(half, halfBound, collision)) {
+        if (collision) break;
+        push(half, halfBound);
+      }
+    }
+    --open[e.segment];
+  }
+
+  // Keep the node bounds for the next check that shares a node.
+  if (nodeCache_.size() + nodes.size() > settings_.cache_nodes) nodeCache_.clear();
+  for (std::uint32_t index : nodes) nodeCache_[configKey(samples_[index].q)] = samples_[index].bounds;
+
+  PathResult result;
+  result.segments.resize(segmentCount);
+  if (collision) {
+    result.verdict = Verdict::Colliding;
+    result.first_colliding = collision->segment;
+    result.segments[collision->segment] = EdgeResult{Verdict::Colliding, 100.0, collision->t};
+  }
+  for (std::size_t s = 0; s < segmentsStarted; ++s)
+    if (open[s] == 0 && !(collision && collision->segment == s)) result.segments[s] = EdgeResult{};
+  return result;
+}
+
+}  // namespace prmkit

@@ -1,0 +1,106 @@
+#pragma once
+// `adaptive`: exact edge checking by adaptive bisection (Schwarzer, Saha and
+// Latombe, "Adaptive dynamic collision checking for single and multiple
+// articulated robots in complex environments", IEEE T-RO 2005; DESIGN.md,
+// "adaptive"). It never reports a colliding edge as free.
+#include "checkers/bvh_distance.h"
+#include "checkers/checker.h"
+#include "checkers/collision_queries.h"
+
+#include <queue>
+#include <string>
+#include <unordered_map>
+
+namespace prmkit {
+
+struct AdaptiveSettings {
+  /// A (segment, pair) whose motion bound l_i + l_j falls below eta (m)
+  /// without a certificate is reported Colliding (conservative) and counted
+  /// in unresolved_as_colliding. 0 selects 1e-6 of the scene's size.
+  double eta = 0.0;
+  /// A distance below the threshold a test needs is computed to within this
+  /// fraction of the threshold (0: exactly). Bounds stay lower bounds; this
+  /// only trades distance-query cost for bisection steps.
+  double distance_tolerance = 0.5;
+  /// Roadmap configurations whose per-pair distance bounds are kept between
+  /// checks; the cache is emptied when it grows beyond this.
+  std::size_t cache_nodes = 100000;
+};
+
+class AdaptiveChecker final : public Checker {
+ public:
+  AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, AdaptiveSettings settings);
+  std::string name() const override { return "adaptive"; }
+  std::string description() const override;
+  std::unique_ptr<Checker> clone() const override;
+  const AdaptiveSettings& settings() const { return settings_; }
+  /// The eta in use (m), after the scene-relative default is applied.
+  double eta() const { return eta_; }
+
+ private:
+  AdaptiveChecker(const AdaptiveChecker& other);
+  bool doIsValid(const Config& q) override;
+  EdgeResult doCheckEdge(const Config& a, const Config& b) override;
+  /// All segments of the path share one priority queue (SSL 2005, Sec. 5: the
+  /// multi-segment extension used by lazy PRM), so a collision anywhere on the
+  /// path is found before the free segments are fully certified.
+  PathResult doCheckPath(std::span<const Config> path) override;
+
+  /// Two bodies that must not touch: a link and an obstacle, or two links.
+  struct BodyPair {
+    int link;
+    int obstacle;    // -1 for a self-collision pair
+    int other_link;  // -1 for an obstacle pair
+  };
+  /// A configuration on the path being checked: a path node or a bisection point.
+  struct Sample {
+    Config q;
+    std::vector<Transform> poses;        // empty until a distance needs them
+    std::vector<DistanceBound> bounds;   // per pair
+    std::vector<bool> from_cache;        // bound loaded from the node cache
+    bool node;                           // a path node (cached between checks)
+  };
+  /// One unresolved (segment, pair) element of the queue (SSL 2005, Sec. 4).
+  struct Element {
+    double priority;  // (l_i + l_j) - (d(q_a) + d(q_b)): largest first
+    std::uint32_t pair;
+    std::uint32_t segment;
+    std::uint32_t sample_a, sample_b;
+    double t_a, t_b;  // parameters of the samples on the segment
+    bool operator<(const Element& other) const { return priority < other.priority; }
+  };
+  struct Collision {
+    std::size_t segment;
+    double t;
+  };
+
+  PathResult checkSegments(std::span<const Config> path);
+  /// The pair's distance bound at a sample, computed or refined until it is
+  /// exact or at least `threshold`.
+  DistanceBound ensure(std::uint32_t sample, std::uint32_t pair, double threshold);
+  /// Tries to certify the pair on the element's interval with motion bound l
+  /// (SSL 2005, Eq. 1: l_i + l_j < d(q_a) + d(q_b)), refining the endpoint
+  /// bounds as far as that can help. Sets `collision` when an endpoint touches.
+  bool certify(const Element& element, double l, std::optional<Collision>& collision);
+  /// l_i + l_j over the whole segment (l_j = 0 for an obstacle).
+  double pairMotionBound(std::uint32_t pair, std::size_t segment) const;
+  /// FCL's collision test agrees that the pair touches at the sample.
+  bool confirmTouching(std::uint32_t sample, std::uint32_t pair);
+  std::uint32_t sampleAt(const Config& q, bool node);
+
+  AdaptiveSettings settings_;
+  double eta_;
+  CollisionQueries collision_;
+  BvhDistance distance_;
+  std::vector<BodyPair> pairs_;
+
+  // Per-check working state, kept as members to reuse allocations.
+  std::vector<Sample> samples_;
+  std::vector<std::vector<double>> pairMotionBounds_;  // [segment][pair] l_i + l_j of the whole segment
+  std::unordered_map<std::string, std::uint32_t> samplesByKey_;
+
+  /// Per-pair bounds of roadmap configurations, keyed by the configuration's bytes.
+  std::unordered_map<std::string, std::vector<DistanceBound>> nodeCache_;
+};
+
+}  // namespace prmkit

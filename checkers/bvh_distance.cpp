@@ -1,0 +1,103 @@
+#include "checkers/bvh_distance.h"
+
+#include <fcl/narrowphase/detail/primitive_shape_algorithm/triangle_distance.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace prmkit {
+
+const std::vector<int>& BvhDistance::nodeVertices(const BvhModel& model) {
+  auto [entry, inserted] = nodeVertices_.try_emplace(&model);
+  if (inserted) {
+    // Children come after their parent in FCL's node array, so walk it backwards.
+    std::vector<int>& vertices = entry->second;
+    vertices.resize(static_cast<std::size_t>(model.getNumBVs()));
+    for (int i = model.getNumBVs() - 1; i >= 0; --i) {
+      const auto& node = model.getBV(i);
+      vertices[static_cast<std::size_t>(i)] = node.isLeaf() ? model.tri_indices[node.primitiveId()][0]
+                                                            : vertices[static_cast<std::size_t>(node.first_child)];
+    }
+  }
+  return entry->second;
+}
+
+DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA, const BvhModel& b,
+                                      const Transform& poseB, double threshold, double tolerance,
+                                      CheckStats& stats) {
+  ++stats.distance_queries;
+  // Everything is measured in a's frame; b's nodes are mapped by (R, T).
+  const Transform relative = poseA.inverse() * poseB;
+  const Eigen::Matrix3d rotation = relative.linear();
+  const Eigen::Vector3d translation = relative.translation();
+
+  auto nodeDistance = [&](int i, int j) {
+    ++stats.bv_tests;
+    return fcl::distance(rotation, translation, a.getBV(i).bv, b.getBV(j).bv);
+  };
+  auto triangleDistance = [&](int i, int j) {
+    ++stats.primitive_tests;
+    const fcl::Triangle& s = a.tri_indices[a.getBV(i).primitiveId()];
+    const fcl::Triangle& t = b.tri_indices[b.getBV(j).primitiveId()];
+    fcl::Vector3d p, q;
+    return fcl::detail::TriangleDistance<double>::triDistance(
+        a.vertices[s[0]], a.vertices[s[1]], a.vertices[s[2]], b.vertices[t[0]], b.vertices[t[1]], b.vertices[t[2]],
+        rotation, translation, p, q);
+  };
+
+  const std::vector<int>& verticesA = nodeVertices(a);
+  const std::vector<int>& verticesB = nodeVertices(b);
+  auto pointDistance = [&](int i, int j) {
+    return (rotation * b.vertices[verticesB[static_cast<std::size_t>(j)]] + translation -
+            a.vertices[verticesA[static_cast<std::size_t>(i)]])
+        .norm();
+  };
+
+  const auto closerFirst = [](const NodePair& x, const NodePair& y) { return x.bound > y.bound; };
+  double best = std::numeric_limits<double>::infinity();  // smallest point-pair distance measured: an upper bound
+  double pruned = std::numeric_limits<double>::infinity();  // smallest bound of a node pair not queued
+  auto cutoff = [&] { return std::min(threshold, best - tolerance * threshold); };
+
+  heap_.clear();
+  heap_.push_back({nodeDistance(0, 0), 0, 0});
+  while (!heap_.empty()) {
+    const NodePair top = heap_.front();
+    if (top.bound >= cutoff()) break;
+    std::pop_heap(heap_.begin(), heap_.end(), closerFirst);
+    heap_.pop_back();
+    const auto& nodeA = a.getBV(top.a);
+    const auto& nodeB = b.getBV(top.b);
+    best = std::min(best, pointDistance(top.a, top.b));
+    if (top.bound >= cutoff()) {
+      pruned = std::min(pruned, top.bound);
+      continue;
+    }
+    if (nodeA.isLeaf() && nodeB.isLeaf()) {
+      best = std::min(best, triangleDistance(top.a, top.b));
+      if (best <= 0.0) {
+        heap_.clear();
+        break;
+      }
+      continue;
+    }
+    // Descend into the larger volume, as FCL's own traversals do.
+    const bool splitA = !nodeA.isLeaf() && (nodeB.isLeaf() || nodeA.bv.size() > nodeB.bv.size());
+    for (int child = 0; child < 2; ++child) {
+      const int i = splitA ? nodeA.first_child + child : top.a;
+      const int j = splitA ? top.b : nodeB.first_child + child;
+      const double bound = nodeDistance(i, j);
+      if (bound >= cutoff()) {
+        pruned = std::min(pruned, bound);
+      } else {
+        heap_.push_back({bound, i, j});
+        std::push_heap(heap_.begin(), heap_.end(), closerFirst);
+      }
+    }
+  }
+  double lower = std::min(best, pruned);
+  if (!heap_.empty()) lower = std::min(lower, heap_.front().bound);
+  if (lower < threshold) ++stats.exact_distance_queries;
+  return DistanceBound{std::max(lower, 0.0), best};
+}
+
+}  // namespace prmkit
