@@ -136,3 +136,39 @@ TEST_CASE("command-line overrides are reported as such, and bad command lines ex
   REQUIRE(badPath.code == 2);
   REQUIRE(badPath.err.find("bad.csv:2:5: expected a finite number, got 'oops'") != std::string::npos);
 }
+
+TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and rejects bad edge files", "[cli]") {
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kValidProblem);
+  // Edge 0 crosses the block; edge 1 stays below it.
+  const auto edges = dir.write("edges.csv",
+                               "a.x,a.y,a.theta,b.x,b.y,b.theta\n0.5,0.5,0,3.5,3.5,0\n0.5,0.5,0,3.5,0.5,0.3\n");
+  const auto out = dir.path / "verdicts.csv";
+  const Run run = cli({"check", problem.string(), "--checker", "adaptive", "--edges", edges.string(), "--truth-eps",
+                       "0.001", "--out", out.string()});
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  REQUIRE(run.out.find("1 free, 1 colliding") != std::string::npos);
+  REQUIRE(run.out.find("0 misses") != std::string::npos);
+  std::ifstream file(out);
+  const std::string csv((std::istreambuf_iterator<char>(file)), {});
+  REQUIRE(csv.rfind("index,verdict,confidence,witness_t,unresolved,truth,witness_confirmed\n0,colliding,100,", 0) == 0);
+  REQUIRE(csv.find("\n1,free,100,,0,free,\n") != std::string::npos);
+
+  const Run random = cli({"check", problem.string(), "--random", "20", "--seed", "4"});
+  REQUIRE(random.code == 0);
+  REQUIRE(random.out.find("20 edges (random, seed 4)") != std::string::npos);
+
+  REQUIRE(cli({"check", problem.string()}).err.find("exactly one of --edges FILE and --random N") != std::string::npos);
+  const Run badRow = cli({"check", problem.string(), "--edges",
+                          dir.write("bad.csv", "a.x,a.y,a.theta,b.x,b.y,b.theta\n0.5,0.5,0,3.5\n").string()});
+  REQUIRE(badRow.code == 2);
+  REQUIRE(badRow.err.find("bad.csv:2:1: expected 6 numbers, got 4") != std::string::npos);
+  const Run badHeader = cli({"check", problem.string(), "--edges", dir.write("h.csv", "x,y\n1,2\n").string()});
+  REQUIRE(badHeader.code == 2);
+  REQUIRE(badHeader.err.find("h.csv:1:1: expected the header 'a.x,a.y,a.theta,b.x,b.y,b.theta'") != std::string::npos);
+  const Run badSetting = cli({"check", problem.string(), "--random", "5", "--checker", "adaptive", "--set",
+                              "checker.adaptive.distance_tolerance=2"});
+  REQUIRE(badSetting.code == 2);
+  REQUIRE(badSetting.err.find("distance_tolerance is a fraction in [0, 1)") != std::string::npos);
+}

@@ -36,6 +36,40 @@ TEST_CASE("every shipped problem is solved by both planners and the path verifie
   }
 }
 
+TEST_CASE("every shipped problem is solved with the adaptive checker and the path verifies", "[planning]") {
+  for (const auto& name : kShippedProblems) {
+    DYNAMIC_SECTION(name) {
+      Problem problem = loadProblem(test::problemFile(name), {{"checker.type=adaptive", "limits.time=60", "seed=3"}, true});
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+      INFO(result.status);
+      REQUIRE(result.solved);
+      const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
+      INFO(verdict.message);
+      REQUIRE(verdict.valid);
+      REQUIRE(result.check_stats.distance_queries > 0);
+    }
+  }
+}
+
+TEST_CASE("thin wall: 1% discretization returns paths verify rejects, adaptive never does", "[planning]") {
+  int discreteRejected = 0, adaptiveRejected = 0;
+  for (int seed = 1; seed <= 10; ++seed) {
+    for (const std::string checkerType : {"discrete", "adaptive"}) {
+      Problem problem = loadProblem(test::problemFile("thin_wall"),
+                                    {{"planner.type=lazy_prm", "checker.type=" + checkerType, fmt::format("seed={}", seed)}, true});
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+      INFO(checkerType << " seed " << seed << ": " << result.status);
+      REQUIRE(result.solved);
+      if (!verifyPath(problem, result.path, defaultVerifyEps(problem)).valid)
+        ++(checkerType == "discrete" ? discreteRejected : adaptiveRejected);
+    }
+  }
+  REQUIRE(discreteRejected > 0);
+  REQUIRE(adaptiveRejected == 0);
+}
+
 TEST_CASE("planning is deterministic for a seed", "[planning]") {
   for (const std::string planner : {"prm", "lazy_prm"}) {
     Problem problem = loadProblem(test::problemFile("maze2d"), {{"planner.type=" + planner}, true});

@@ -1,0 +1,112 @@
+// What only the adaptive strategy has: exact counts of its bisection on a
+// case solved by hand, the node cache, eta, and the distance bounds it uses.
+// Its verdicts are tested with every other strategy in conformance_test.cpp.
+#include "checkers/adaptive_checker.h"
+#include "checkers/bvh_distance.h"
+#include "robots/rigid_body.h"
+
+#include <catch2/catch.hpp>
+
+using namespace prmkit;
+
+namespace {
+Config pose3(double x, double y, double z) {
+  Config q(7);
+  q << x, y, z, 0, 0, 0, 1;
+  return q;
+}
+
+struct WallWorld {
+  std::shared_ptr<Scene> scene = std::make_shared<Scene>();
+  std::shared_ptr<RigidBody3D> robot;
+  WallWorld() {
+    // Wall face at y = 0; a 0.2 m cube at height y = 0.2 has 0.1 m clearance.
+    scene->addObstacle("wall", boxMesh({10, 1, 1}), Transform(Eigen::Translation3d(0, -0.5, 0)));
+    robot = std::make_shared<RigidBody3D>(boxMesh({0.2, 0.2, 0.2}), Eigen::Vector3d(-5, -5, -5),
+                                          Eigen::Vector3d(5, 5, 5));
+  }
+};
+}  // namespace
+
+TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the certificate predicts", "[adaptive]") {
+  WallWorld world;
+  AdaptiveSettings settings;
+  settings.distance_tolerance = 0.0;  // exact distances: d = 0.1 m everywhere
+  AdaptiveChecker checker(world.robot, world.scene, settings);
+  // l = 1 m of translation. A piece of length l is certified when l < 0.1 + 0.1:
+  // 1, 0.5 and 0.25 m pieces are split (1 + 2 + 4 = 7 steps), 0.125 m ones pass.
+  const Config a = pose3(-0.5, 0.2, 0), b = pose3(0.5, 0.2, 0);
+  REQUIRE(checker.checkEdge(a, b).verdict == Verdict::Free);
+  CheckStats stats = checker.stats();
+  REQUIRE(stats.bisection_steps == 7);
+  REQUIRE(stats.queue_pushes == 7);
+  REQUIRE(stats.distance_queries == 2 + 7);  // two nodes, seven split points
+  REQUIRE(stats.unresolved_as_colliding == 0);
+  REQUIRE(stats.cache_hits == 0);
+
+  // The same edge again: the nodes' distances come from the cache.
+  checker.resetStats();
+  REQUIRE(checker.checkEdge(a, b).verdict == Verdict::Free);
+  stats = checker.stats();
+  REQUIRE(stats.distance_queries == 7);
+  REQUIRE(stats.cache_hits > 0);
+
+  // A 0.15 m move is certified by the nodes alone.
+  checker.resetStats();
+  REQUIRE(checker.checkEdge(pose3(0, 0.2, 0), pose3(0.15, 0.2, 0)).verdict == Verdict::Free);
+  REQUIRE(checker.stats().bisection_steps == 0);
+}
+
+TEST_CASE("adaptive: a motion grazing closer than eta is reported colliding and counted", "[adaptive]") {
+  WallWorld world;
+  AdaptiveSettings settings;
+  settings.eta = 1e-3;
+  AdaptiveChecker checker(world.robot, world.scene, settings);
+  // 0.2 mm clearance: free in truth, but no piece of motion bound above eta = 1 mm can be certified.
+  const EdgeResult result = checker.checkEdge(pose3(-0.5, 0.1002, 0), pose3(0.5, 0.1002, 0));
+  REQUIRE(result.verdict == Verdict::Colliding);
+  REQUIRE(checker.stats().unresolved_as_colliding == 1);
+  // With the default eta (1e-6 of the scene size, 10 micrometres here) the same motion is certified free.
+  AdaptiveChecker fine(world.robot, world.scene, AdaptiveSettings{});
+  REQUIRE(fine.eta() == Approx(1e-6 * world.scene->bounds().diagonal().norm()));
+  REQUIRE(fine.checkEdge(pose3(-0.5, 0.1002, 0), pose3(0.5, 0.1002, 0)).verdict == Verdict::Free);
+  REQUIRE(fine.stats().unresolved_as_colliding == 0);
+}
+
+TEST_CASE("adaptive: settings are validated", "[adaptive]") {
+  WallWorld world;
+  AdaptiveSettings negative;
+  negative.eta = -1;
+  REQUIRE_THROWS_AS(AdaptiveChecker(world.robot, world.scene, negative), std::invalid_argument);
+  AdaptiveSettings tolerance;
+  tolerance.distance_tolerance = 1.0;
+  REQUIRE_THROWS_AS(AdaptiveChecker(world.robot, world.scene, tolerance), std::invalid_argument);
+}
+
+TEST_CASE("BVH distance bounds: lower bounds, exact below the threshold, counted", "[adaptive]") {
+  const auto cube = buildBvh(boxMesh({1, 1, 1}));
+  const auto sphere = buildBvh(sphereMesh(0.5));
+  BvhDistance distance;
+  ompl::RNG rng(3);
+  for (int i = 0; i < 200; ++i) {
+    Transform pose = Transform::Identity();
+    pose.translation() = Eigen::Vector3d(rng.uniformReal(-2, 2), rng.uniformReal(-2, 2), rng.uniformReal(-2, 2));
+    pose.linear() = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+    CheckStats stats;
+    // Reference: exact distance (tolerance 0, threshold above any distance here).
+    const DistanceBound exact = distance.lowerBound(*cube, Transform::Identity(), *sphere, pose, 100.0, 0.0, stats);
+    REQUIRE(exact.lower == Approx(exact.upper).margin(1e-12));
+    REQUIRE(stats.distance_queries == 1);
+    REQUIRE(stats.exact_distance_queries == 1);
+    REQUIRE(stats.bv_tests > 0);
+    for (double threshold : {0.05, 0.3, 1.0})
+      for (double tolerance : {0.0, 0.5}) {
+        const DistanceBound bound =
+            distance.lowerBound(*cube, Transform::Identity(), *sphere, pose, threshold, tolerance, stats);
+        REQUIRE(bound.lower <= exact.lower + 1e-12);                       // a lower bound
+        REQUIRE(bound.upper >= exact.lower - 1e-12);                       // and an upper one
+        REQUIRE(bound.answers(threshold, tolerance));                      // what was asked
+        if (bound.lower < threshold) REQUIRE(bound.upper - bound.lower <= tolerance * threshold + 1e-12);
+      }
+  }
+}

@@ -1,0 +1,200 @@
+// The one conformance suite: every checker strategy runs against the same
+// oracle (FCL's collide on the same meshes, and a dense workspace ground
+// truth). A new strategy is added to the type list, not given its own tests.
+#include "app/edge_check.h"
+#include "app/problem.h"
+#include "app/verify.h"
+#include "checkers/adaptive_checker.h"
+#include "checkers/collision_queries.h"
+#include "checkers/discrete_checker.h"
+#include "robots/planar_chain.h"
+#include "robots/rigid_body.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+
+#include <numbers>
+
+using namespace prmkit;
+
+namespace {
+
+/// OMPL's default: 1% of the C-space extent. Inexact by design.
+struct DiscreteStrategy {
+  static constexpr bool exact = false;
+  static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
+    return std::make_unique<DiscreteChecker>(std::move(robot), std::move(scene), DiscreteSettings{});
+  }
+};
+
+/// Schwarzer-Saha-Latombe adaptive bisection: never Free on a colliding edge.
+struct AdaptiveStrategy {
+  static constexpr bool exact = true;
+  static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
+    return std::make_unique<AdaptiveChecker>(std::move(robot), std::move(scene), AdaptiveSettings{});
+  }
+};
+
+const std::vector<std::string> kShippedProblems{"maze2d", "chain5", "thin_wall", "spring_spring", "gear_spindle", "arm6_shelf"};
+
+/// FCL says the robot at parameter t of a -> b is in collision.
+bool collidesAt(const Robot& robot, const std::shared_ptr<const Robot>& shared, const std::shared_ptr<const Scene>& scene,
+                const Config& a, const Config& b, double t) {
+  CollisionQueries oracle(shared, scene);
+  CheckStats ignored;
+  Config q;
+  robot.interpolate(a, b, t, q);
+  return oracle.inCollision(q, ignored);
+}
+
+Config pose3(double x, double y, double z) {
+  Config q(7);
+  q << x, y, z, 0, 0, 0, 1;
+  return q;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("conformance: static checks agree with FCL's collide on every shipped problem", "[conformance]",
+                   DiscreteStrategy, AdaptiveStrategy) {
+  for (const auto& name : kShippedProblems) {
+    const Problem problem = loadProblem(test::problemFile(name));
+    auto checker = TestType::make(problem.robot, problem.scene);
+    CollisionQueries oracle(problem.robot, problem.scene);
+    CheckStats ignored;
+    ompl::RNG rng(11);
+    Config q;
+    const int samples = test::scaled(500);
+    for (int i = 0; i < samples; ++i) {
+      problem.robot->sampleUniform(rng, q);
+      INFO(name << " sample " << i);
+      REQUIRE(checker->isValid(q) == !oracle.inCollision(q, ignored));
+    }
+    REQUIRE(checker->stats().static_queries == static_cast<std::uint64_t>(samples));
+  }
+}
+
+TEMPLATE_TEST_CASE("conformance: random edges of every shipped problem against a dense ground truth", "[conformance]",
+                   DiscreteStrategy, AdaptiveStrategy) {
+  // 10 000 edges in all in the Release build: half short (PRM-like), half of any length.
+  const std::size_t perProblem = static_cast<std::size_t>(test::scaled(10000)) / kShippedProblems.size();
+  for (const auto& name : kShippedProblems) {
+    const Problem problem = loadProblem(test::problemFile(name));
+    std::vector<EdgeCase> edges = randomEdges(problem, perProblem / 2, 0.1 * problem.robot->maxExtent(), 5);
+    for (auto& edge : randomEdges(problem, perProblem - perProblem / 2, 0.0, 6)) edges.push_back(std::move(edge));
+    auto checker = TestType::make(problem.robot, problem.scene);
+    const EdgeCheckReport report = checkEdges(problem, *checker, edges, defaultVerifyEps(problem), 2);
+    INFO(name << ": " << report.free << " free, " << report.colliding << " colliding, " << report.misses
+              << " misses, " << report.unresolved << " unresolved");
+    REQUIRE(report.invalid_endpoints == 0);
+    REQUIRE(report.free + report.colliding == edges.size());
+    REQUIRE(report.colliding > 0);  // the edge sets do exercise collisions
+    REQUIRE(report.free > 0);
+    // Every Colliding verdict has a witness that FCL confirms, unless it is an
+    // eta-unresolved segment (counted).
+    REQUIRE(report.unconfirmed_witnesses == 0);
+    REQUIRE(report.stats.unresolved_as_colliding == report.unresolved);
+    if constexpr (TestType::exact) REQUIRE(report.misses == 0);
+  }
+}
+
+TEMPLATE_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", DiscreteStrategy, AdaptiveStrategy) {
+  SECTION("a thin plate crossed by a fast rigid body") {
+    auto scene = std::make_shared<Scene>();
+    scene->addObstacle("plate", boxMesh({0.002, 2, 2}), Transform(Eigen::Translation3d(0.37, 0, 0)));
+    auto robot = std::make_shared<RigidBody3D>(boxMesh({0.05, 0.05, 0.05}), Eigen::Vector3d(-5, -2, -2),
+                                               Eigen::Vector3d(5, 2, 2));
+    auto checker = TestType::make(robot, scene);
+    const Config a = pose3(-4, 0, 0), b = pose3(4, 0, 0);
+    const EdgeResult crossing = checker->checkEdge(a, b);
+    if constexpr (TestType::exact) REQUIRE(crossing.verdict == Verdict::Colliding);
+    if (crossing.verdict == Verdict::Colliding) {
+      REQUIRE(collidesAt(*robot, robot, scene, a, b, crossing.witness_t));
+      REQUIRE(crossing.witness_t == Approx((0.37 + 4) / 8).margin(0.03 / 8 + 1e-9));
+    }
+    // Passing beside the plate (3 cm clear) is free for every strategy.
+    REQUIRE(checker->checkEdge(pose3(-4, 1.055, 0), pose3(4, 1.055, 0)).verdict == Verdict::Free);
+  }
+  SECTION("an arm sweeping through a thin pole") {
+    auto scene = std::make_shared<Scene>();
+    const double angle = 0.21, radius = 0.8;
+    scene->addObstacle("pole", cylinderMesh(0.003, 0.5),
+                       Transform(Eigen::Translation3d(radius * std::cos(angle), radius * std::sin(angle), 0)));
+    std::shared_ptr<const Robot> robot = makePlanarChain({{1.0, 0.05}, {0.6, 0.05}}, Transform::Identity());
+    auto checker = TestType::make(robot, scene);
+    Config a(2), b(2);
+    a << -0.5, 0.3;
+    b << 0.5, 0.3;
+    const EdgeResult sweep = checker->checkEdge(a, b);
+    if constexpr (TestType::exact) REQUIRE(sweep.verdict == Verdict::Colliding);
+    if (sweep.verdict == Verdict::Colliding) REQUIRE(collidesAt(*robot, robot, scene, a, b, sweep.witness_t));
+    // Stopping short of the pole is free.
+    Config c(2);
+    c << 0.1, 0.3;
+    REQUIRE(checker->checkEdge(a, c).verdict == Verdict::Free);
+  }
+  SECTION("a rotation in place whose far corner clips a tiny obstacle") {
+    // A 2 m x 0.1 m bar turning about its centre: its corners reach radius
+    // sqrt(1 + 0.05^2) = 1.00125 m, its end faces' middles only 1 m.
+    const Mesh bar = extrudePolygon({{-1, -0.05}, {1, -0.05}, {1, 0.05}, {-1, 0.05}}, 0.2);
+    auto makeScene = [](double obstacleRadius) {
+      auto scene = std::make_shared<Scene>();
+      const double angle = 0.6;
+      scene->addObstacle("speck", boxMesh({0.0002, 0.0002, 0.2}),
+                         Transform(Eigen::Translation3d(obstacleRadius * std::cos(angle),
+                                                        obstacleRadius * std::sin(angle), 0)));
+      return scene;
+    };
+    auto robot = std::make_shared<RigidBody2D>(bar, Eigen::Vector2d(-3, -3), Eigen::Vector2d(3, 3));
+    Config a(3), b(3);
+    a << 0, 0, 0;
+    b << 0, 0, 1.2;
+    auto clipped = makeScene(1.0010);
+    auto checker = TestType::make(robot, clipped);
+    REQUIRE(checker->isValid(a));
+    REQUIRE(checker->isValid(b));
+    const EdgeResult clip = checker->checkEdge(a, b);
+    if constexpr (TestType::exact) REQUIRE(clip.verdict == Verdict::Colliding);
+    if (clip.verdict == Verdict::Colliding) REQUIRE(collidesAt(*robot, robot, clipped, a, b, clip.witness_t));
+    // 50 micrometres beyond the corners' circle: free, and certified, not unresolved.
+    auto missed = makeScene(1.0014);
+    auto clear = TestType::make(robot, missed);
+    REQUIRE(clear->checkEdge(a, b).verdict == Verdict::Free);
+    REQUIRE(clear->stats().unresolved_as_colliding == 0);
+  }
+}
+
+TEMPLATE_TEST_CASE("conformance: checkPath reports a colliding segment and only truly free ones as free",
+                   "[conformance]", DiscreteStrategy, AdaptiveStrategy) {
+  auto scene = std::make_shared<Scene>();
+  scene->addObstacle("block", boxMesh({1, 1, 1}), Transform::Identity());
+  auto robot = std::make_shared<RigidBody3D>(boxMesh({0.2, 0.2, 0.2}), Eigen::Vector3d(-5, -5, -5),
+                                             Eigen::Vector3d(5, 5, 5));
+  auto checker = TestType::make(robot, scene);
+  // Segment 2 crosses the block; the others stay at least 0.4 m away from it.
+  const std::vector<Config> path{pose3(-3, 2, 0), pose3(-3, -2, 0), pose3(-2, -2, 0), pose3(2, 2, 0),
+                                 pose3(3, 2, 0)};
+  const PathResult result = checker->checkPath(path);
+  REQUIRE(result.verdict == Verdict::Colliding);
+  REQUIRE(result.first_colliding == std::optional<std::size_t>(2));
+  REQUIRE(result.segments.size() == 4);
+  REQUIRE(result.segments[2]->verdict == Verdict::Colliding);
+  REQUIRE(collidesAt(*robot, robot, scene, path[2], path[3], result.segments[2]->witness_t));
+  for (std::size_t s : {0u, 1u, 3u})
+    if (result.segments[s]) REQUIRE(result.segments[s]->verdict == Verdict::Free);
+  REQUIRE(checker->stats().paths_checked == 1);
+}
+
+TEMPLATE_TEST_CASE("conformance: clones start with zeroed stats and give the same verdicts", "[conformance]",
+                   DiscreteStrategy, AdaptiveStrategy) {
+  const Problem problem = loadProblem(test::problemFile("thin_wall"));
+  auto checker = TestType::make(problem.robot, problem.scene);
+  const auto edges = randomEdges(problem, 50, 0.0, 3);
+  std::vector<Verdict> first;
+  for (const auto& edge : edges) first.push_back(checker->checkEdge(edge.a, edge.b).verdict);
+  auto clone = checker->clone();
+  REQUIRE(clone->stats().edges_checked == 0);
+  REQUIRE(clone->name() == checker->name());
+  for (std::size_t i = 0; i < edges.size(); ++i) REQUIRE(clone->checkEdge(edges[i].a, edges[i].b).verdict == first[i]);
+  REQUIRE(clone->stats().edges_checked == edges.size());
+}
