@@ -30,9 +30,11 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
   else
     out << fmt::format("not solved ({}) after {:.3f} s\n", result.status, result.time_s);
   out << fmt::format(
-      "roadmap {} vertices, {} edges; checker: {} static queries, {} edges checked, {} BV tests, {} triangle tests, "
+      "roadmap {} vertices, {} edges; checker: {} static queries, {} edges checked, {}{} BV tests, {} triangle tests, "
       "{:.3f} s\n",
-      result.roadmap_vertices, result.roadmap_edges, c.static_queries, c.edges_checked, c.bv_tests, c.primitive_tests, c.time_s);
+      result.roadmap_vertices, result.roadmap_edges, c.static_queries, c.edges_checked,
+      c.distance_queries > 0 ? fmt::format("{} distance queries, {} bisection steps, ", c.distance_queries, c.bisection_steps) : "",
+      c.bv_tests, c.primitive_tests, c.time_s);
   OutputFiles files(outDir);
   if (result.solved)
     files.add("path.csv", pathCsv(*problem.robot, result.path));
@@ -48,6 +50,7 @@ struct CheckOptions {
   std::string edgesFile;
   std::size_t randomCount = 0;
   double maxLength = 0.0;
+  double maxLengthFraction = 0.0;
   double truthEps = 0.0;
   std::size_t jobs = 1;
   std::string outFile;
@@ -70,8 +73,12 @@ int check(const std::string& file, const LoadOptions& options, std::uint32_t see
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   if (!o.edgesFile.empty() == (o.randomCount > 0)) throw InputError("give exactly one of --edges FILE and --random N");
   if (o.maxLength < 0 || !std::isfinite(o.maxLength)) throw InputError("--max-length must be a length >= 0");
+  if (o.maxLengthFraction < 0 || o.maxLengthFraction > 1)
+    throw InputError("--max-length-fraction must be a fraction of the C-space extent in [0, 1]");
+  if (o.maxLength > 0 && o.maxLengthFraction > 0) throw InputError("give at most one of --max-length and --max-length-fraction");
+  const double maxLength = o.maxLengthFraction > 0 ? o.maxLengthFraction * problem.robot->maxExtent() : o.maxLength;
   if (o.truthEps < 0 || !std::isfinite(o.truthEps)) throw InputError("--truth-eps must be a length >= 0 (m)");
-  const std::vector<EdgeCase> edges = o.edgesFile.empty() ? randomEdges(problem, o.randomCount, o.maxLength, seed)
+  const std::vector<EdgeCase> edges = o.edgesFile.empty() ? randomEdges(problem, o.randomCount, maxLength, seed)
                                                           : readEdgesCsv(o.edgesFile, *problem.robot);
   out << fmt::format("problem {}: {} edges ({}), checker {}, {} thread(s)\n", problem.name, edges.size(),
                      o.edgesFile.empty() ? fmt::format("random, seed {}", seed) : o.edgesFile, checker->description(),
@@ -128,6 +135,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   checkCmd->add_option("--random", checkOptions.randomCount, "check N random edges between valid configurations")
       ->check(CLI::PositiveNumber);
   checkCmd->add_option("--max-length", checkOptions.maxLength, "longest random edge (C-space units; default: any)");
+  checkCmd->add_option("--max-length-fraction", checkOptions.maxLengthFraction,
+                       "longest random edge as a fraction of the C-space extent (like OMPL's resolutions)");
   checkCmd->add_option("--seed", seed, "seed of the random edges (default 1)")->check(CLI::NonNegativeNumber);
   checkCmd->add_option("--truth-eps", checkOptions.truthEps,
                        "also run a dense ground truth: no robot point moves more than this (m) between checks");
@@ -170,9 +179,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     if (validateCmd->parsed()) {
       const Problem problem = loadProblem(problemFile, options);
-      out << fmt::format("{}: valid ({}, {} dof, {} links, {} obstacles with {} triangles)\n", problemFile,
-                         problem.robot->kind(), problem.robot->dof(), problem.robot->links().size(),
-                         problem.scene->obstacles().size(), problem.scene->triangleCount());
+      out << fmt::format("{}: valid ({}, {} dof, {} links, {} obstacles with {} triangles, scene size {:.6g} m)\n",
+                         problemFile, problem.robot->kind(), problem.robot->dof(), problem.robot->links().size(),
+                         problem.scene->obstacles().size(), problem.scene->triangleCount(), problem.sceneSize());
       return kOk;
     }
     options.checkEndpoints = false;

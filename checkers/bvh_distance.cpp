@@ -7,17 +7,24 @@
 
 namespace prmkit {
 
-const std::vector<int>& BvhDistance::nodeVertices(const BvhModel& model) {
-  auto [entry, inserted] = nodeVertices_.try_emplace(&model);
+const BvhDistance::ModelInfo& BvhDistance::modelInfo(const BvhModel& model) {
+  auto [entry, inserted] = models_.try_emplace(&model);
   if (inserted) {
+    ModelInfo& info = entry->second;
     // Children come after their parent in FCL's node array, so walk it backwards.
-    std::vector<int>& vertices = entry->second;
-    vertices.resize(static_cast<std::size_t>(model.getNumBVs()));
+    info.node_vertices.resize(static_cast<std::size_t>(model.getNumBVs()));
     for (int i = model.getNumBVs() - 1; i >= 0; --i) {
       const auto& node = model.getBV(i);
-      vertices[static_cast<std::size_t>(i)] = node.isLeaf() ? model.tri_indices[node.primitiveId()][0]
-                                                            : vertices[static_cast<std::size_t>(node.first_child)];
+      info.node_vertices[static_cast<std::size_t>(i)] =
+          node.isLeaf() ? model.tri_indices[node.primitiveId()][0]
+                        : info.node_vertices[static_cast<std::size_t>(node.first_child)];
     }
+    Eigen::AlignedBox3d box;
+    for (int v = 0; v < model.num_vertices; ++v) box.extend(model.vertices[v]);
+    info.center = box.center();
+    info.radius = 0.0;
+    for (int v = 0; v < model.num_vertices; ++v)
+      info.radius = std::max(info.radius, (model.vertices[v] - info.center).norm());
   }
   return entry->second;
 }
@@ -26,7 +33,14 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
                                       const Transform& poseB, double threshold, double tolerance,
                                       CheckStats& stats) {
   ++stats.distance_queries;
-  // Everything is measured in a's frame; b's nodes are mapped by (R, T).
+  const ModelInfo& infoA = modelInfo(a);
+  const ModelInfo& infoB = modelInfo(b);
+  // Enclosing spheres first: far pairs end here without a frame change.
+  ++stats.bv_tests;
+  const double sphereBound = (poseA * infoA.center - poseB * infoB.center).norm() - infoA.radius - infoB.radius;
+  if (sphereBound >= threshold) return DistanceBound{sphereBound, std::numeric_limits<double>::infinity()};
+
+  // Everything else is measured in a's frame; b's nodes are mapped by (R, T).
   const Transform relative = poseA.inverse() * poseB;
   const Eigen::Matrix3d rotation = relative.linear();
   const Eigen::Vector3d translation = relative.translation();
@@ -45,8 +59,8 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
         rotation, translation, p, q);
   };
 
-  const std::vector<int>& verticesA = nodeVertices(a);
-  const std::vector<int>& verticesB = nodeVertices(b);
+  const std::vector<int>& verticesA = infoA.node_vertices;
+  const std::vector<int>& verticesB = infoB.node_vertices;
   auto pointDistance = [&](int i, int j) {
     return (rotation * b.vertices[verticesB[static_cast<std::size_t>(j)]] + translation -
             a.vertices[verticesA[static_cast<std::size_t>(i)]])

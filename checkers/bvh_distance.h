@@ -54,14 +54,21 @@ class BvhDistance {
     double bound;
     int a, b;
   };
-  /// One mesh vertex under each node of a model: the distance between the
-  /// vertices of two nodes is an upper bound on the meshes' distance (the
-  /// greedy distance of the lecture slides updates its bound M the same way
-  /// from max-dist), which lets far pairs stop near the root.
-  const std::vector<int>& nodeVertices(const BvhModel& model);
+  /// What the traversal precomputes once per model.
+  struct ModelInfo {
+    /// One mesh vertex under each node: the distance between the vertices of
+    /// two nodes is an upper bound on the meshes' distance (the greedy
+    /// distance of the lecture slides updates its bound M the same way from
+    /// max-dist), which lets far pairs stop near the root.
+    std::vector<int> node_vertices;
+    /// A sphere enclosing the mesh (model frame): the first, cheapest bound.
+    Eigen::Vector3d center;
+    double radius;
+  };
+  const ModelInfo& modelInfo(const BvhModel& model);
 
   std::vector<NodePair> heap_;  // reused between queries to avoid allocations
-  std::unordered_map<const BvhModel*, std::vector<int>> nodeVertices_;
+  std::unordered_map<const BvhModel*, ModelInfo> models_;
 };
 
 }  // namespace prmkit
