@@ -317,13 +317,14 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
                            : DiscreteSettings::Order::Bisection;
   }
   if (const YAML::Node a = c["adaptive"]) {
-    in.requireMap(a, "checker.adaptive", {"eta", "distance_tolerance", "cache_nodes"});
+    in.requireMap(a, "checker.adaptive", {"eta", "distance_relative_error", "cache_nodes"});
     auto& settings = s.adaptive;
     if (a["eta"]) settings.eta = in.positive(a["eta"], "checker.adaptive.eta (m)");
-    if (a["distance_tolerance"]) {
-      settings.distance_tolerance = in.number(a["distance_tolerance"], "checker.adaptive.distance_tolerance");
-      if (settings.distance_tolerance < 0 || settings.distance_tolerance >= 1)
-        in.fail(a["distance_tolerance"], "checker.adaptive.distance_tolerance is a fraction in [0, 1)");
+    if (a["distance_relative_error"]) {
+      settings.distance_relative_error =
+          in.number(a["distance_relative_error"], "checker.adaptive.distance_relative_error");
+      if (settings.distance_relative_error < 0)
+        in.fail(a["distance_relative_error"], "checker.adaptive.distance_relative_error must be >= 0");
     }
     if (a["cache_nodes"])
       settings.cache_nodes = static_cast<std::size_t>(in.integer(a["cache_nodes"], "checker.adaptive.cache_nodes", 1));

@@ -28,8 +28,8 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
       eta_(settings.eta > 0.0 ? settings.eta : 1e-6 * sceneSize(*scene_, *robot_)),
       collision_(robot_, scene_),
       distance_() {
-  if (!(settings_.distance_tolerance >= 0.0 && settings_.distance_tolerance < 1.0))
-    throw std::invalid_argument("adaptive distance_tolerance must be in [0, 1)");
+  if (!(settings_.distance_relative_error >= 0.0) || !std::isfinite(settings_.distance_relative_error))
+    throw std::invalid_argument("adaptive distance_relative_error must be a finite number >= 0");
   if (!(settings_.eta >= 0.0) || !std::isfinite(settings_.eta))
     throw std::invalid_argument("adaptive eta must be a finite length >= 0");
   if (settings_.cache_nodes == 0) throw std::invalid_argument("adaptive cache_nodes must be at least 1");
@@ -44,8 +44,8 @@ AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
     : AdaptiveChecker(other.robot_, other.scene_, other.settings_) {}
 
 std::string AdaptiveChecker::description() const {
-  return fmt::format("adaptive (eta {:.3g} m, distance tolerance {:g} of the threshold)", eta_,
-                     settings_.distance_tolerance);
+  return fmt::format("adaptive (eta {:.3g} m, distance relative error {:g})", eta_,
+                     settings_.distance_relative_error);
 }
 
 std::unique_ptr<Checker> AdaptiveChecker::clone() const {
@@ -88,7 +88,7 @@ std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node) {
 DistanceBound AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t pair, double threshold) {
   Sample& sample = samples_[sampleIndex];
   DistanceBound& bound = sample.bounds[pair];
-  if (bound.answers(threshold, settings_.distance_tolerance)) {
+  if (bound.answers(threshold, settings_.distance_relative_error)) {
     if (sample.from_cache[pair]) ++stats_.cache_hits;
     return bound;
   }
@@ -99,11 +99,11 @@ DistanceBound AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t p
   if (p.obstacle >= 0) {
     const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
     bound = distance_.lowerBound(*links[link].bvh, sample.poses[link], *obstacle.bvh, obstacle.pose, threshold,
-                                 settings_.distance_tolerance, stats_);
+                                 settings_.distance_relative_error, stats_);
   } else {
     const auto other = static_cast<std::size_t>(p.other_link);
     bound = distance_.lowerBound(*links[link].bvh, sample.poses[link], *links[other].bvh, sample.poses[other],
-                                 threshold, settings_.distance_tolerance, stats_);
+                                 threshold, settings_.distance_relative_error, stats_);
   }
   sample.from_cache[pair] = false;
   return bound;

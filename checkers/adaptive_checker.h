@@ -19,9 +19,9 @@ struct AdaptiveSettings {
   /// in unresolved_as_colliding. 0 selects 1e-6 of the scene's size.
   double eta = 0.0;
   /// A distance below the threshold a test needs is computed to within this
-  /// fraction of the threshold (0: exactly). Bounds stay lower bounds; this
-  /// only trades distance-query cost for bisection steps.
-  double distance_tolerance = 0.5;
+  /// relative error (0: exactly; 1: within a factor 2). Bounds stay lower
+  /// bounds; this only trades distance-query cost for bisection steps.
+  double distance_relative_error = 1.0;
   /// Roadmap configurations whose per-pair distance bounds are kept between
   /// checks; the cache is emptied when it grows beyond this.
   std::size_t cache_nodes = 100000;

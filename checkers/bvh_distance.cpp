@@ -30,7 +30,7 @@ const BvhDistance::ModelInfo& BvhDistance::modelInfo(const BvhModel& model) {
 }
 
 DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA, const BvhModel& b,
-                                      const Transform& poseB, double threshold, double tolerance,
+                                      const Transform& poseB, double threshold, double relativeError,
                                       CheckStats& stats) {
   ++stats.distance_queries;
   const ModelInfo& infoA = modelInfo(a);
@@ -70,7 +70,7 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
   const auto closerFirst = [](const NodePair& x, const NodePair& y) { return x.bound > y.bound; };
   double best = std::numeric_limits<double>::infinity();  // smallest point-pair distance measured: an upper bound
   double pruned = std::numeric_limits<double>::infinity();  // smallest bound of a node pair not queued
-  auto cutoff = [&] { return std::min(threshold, best - tolerance * threshold); };
+  auto cutoff = [&] { return std::min(threshold, best / (1.0 + relativeError)); };
 
   heap_.clear();
   heap_.push_back({nodeDistance(0, 0), 0, 0});

@@ -31,7 +31,7 @@ struct WallWorld {
 TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the certificate predicts", "[adaptive]") {
   WallWorld world;
   AdaptiveSettings settings;
-  settings.distance_tolerance = 0.0;  // exact distances: d = 0.1 m everywhere
+  settings.distance_relative_error = 0.0;  // exact distances: d = 0.1 m everywhere
   AdaptiveChecker checker(world.robot, world.scene, settings);
   // l = 1 m of translation. A piece of length l is certified when l < 0.1 + 0.1:
   // 1, 0.5 and 0.25 m pieces are split (1 + 2 + 4 = 7 steps), 0.125 m ones pass.
@@ -78,9 +78,9 @@ TEST_CASE("adaptive: settings are validated", "[adaptive]") {
   AdaptiveSettings negative;
   negative.eta = -1;
   REQUIRE_THROWS_AS(AdaptiveChecker(world.robot, world.scene, negative), std::invalid_argument);
-  AdaptiveSettings tolerance;
-  tolerance.distance_tolerance = 1.0;
-  REQUIRE_THROWS_AS(AdaptiveChecker(world.robot, world.scene, tolerance), std::invalid_argument);
+  AdaptiveSettings relativeError;
+  relativeError.distance_relative_error = -0.5;
+  REQUIRE_THROWS_AS(AdaptiveChecker(world.robot, world.scene, relativeError), std::invalid_argument);
 }
 
 TEST_CASE("BVH distance bounds: lower bounds, exact below the threshold, counted", "[adaptive]") {
@@ -93,20 +93,20 @@ TEST_CASE("BVH distance bounds: lower bounds, exact below the threshold, counted
     pose.translation() = Eigen::Vector3d(rng.uniformReal(-2, 2), rng.uniformReal(-2, 2), rng.uniformReal(-2, 2));
     pose.linear() = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
     CheckStats stats;
-    // Reference: exact distance (tolerance 0, threshold above any distance here).
+    // Reference: exact distance (relative error 0, threshold above any distance here).
     const DistanceBound exact = distance.lowerBound(*cube, Transform::Identity(), *sphere, pose, 100.0, 0.0, stats);
     REQUIRE(exact.lower == Approx(exact.upper).margin(1e-12));
     REQUIRE(stats.distance_queries == 1);
     REQUIRE(stats.exact_distance_queries == 1);
     REQUIRE(stats.bv_tests > 0);
     for (double threshold : {0.05, 0.3, 1.0})
-      for (double tolerance : {0.0, 0.5}) {
+      for (double relativeError : {0.0, 1.0}) {
         const DistanceBound bound =
-            distance.lowerBound(*cube, Transform::Identity(), *sphere, pose, threshold, tolerance, stats);
-        REQUIRE(bound.lower <= exact.lower + 1e-12);                       // a lower bound
-        REQUIRE(bound.upper >= exact.lower - 1e-12);                       // and an upper one
-        REQUIRE(bound.answers(threshold, tolerance));                      // what was asked
-        if (bound.lower < threshold) REQUIRE(bound.upper - bound.lower <= tolerance * threshold + 1e-12);
+            distance.lowerBound(*cube, Transform::Identity(), *sphere, pose, threshold, relativeError, stats);
+        REQUIRE(bound.lower <= exact.lower + 1e-12);  // a lower bound
+        REQUIRE(bound.upper >= exact.lower - 1e-12);  // and an upper one
+        REQUIRE(bound.answers(threshold, relativeError));  // what was asked
+        if (bound.lower < threshold) REQUIRE(bound.lower * (1 + relativeError) >= bound.upper - 1e-12);
       }
   }
 }

@@ -168,7 +168,7 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
   REQUIRE(badHeader.code == 2);
   REQUIRE(badHeader.err.find("h.csv:1:1: expected the header 'a.x,a.y,a.theta,b.x,b.y,b.theta'") != std::string::npos);
   const Run badSetting = cli({"check", problem.string(), "--random", "5", "--checker", "adaptive", "--set",
-                              "checker.adaptive.distance_tolerance=2"});
+                              "checker.adaptive.distance_relative_error=-1"});
   REQUIRE(badSetting.code == 2);
-  REQUIRE(badSetting.err.find("distance_tolerance is a fraction in [0, 1)") != std::string::npos);
+  REQUIRE(badSetting.err.find("distance_relative_error must be >= 0") != std::string::npos);
 }
