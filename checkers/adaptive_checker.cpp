@@ -85,7 +85,8 @@ std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node) {
   return index;
 }
 
-DistanceBound AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t pair, double threshold) {
+DistanceBound AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t pair, double threshold,
+                                      std::uint32_t neighbour) {
   Sample& sample = samples_[sampleIndex];
   DistanceBound& bound = sample.bounds[pair];
   if (bound.answers(threshold, settings_.distance_relative_error)) {
@@ -96,14 +97,16 @@ DistanceBound AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t p
   const BodyPair& p = pairs_[pair];
   const auto& links = robot_->links();
   const auto link = static_cast<std::size_t>(p.link);
+  // Copied: `bound` is overwritten below, and the hint may be that very bound's predecessor.
+  const DistanceBound hint = samples_[neighbour].bounds[pair];
   if (p.obstacle >= 0) {
     const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
     bound = distance_.lowerBound(*links[link].bvh, sample.poses[link], *obstacle.bvh, obstacle.pose, threshold,
-                                 settings_.distance_relative_error, stats_);
+                                 settings_.distance_relative_error, stats_, &hint);
   } else {
     const auto other = static_cast<std::size_t>(p.other_link);
     bound = distance_.lowerBound(*links[link].bvh, sample.poses[link], *links[other].bvh, sample.poses[other],
-                                 threshold, settings_.distance_relative_error, stats_);
+                                 threshold, settings_.distance_relative_error, stats_, &hint);
   }
   sample.from_cache[pair] = false;
   return bound;
@@ -129,7 +132,7 @@ bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collisio
   // that reach them satisfy the strict inequality l < d(q_a) + d(q_b).
   const double slack = 1e-3 * eta_;
   auto bounded = [&](std::uint32_t sample, double t, double threshold, DistanceBound& bound) {
-    bound = ensure(sample, e.pair, threshold);
+    bound = ensure(sample, e.pair, threshold, sample == e.sample_a ? e.sample_b : e.sample_a);
     if (bound.touching() && confirmTouching(sample, e.pair)) {
       collision = Collision{e.segment, t};
       return false;
@@ -218,7 +221,8 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
     Config qm;
     robot_->interpolate(path[e.segment], path[e.segment + 1], tm, qm);
     const std::uint32_t m = sampleAt(qm, false);
-    const DistanceBound dm = ensure(m, e.pair, std::max(needed, 0.0) + 1e-3 * eta_);
+    const DistanceBound dm =
+        ensure(m, e.pair, std::max(needed, 0.0) + 1e-3 * eta_, tm - e.t_a < e.t_b - tm ? e.sample_a : e.sample_b);
     if (dm.touching() && confirmTouching(m, e.pair)) {
       collision = Collision{e.segment, tm};
       break;

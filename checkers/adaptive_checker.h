@@ -75,9 +75,10 @@ class AdaptiveChecker final : public Checker {
   };
 
   PathResult checkSegments(std::span<const Config> path);
-  /// The pair's distance bound at a sample, computed or refined until it is
-  /// exact or at least `threshold`.
-  DistanceBound ensure(std::uint32_t sample, std::uint32_t pair, double threshold);
+  /// The pair's distance bound at a sample, computed or refined until it
+  /// answers `threshold`; a new computation starts from the closest triangles
+  /// known at the `neighbour` sample (another sample of the same segment).
+  DistanceBound ensure(std::uint32_t sample, std::uint32_t pair, double threshold, std::uint32_t neighbour);
   /// Tries to certify the pair on the element's interval with motion bound l
   /// (SSL 2005, Eq. 1: l_i + l_j < d(q_a) + d(q_b)), refining the endpoint
   /// bounds as far as that can help. Sets `collision` when an endpoint touches.

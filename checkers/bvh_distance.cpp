@@ -12,12 +12,11 @@ const BvhDistance::ModelInfo& BvhDistance::modelInfo(const BvhModel& model) {
   if (inserted) {
     ModelInfo& info = entry->second;
     // Children come after their parent in FCL's node array, so walk it backwards.
-    info.node_vertices.resize(static_cast<std::size_t>(model.getNumBVs()));
+    info.node_triangles.resize(static_cast<std::size_t>(model.getNumBVs()));
     for (int i = model.getNumBVs() - 1; i >= 0; --i) {
       const auto& node = model.getBV(i);
-      info.node_vertices[static_cast<std::size_t>(i)] =
-          node.isLeaf() ? model.tri_indices[node.primitiveId()][0]
-                        : info.node_vertices[static_cast<std::size_t>(node.first_child)];
+      info.node_triangles[static_cast<std::size_t>(i)] =
+          node.isLeaf() ? node.primitiveId() : info.node_triangles[static_cast<std::size_t>(node.first_child)];
     }
     Eigen::AlignedBox3d box;
     for (int v = 0; v < model.num_vertices; ++v) box.extend(model.vertices[v]);
@@ -31,7 +30,7 @@ const BvhDistance::ModelInfo& BvhDistance::modelInfo(const BvhModel& model) {
 
 DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA, const BvhModel& b,
                                       const Transform& poseB, double threshold, double relativeError,
-                                      CheckStats& stats) {
+                                      CheckStats& stats, const DistanceBound* hint) {
   ++stats.distance_queries;
   const ModelInfo& infoA = modelInfo(a);
   const ModelInfo& infoB = modelInfo(b);
@@ -49,26 +48,38 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
     ++stats.bv_tests;
     return fcl::distance(rotation, translation, a.getBV(i).bv, b.getBV(j).bv);
   };
-  auto triangleDistance = [&](int i, int j) {
+  auto triangleDistance = [&](int triangleA, int triangleB) {
     ++stats.primitive_tests;
-    const fcl::Triangle& s = a.tri_indices[a.getBV(i).primitiveId()];
-    const fcl::Triangle& t = b.tri_indices[b.getBV(j).primitiveId()];
+    const fcl::Triangle& s = a.tri_indices[triangleA];
+    const fcl::Triangle& t = b.tri_indices[triangleB];
     fcl::Vector3d p, q;
     return fcl::detail::TriangleDistance<double>::triDistance(
         a.vertices[s[0]], a.vertices[s[1]], a.vertices[s[2]], b.vertices[t[0]], b.vertices[t[1]], b.vertices[t[2]],
         rotation, translation, p, q);
   };
 
-  const std::vector<int>& verticesA = infoA.node_vertices;
-  const std::vector<int>& verticesB = infoB.node_vertices;
-  auto pointDistance = [&](int i, int j) {
-    return (rotation * b.vertices[verticesB[static_cast<std::size_t>(j)]] + translation -
-            a.vertices[verticesA[static_cast<std::size_t>(i)]])
-        .norm();
+  double best = std::numeric_limits<double>::infinity();  // smallest point-pair distance measured: an upper bound
+  int closestA = -1, closestB = -1;
+  auto offer = [&](double distance, int triangleA, int triangleB) {
+    if (distance < best) {
+      best = distance;
+      closestA = triangleA;
+      closestB = triangleB;
+    }
   };
+  auto nodePointDistance = [&](int i, int j) {
+    const int triangleA = infoA.node_triangles[static_cast<std::size_t>(i)];
+    const int triangleB = infoB.node_triangles[static_cast<std::size_t>(j)];
+    const double distance =
+        (rotation * b.vertices[b.tri_indices[triangleB][0]] + translation - a.vertices[a.tri_indices[triangleA][0]])
+            .norm();
+    offer(distance, triangleA, triangleB);
+  };
+  if (hint && hint->closest_a >= 0 && hint->closest_a < a.num_tris && hint->closest_b >= 0 &&
+      hint->closest_b < b.num_tris)
+    offer(triangleDistance(hint->closest_a, hint->closest_b), hint->closest_a, hint->closest_b);
 
   const auto closerFirst = [](const NodePair& x, const NodePair& y) { return x.bound > y.bound; };
-  double best = std::numeric_limits<double>::infinity();  // smallest point-pair distance measured: an upper bound
   double pruned = std::numeric_limits<double>::infinity();  // smallest bound of a node pair not queued
   auto cutoff = [&] { return std::min(threshold, best / (1.0 + relativeError)); };
 
@@ -81,13 +92,13 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
     heap_.pop_back();
     const auto& nodeA = a.getBV(top.a);
     const auto& nodeB = b.getBV(top.b);
-    best = std::min(best, pointDistance(top.a, top.b));
+    nodePointDistance(top.a, top.b);
     if (top.bound >= cutoff()) {
       pruned = std::min(pruned, top.bound);
       continue;
     }
     if (nodeA.isLeaf() && nodeB.isLeaf()) {
-      best = std::min(best, triangleDistance(top.a, top.b));
+      offer(triangleDistance(nodeA.primitiveId(), nodeB.primitiveId()), nodeA.primitiveId(), nodeB.primitiveId());
       if (best <= 0.0) {
         heap_.clear();
         break;
@@ -111,7 +122,7 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
   double lower = std::min(best, pruned);
   if (!heap_.empty()) lower = std::min(lower, heap_.front().bound);
   if (lower < threshold) ++stats.exact_distance_queries;
-  return DistanceBound{std::max(lower, 0.0), best};
+  return DistanceBound{std::max(lower, 0.0), best, closestA, closestB};
 }
 
 }  // namespace prmkit

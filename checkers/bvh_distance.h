@@ -23,8 +23,11 @@ namespace prmkit {
 struct DistanceBound {
   /// A lower bound on the distance between the two meshes (m). Negative: not computed.
   double lower = -1.0;
-  /// The smallest triangle-pair distance measured: an upper bound (m).
+  /// The smallest point-pair distance measured: an upper bound (m).
   double upper = std::numeric_limits<double>::infinity();
+  /// Triangles of the two meshes where `upper` was measured (-1: none). A
+  /// query at a nearby configuration starts from them (temporal coherence).
+  int closest_a = -1, closest_b = -1;
 
   bool known() const { return lower >= 0.0; }
   /// Two triangles intersect: the distance is zero.
@@ -49,7 +52,8 @@ class BvhDistance {
   /// time (DESIGN.md, "adaptive"), and a factor 2 costs few extra bisections.
   /// Counts a distance query, and every BV and triangle test, into `stats`.
   DistanceBound lowerBound(const BvhModel& a, const Transform& poseA, const BvhModel& b, const Transform& poseB,
-                           double threshold, double relativeError, CheckStats& stats);
+                           double threshold, double relativeError, CheckStats& stats,
+                           const DistanceBound* hint = nullptr);
 
  private:
   struct NodePair {
@@ -58,11 +62,11 @@ class BvhDistance {
   };
   /// What the traversal precomputes once per model.
   struct ModelInfo {
-    /// One mesh vertex under each node: the distance between the vertices of
-    /// two nodes is an upper bound on the meshes' distance (the greedy
-    /// distance of the lecture slides updates its bound M the same way from
-    /// max-dist), which lets far pairs stop near the root.
-    std::vector<int> node_vertices;
+    /// One triangle under each node: the distance between the first vertices
+    /// of two nodes' triangles is an upper bound on the meshes' distance (the
+    /// greedy distance of the lecture slides updates its bound M the same way
+    /// from max-dist), which lets far pairs stop near the root.
+    std::vector<int> node_triangles;
     /// A sphere enclosing the mesh (model frame): the first, cheapest bound.
     Eigen::Vector3d center;
     double radius;
