@@ -93,38 +93,32 @@ DistanceBound AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t p
     if (sample.from_cache[pair]) ++stats_.cache_hits;
     return bound;
   }
-  if (sample.poses.empty()) robot_->linkPoses(sample.q, sample.poses);
-  const BodyPair& p = pairs_[pair];
-  const auto& links = robot_->links();
-  const auto link = static_cast<std::size_t>(p.link);
   // Copied: `bound` is overwritten below, and the hint may be that very bound's predecessor.
   const DistanceBound hint = samples_[neighbour].bounds[pair];
-  if (p.obstacle >= 0) {
-    const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
-    bound = distance_.lowerBound(*links[link].bvh, sample.poses[link], *obstacle.bvh, obstacle.pose, threshold,
-                                 settings_.distance_relative_error, stats_, &hint);
-  } else {
-    const auto other = static_cast<std::size_t>(p.other_link);
-    bound = distance_.lowerBound(*links[link].bvh, sample.poses[link], *links[other].bvh, sample.poses[other],
-                                 threshold, settings_.distance_relative_error, stats_, &hint);
-  }
+  const PlacedBodies bodies = placedBodies(sampleIndex, pair);
+  bound = distance_.lowerBound(bodies.a, bodies.pose_a, bodies.b, bodies.pose_b, threshold,
+                               settings_.distance_relative_error, stats_, &hint);
   sample.from_cache[pair] = false;
   return bound;
 }
 
-bool AdaptiveChecker::confirmTouching(std::uint32_t sampleIndex, std::uint32_t pair) {
-  const Sample& sample = samples_[sampleIndex];
+AdaptiveChecker::PlacedBodies AdaptiveChecker::placedBodies(std::uint32_t sampleIndex, std::uint32_t pair) {
+  Sample& sample = samples_[sampleIndex];
+  if (sample.poses.empty()) robot_->linkPoses(sample.q, sample.poses);
   const BodyPair& p = pairs_[pair];
   const auto& links = robot_->links();
   const auto link = static_cast<std::size_t>(p.link);
   if (p.obstacle >= 0) {
     const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
-    return CollisionQueries::meshesOverlap(*links[link].bvh, sample.poses[link], *obstacle.bvh, obstacle.pose,
-                                           stats_);
+    return {*links[link].bvh, sample.poses[link], *obstacle.bvh, obstacle.pose};
   }
   const auto other = static_cast<std::size_t>(p.other_link);
-  return CollisionQueries::meshesOverlap(*links[link].bvh, sample.poses[link], *links[other].bvh, sample.poses[other],
-                                         stats_);
+  return {*links[link].bvh, sample.poses[link], *links[other].bvh, sample.poses[other]};
+}
+
+bool AdaptiveChecker::confirmTouching(std::uint32_t sampleIndex, std::uint32_t pair) {
+  const PlacedBodies bodies = placedBodies(sampleIndex, pair);
+  return CollisionQueries::meshesOverlap(bodies.a, bodies.pose_a, bodies.b, bodies.pose_b, stats_);
 }
 
 bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collision>& collision) {

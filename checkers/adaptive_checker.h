@@ -85,6 +85,14 @@ class AdaptiveChecker final : public Checker {
   bool certify(const Element& element, double l, std::optional<Collision>& collision);
   /// l_i + l_j over the whole segment (l_j = 0 for an obstacle).
   double pairMotionBound(std::uint32_t pair, std::size_t segment) const;
+  /// The pair's two meshes in their poses at a sample.
+  struct PlacedBodies {
+    const BvhModel& a;
+    const Transform& pose_a;
+    const BvhModel& b;
+    const Transform& pose_b;
+  };
+  PlacedBodies placedBodies(std::uint32_t sample, std::uint32_t pair);
   /// FCL's collision test agrees that the pair touches at the sample.
   bool confirmTouching(std::uint32_t sample, std::uint32_t pair);
   std::uint32_t sampleAt(const Config& q, bool node);
