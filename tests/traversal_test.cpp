@@ -1,0 +1,108 @@
+// The budgeted BVTT traversal (Lin & Li) that the `budgeted` checker will be
+// built on: with no budget it must give exactly FCL's collide() verdict, with
+// a budget it must respect it, and its confidence must mean what Fig. 9 says.
+#include "app/problem.h"
+#include "checkers/bvtt_traversal.h"
+#include "checkers/collision_queries.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace prmkit;
+
+namespace {
+const std::vector<std::string> kShippedProblems{"maze2d", "chain5", "thin_wall", "spring_spring", "gear_spindle", "arm6_shelf"};
+
+/// Every (link, obstacle) and self-collision pair of the robot at q.
+std::vector<MeshPair> meshPairs(const Problem& problem, const Config& q) {
+  std::vector<Transform> poses;
+  problem.robot->linkPoses(q, poses);
+  const auto& links = problem.robot->links();
+  std::vector<MeshPair> pairs;
+  for (std::size_t i = 0; i < links.size(); ++i)
+    for (const auto& obstacle : problem.scene->obstacles())
+      pairs.push_back({links[i].bvh.get(), poses[i], obstacle.bvh.get(), obstacle.pose});
+  for (const auto& [i, k] : problem.robot->selfCollisionPairs())
+    pairs.push_back({links[i].bvh.get(), poses[i], links[k].bvh.get(), poses[k]});
+  return pairs;
+}
+}  // namespace
+
+TEST_CASE("traversal: with no budget the verdict is exactly FCL's collide, for every order", "[traversal]") {
+  for (const auto order : {TraversalOrder::DepthFirst, TraversalOrder::Coherence, TraversalOrder::Overlap}) {
+    for (const auto& name : kShippedProblems) {
+      const Problem problem = loadProblem(test::problemFile(name));
+      CollisionQueries oracle(problem.robot, problem.scene);
+      TraversalSettings settings;
+      settings.order = order;
+      BvttTraversal traversal(settings);
+      ompl::RNG rng(21);
+      Config q;
+      CheckStats oracleStats, stats;
+      int colliding = 0;
+      const int samples = test::scaled(400);
+      for (int s = 0; s < samples; ++s) {
+        problem.robot->sampleUniform(rng, q);
+        const TraversalResult result = traversal.check(meshPairs(problem, q), stats);
+        INFO(name << " order " << static_cast<int>(order) << " sample " << s);
+        REQUIRE(result.complete);
+        REQUIRE(result.confidence == 100.0);
+        REQUIRE(result.colliding == oracle.inCollision(q, oracleStats));
+        colliding += result.colliding;
+      }
+      REQUIRE(colliding > 0);
+      REQUIRE(colliding < samples);
+    }
+  }
+}
+
+TEST_CASE("traversal: the budget is respected and confidence is 100 exactly when the check completed", "[traversal]") {
+  const Problem problem = loadProblem(test::problemFile("spring_spring"));
+  CollisionQueries oracle(problem.robot, problem.scene);
+  for (const auto order : {TraversalOrder::DepthFirst, TraversalOrder::Coherence, TraversalOrder::Overlap}) {
+    for (const std::uint64_t budget : {20u, 200u, 1000u}) {
+      TraversalSettings settings;
+      settings.order = order;
+      settings.budget_bv_tests = budget;
+      BvttTraversal traversal(settings);
+      // Consecutive configurations along edges, as the budgeted checker will check them.
+      ompl::RNG rng(5);
+      Config a, b, q;
+      CheckStats oracleStats;
+      int incomplete = 0;
+      for (int edge = 0; edge < test::scaled(20); ++edge) {
+        problem.robot->sampleUniform(rng, a);
+        problem.robot->sampleUniform(rng, b);
+        traversal.forget();
+        for (int step = 0; step <= 20; ++step) {
+          problem.robot->interpolate(a, b, step / 20.0, q);
+          CheckStats stats;
+          const TraversalResult result = traversal.check(meshPairs(problem, q), stats);
+          INFO("order " << static_cast<int>(order) << " budget " << budget);
+          REQUIRE(result.bv_tests <= budget);
+          REQUIRE(stats.bv_tests == result.bv_tests);
+          REQUIRE(result.confidence >= 0.0);
+          REQUIRE(result.confidence <= 100.0);
+          REQUIRE((result.confidence == 100.0) == result.complete);
+          if (!result.complete) {
+            ++incomplete;
+            REQUIRE(result.bv_tests == budget);
+            REQUIRE_FALSE(result.colliding);
+          } else {
+            REQUIRE(result.colliding == oracle.inCollision(q, oracleStats));
+          }
+        }
+      }
+      if (budget == 20u) REQUIRE(incomplete > 0);  // the 1800-triangle springs do not fit in 20 BV tests
+    }
+  }
+}
+
+TEST_CASE("traversal: settings are validated", "[traversal]") {
+  TraversalSettings settings;
+  settings.group_size = 1;
+  REQUIRE_THROWS_AS(BvttTraversal(settings), std::invalid_argument);
+  settings = TraversalSettings{};
+  settings.initial_confidence = 120;
+  REQUIRE_THROWS_AS(BvttTraversal(settings), std::invalid_argument);
+}
