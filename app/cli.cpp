@@ -19,16 +19,26 @@ constexpr int kBadInput = 2;
 int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out) {
   Problem problem = loadProblem(file, options);
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  // Tentative edges (Unknown verdicts of the budgeted checker) on a found path
+  // are checked with the exact adaptive checker.
+  CheckerSettings exact = problem.checker;
+  exact.type = "adaptive";
+  auto verifier = makeChecker(exact, problem.robot, problem.scene);
   auto planner = makePlanner(problem.planner);
   out << fmt::format("problem {} ({}, {} dof): planner {}, checker {}, seed {}\n", problem.name, problem.robot->kind(),
                      problem.robot->dof(), problem.planner.type, checker->description(), problem.planner.seed);
-  const PlanResult result = planner->solve(*checker, problem.start, problem.goal);
+  const PlanResult result = planner->solve(*checker, problem.start, problem.goal, verifier.get());
   const auto& c = result.check_stats;
   if (result.solved)
-    out << fmt::format("solved in {:.3f} s: {} waypoints, path length {:.4g} (C-space units)\n", result.time_s,
-                       result.path.size(), result.path_length);
+    out << fmt::format("solved in {:.3f} s: {} waypoints, path length {:.4g} (C-space units){}\n", result.time_s,
+                       result.path.size(), result.path_length,
+                       result.path_verified ? "" : "; not verified by an exact checker");
   else
     out << fmt::format("not solved ({}) after {:.3f} s\n", result.status, result.time_s);
+  if (result.planner_stats.tentative_edges > 0)
+    out << fmt::format("{} tentative edges (Unknown, confidence >= {:g}%), {} rejected by the exact verifier\n",
+                       result.planner_stats.tentative_edges, problem.planner.min_confidence,
+                       result.planner_stats.verification_failures);
   out << fmt::format(
       "roadmap {} vertices, {} edges; checker: {} static queries, {} edges checked, {}{} BV tests, {} triangle tests, "
       "{:.3f} s\n",

@@ -128,6 +128,9 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["graph_searches"] = p.graph_searches;
   j["path_checks"] = p.path_checks;
   j["shortcuts_applied"] = p.shortcuts_applied;
+  j["tentative_edges"] = p.tentative_edges;
+  j["verification_failures"] = p.verification_failures;
+  j["path_verified"] = result.path_verified;
   result.check_stats.forEach([&](std::string_view name, double value, std::string_view unit) {
     if (unit == "count")
       j[std::string(name)] = static_cast<std::uint64_t>(value);

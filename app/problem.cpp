@@ -271,7 +271,14 @@ Config readConfig(const YamlReader& in, const YAML::Node& node, const std::strin
 
 void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& s) {
   if (const YAML::Node p = root["planner"]) {
-    in.requireMap(p, "planner", {"type", "k", "radius", "batch", "skip_same_component", "shortcut", "shortcut_attempts"});
+    in.requireMap(p, "planner", {"type", "k", "radius", "batch", "skip_same_component", "shortcut", "shortcut_attempts",
+                                 "min_confidence", "verify_final_path"});
+    if (p["min_confidence"]) {
+      s.min_confidence = in.number(p["min_confidence"], "planner.min_confidence (%)");
+      if (s.min_confidence < 0 || s.min_confidence > 100)
+        in.fail(p["min_confidence"], "planner.min_confidence is a percentage in [0, 100]");
+    }
+    if (p["verify_final_path"]) s.verify_final_path = in.boolean(p["verify_final_path"], "planner.verify_final_path");
     if (p["type"]) s.type = in.oneOf(p["type"], "planner", plannerNames());
     if (p["k"]) s.k = static_cast<std::size_t>(in.integer(p["k"], "planner.k", 1));
     if (p["radius"]) s.radius = in.positive(p["radius"], "planner.radius");
@@ -294,27 +301,52 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
   if (!c) return;
   // Each strategy's settings live in its own section, so that switching
   // `type` (e.g. --checker adaptive) keeps the other sections valid.
-  in.requireMap(c, "checker", {"type", "discrete", "adaptive"});
+  in.requireMap(c, "checker", {"type", "discrete", "adaptive", "budgeted"});
   if (c["type"]) s.type = in.oneOf(c["type"], "checker", checkerNames());
-  if (const YAML::Node d = c["discrete"]) {
-    in.requireMap(d, "checker.discrete", {"resolution", "eps", "space", "order"});
-    auto& settings = s.discrete;
+  // Where an edge is sampled: shared by `discrete` and `budgeted`.
+  auto readSampling = [&](const YAML::Node& d, const std::string& section, DiscreteSettings& settings) {
     if (d["resolution"]) {
-      settings.resolution = in.positive(d["resolution"], "checker.discrete.resolution");
+      settings.resolution = in.positive(d["resolution"], section + ".resolution");
       if (settings.resolution > 1)
-        in.fail(d["resolution"], "checker.discrete.resolution is a fraction of the space extent, in (0, 1]");
+        in.fail(d["resolution"], section + ".resolution is a fraction of the space extent, in (0, 1]");
     }
-    if (d["eps"]) settings.eps = in.positive(d["eps"], "checker.discrete.eps (m)");
+    if (d["eps"]) settings.eps = in.positive(d["eps"], section + ".eps (m)");
     if (d["space"])
-      settings.space = in.oneOf(d["space"], "checker.discrete.space", {"cspace", "workspace"}) == "cspace"
+      settings.space = in.oneOf(d["space"], section + ".space", {"cspace", "workspace"}) == "cspace"
                            ? DiscreteSettings::Space::CSpace
                            : DiscreteSettings::Space::Workspace;
     else if (d["eps"])
       settings.space = DiscreteSettings::Space::Workspace;
+  };
+  if (const YAML::Node d = c["discrete"]) {
+    in.requireMap(d, "checker.discrete", {"resolution", "eps", "space", "order"});
+    readSampling(d, "checker.discrete", s.discrete);
     if (d["order"])
-      settings.order = in.oneOf(d["order"], "checker.discrete.order", {"sequential", "bisection"}) == "sequential"
-                           ? DiscreteSettings::Order::Sequential
-                           : DiscreteSettings::Order::Bisection;
+      s.discrete.order = in.oneOf(d["order"], "checker.discrete.order", {"sequential", "bisection"}) == "sequential"
+                             ? DiscreteSettings::Order::Sequential
+                             : DiscreteSettings::Order::Bisection;
+  }
+  if (const YAML::Node b = c["budgeted"]) {
+    in.requireMap(b, "checker.budgeted",
+                  {"budget", "order", "group_size", "depth_deviation_threshold", "initial_confidence", "resolution",
+                   "eps", "space"});
+    readSampling(b, "checker.budgeted", s.budgeted.sampling);
+    auto& t = s.budgeted.traversal;
+    if (b["budget"]) t.budget_bv_tests = static_cast<std::uint64_t>(in.integer(b["budget"], "checker.budgeted.budget (BV tests)", 0));
+    if (b["order"]) {
+      const std::string order = in.oneOf(b["order"], "checker.budgeted.order", {"depth_first", "coherence", "overlap"});
+      t.order = order == "depth_first" ? TraversalOrder::DepthFirst
+                : order == "coherence" ? TraversalOrder::Coherence
+                                       : TraversalOrder::Overlap;
+    }
+    if (b["group_size"]) t.group_size = static_cast<std::size_t>(in.integer(b["group_size"], "checker.budgeted.group_size", 2));
+    if (b["depth_deviation_threshold"])
+      t.depth_deviation_threshold = in.number(b["depth_deviation_threshold"], "checker.budgeted.depth_deviation_threshold");
+    if (b["initial_confidence"]) {
+      t.initial_confidence = in.number(b["initial_confidence"], "checker.budgeted.initial_confidence (%)");
+      if (t.initial_confidence < 0 || t.initial_confidence > 100)
+        in.fail(b["initial_confidence"], "checker.budgeted.initial_confidence is a percentage in [0, 100]");
+    }
   }
   if (const YAML::Node a = c["adaptive"]) {
     in.requireMap(a, "checker.adaptive", {"eta", "distance_relative_error", "cache_nodes"});

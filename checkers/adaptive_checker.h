@@ -32,6 +32,7 @@ class AdaptiveChecker final : public Checker {
   AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, AdaptiveSettings settings);
   std::string name() const override { return "adaptive"; }
   std::string description() const override;
+  bool exact() const override { return true; }
   std::unique_ptr<Checker> clone() const override;
   const AdaptiveSettings& settings() const { return settings_; }
   /// The eta in use (m), after the scene-relative default is applied.

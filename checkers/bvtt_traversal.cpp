@@ -57,7 +57,9 @@ double BvttTraversal::priority(const Node& node, const MeshPair& pair, const Eig
   return 0.0;
 }
 
-TraversalResult BvttTraversal::check(std::span<const MeshPair> pairs, CheckStats& stats) {
+TraversalResult BvttTraversal::check(std::span<const MeshPair> pairs, CheckStats& stats,
+                                     std::optional<std::uint64_t> budgetOverride) {
+  const std::uint64_t budget = budgetOverride.value_or(settings_.budget_bv_tests);
   if (pairs.size() >= (1u << 16)) throw std::invalid_argument("a traversal checks fewer than 65536 mesh pairs");
   std::vector<Eigen::Matrix3d> rotations(pairs.size());
   std::vector<Eigen::Vector3d> translations(pairs.size());
@@ -86,7 +88,7 @@ TraversalResult BvttTraversal::check(std::span<const MeshPair> pairs, CheckStats
 
   TraversalResult result;
   while (!heap_.empty()) {
-    if (settings_.budget_bv_tests > 0 && result.bv_tests >= settings_.budget_bv_tests) break;
+    if (budget > 0 && result.bv_tests >= budget) break;
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const Node node = heap_.back();
     heap_.pop_back();

@@ -19,6 +19,7 @@
 #include "environments/mesh.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
@@ -63,8 +64,10 @@ class BvttTraversal {
 
   /// Static check of all pairs; the pairs must be given in the same order in
   /// consecutive checks for the previous cut to mean anything. Counts BV and
-  /// triangle tests and one pair test per mesh pair into `stats`.
-  TraversalResult check(std::span<const MeshPair> pairs, CheckStats& stats);
+  /// triangle tests and one pair test per mesh pair into `stats`. `budget`
+  /// overrides the settings' budget for this check (0: none).
+  TraversalResult check(std::span<const MeshPair> pairs, CheckStats& stats,
+                        std::optional<std::uint64_t> budget = std::nullopt);
   /// Forgets the previous cut and confidence (the next check starts a sequence).
   void forget();
 

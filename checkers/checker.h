@@ -40,6 +40,11 @@ class Checker {
   virtual std::string name() const = 0;
   /// The name and the settings in use, with units, for people.
   virtual std::string description() const = 0;
+  /// Verdicts can be Unknown with a confidence below 100 (time-budgeted
+  /// strategies): planners then verify their final paths by default.
+  virtual bool confidenceBased() const { return false; }
+  /// Never reports a colliding edge as free.
+  virtual bool exact() const = 0;
   /// A fresh instance with the same settings and zeroed stats, for another thread.
   virtual std::unique_ptr<Checker> clone() const = 0;
 

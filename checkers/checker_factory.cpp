@@ -6,7 +6,7 @@
 namespace prmkit {
 
 const std::vector<std::string>& checkerNames() {
-  static const std::vector<std::string> names{"discrete", "adaptive"};
+  static const std::vector<std::string> names{"discrete", "adaptive", "budgeted"};
   return names;
 }
 
@@ -14,6 +14,7 @@ std::unique_ptr<Checker> makeChecker(const CheckerSettings& settings, std::share
                                      std::shared_ptr<const Scene> scene) {
   if (settings.type == "discrete") return std::make_unique<DiscreteChecker>(robot, scene, settings.discrete);
   if (settings.type == "adaptive") return std::make_unique<AdaptiveChecker>(robot, scene, settings.adaptive);
+  if (settings.type == "budgeted") return std::make_unique<BudgetedChecker>(robot, scene, settings.budgeted);
   throw std::invalid_argument(
       fmt::format("unknown checker '{}' (expected one of: {})", settings.type, fmt::join(checkerNames(), ", ")));
 }

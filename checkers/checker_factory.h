@@ -1,5 +1,6 @@
 #pragma once
 #include "checkers/adaptive_checker.h"
+#include "checkers/budgeted_checker.h"
 #include "checkers/checker.h"
 #include "checkers/discrete_checker.h"
 
@@ -10,6 +11,7 @@ struct CheckerSettings {
   std::string type = "discrete";
   DiscreteSettings discrete;
   AdaptiveSettings adaptive;
+  BudgetedSettings budgeted;
 };
 
 /// Throws std::invalid_argument on an unknown type or invalid settings.

@@ -25,6 +25,7 @@ class DiscreteChecker final : public Checker {
   DiscreteChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, DiscreteSettings settings);
   std::string name() const override { return "discrete"; }
   std::string description() const override;
+  bool exact() const override { return false; }
   std::unique_ptr<Checker> clone() const override;
   const DiscreteSettings& settings() const { return settings_; }
   /// Number of segments the edge a -> b is split into.

@@ -20,7 +20,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
       std::size_t i = 0;
       while (i + 1 < path->size() && !collided) {
         auto edgeAt = [&](std::size_t j) { return boost::edge((*path)[j], (*path)[j + 1], roadmap.graph()).first; };
-        if (roadmap.graph()[edgeAt(i)].state == EdgeState::Free) {
+        if (roadmap.graph()[edgeAt(i)].state != EdgeState::Unchecked) {
           ++i;
           continue;
         }
@@ -34,8 +34,8 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
         for (std::size_t s = 0; s < checked.segments.size(); ++s) {
           if (!checked.segments[s]) continue;
           const Edge e = edgeAt(i + s);
-          if (checked.segments[s]->verdict == Verdict::Free) {
-            roadmap.graph()[e].state = EdgeState::Free;
+          if (const auto state = acceptEdge(*checked.segments[s], result)) {
+            roadmap.graph()[e].state = *state;
           } else {
             ++result.planner_stats.edges_colliding;
             roadmap.removeEdge(e);
@@ -44,7 +44,10 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
         }
         i = end;
       }
-      if (!collided) return path;
+      if (!collided) {
+        if (confirmTentative(*path, roadmap, result)) return path;
+        collided = true;  // a tentative edge failed: search again
+      }
       if (outOfTime()) {
         result.status = "time limit";
         return std::nullopt;

@@ -15,6 +15,34 @@ Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng
   if (!(settings_.time_limit_s > 0)) throw std::invalid_argument("planner time limit must be positive");
   if (settings_.max_samples == 0) throw std::invalid_argument("planner max_samples must be positive");
   if (settings_.batch == 0) throw std::invalid_argument("planner batch must be positive");
+  if (!(settings_.min_confidence >= 0 && settings_.min_confidence <= 100))
+    throw std::invalid_argument("planner min_confidence must be a percentage in [0, 100]");
+}
+
+std::optional<EdgeState> Planner::acceptEdge(const EdgeResult& edge, PlanResult& result) const {
+  if (edge.verdict == Verdict::Free) return EdgeState::Free;
+  if (edge.verdict == Verdict::Unknown && edge.confidence >= settings_.min_confidence) {
+    ++result.planner_stats.tentative_edges;
+    return EdgeState::Tentative;
+  }
+  return std::nullopt;
+}
+
+bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result) {
+  if (!verifyFinalPath_) return true;
+  if (!verifier_) throw std::logic_error("verifying final paths needs an exact verifier");
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+    const auto [edge, exists] = boost::edge(path[i], path[i + 1], roadmap.graph());
+    if (!exists || roadmap.graph()[edge].state == EdgeState::Verified) continue;
+    if (verifier_->checkEdge(roadmap.config(path[i]), roadmap.config(path[i + 1])).verdict == Verdict::Free) {
+      roadmap.graph()[edge].state = EdgeState::Verified;
+    } else {
+      ++result.planner_stats.verification_failures;
+      roadmap.removeEdge(edge);
+      return false;
+    }
+  }
+  return true;
 }
 
 bool Planner::star() const { return settings_.type.ends_with("_star"); }
@@ -59,8 +87,10 @@ void Planner::shortcut(Checker& checker, std::vector<Config>& path, PlanResult& 
   }
 }
 
-PlanResult Planner::solve(Checker& checker, const Config& start, const Config& goal) {
+PlanResult Planner::solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier) {
   started_ = std::chrono::steady_clock::now();
+  verifier_ = verifier;
+  verifyFinalPath_ = settings_.verify_final_path.value_or(checker.confidenceBased());
   rng_ = ompl::RNG(settings_.seed);
   const CheckStats before = checker.stats();
   PlanResult result;
@@ -76,7 +106,8 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
       result.solved = true;
       result.status = "solved";
       for (Vertex v : *vertices) result.path.push_back(roadmap.config(v));
-      if (settings_.shortcut) shortcut(checker, result.path, result);
+      result.path_verified = verifyFinalPath_ || checker.exact();
+      if (settings_.shortcut) shortcut(verifyFinalPath_ ? *verifier_ : checker, result.path, result);
       for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
         result.path_length += checker.robot().distance(result.path[i], result.path[i + 1]);
     }

@@ -21,6 +21,12 @@ struct PlannerSettings {
   double time_limit_s = 10.0;
   std::size_t max_samples = 100000;  // samples drawn (valid or not)
   std::uint32_t seed = 1;
+  /// Unknown edges (budgeted checker) with at least this confidence (%) are kept as tentative.
+  double min_confidence = 90.0;
+  /// Every edge of a found path is checked with the exact verifier; edges
+  /// that fail are removed and the search goes on. Unset: on for checkers
+  /// whose verdicts carry a confidence (budgeted), off for the others.
+  std::optional<bool> verify_final_path;
 };
 
 /// Counters of the planner's own work (the checker counts its own in CheckStats).
@@ -32,12 +38,17 @@ struct PlannerStats {
   std::uint64_t graph_searches = 0;
   std::uint64_t path_checks = 0;
   std::uint64_t shortcuts_applied = 0;
+  std::uint64_t tentative_edges = 0;        // Unknown edges kept for their confidence
+  std::uint64_t verification_failures = 0;  // tentative edges on a found path the exact verifier rejected
 };
 
 struct PlanResult {
   bool solved = false;
   std::string status;               // "solved", "time limit", "sample limit", "invalid start", "invalid goal"
   std::vector<Config> path;
+  /// True when every edge of the path was found free by an exact checker
+  /// (the planning checker itself when it is exact, else the verifier).
+  bool path_verified = false;
   double path_length = 0.0;         // C-space length (Robot::distance)
   double time_s = 0.0;
   PlannerStats planner_stats;
@@ -55,8 +66,10 @@ class Planner {
   virtual ~Planner() = default;
   const PlannerSettings& settings() const { return settings_; }
   /// Plans from start to goal; the checker's stats are included in the result
-  /// as the difference over this call.
-  PlanResult solve(Checker& checker, const Config& start, const Config& goal);
+  /// as the difference over this call. `verifier` (an exact checker) checks
+  /// tentative edges on found paths; it is needed only when the checker can
+  /// answer Unknown and verify_final_path is on.
+  PlanResult solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier = nullptr);
 
  protected:
   /// Grows `roadmap` (start = vertex 0, goal = vertex 1) until a path is found
@@ -69,10 +82,19 @@ class Planner {
   std::size_t neighbourCount(std::size_t n, std::size_t dof) const;
   bool outOfTime() const;
   bool star() const;
+  /// What to do with an edge verdict: the state to give the edge, or nothing
+  /// when it must not be in the roadmap. Counts tentative edges.
+  std::optional<EdgeState> acceptEdge(const EdgeResult& edge, PlanResult& result) const;
+  /// Checks the edges of a found path with the verifier (if the final path is
+  /// verified): true when the path stands, false when an edge failed and was
+  /// removed from the roadmap.
+  bool confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result);
 
   PlannerSettings settings_;
   ompl::RNG rng_;
   std::chrono::steady_clock::time_point started_;
+  Checker* verifier_ = nullptr;
+  bool verifyFinalPath_ = false;
 
  private:
   void shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result);

@@ -21,8 +21,8 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
       if (settings_.skip_same_component && components.find_set(n) == components.find_set(v)) continue;
       ++result.planner_stats.edges_attempted;
       const EdgeResult edge = checker.checkEdge(roadmap.config(n), roadmap.config(v));
-      if (edge.verdict == Verdict::Free) {
-        roadmap.addEdge(n, v, EdgeState::Free);
+      if (const auto state = acceptEdge(edge, result)) {
+        roadmap.addEdge(n, v, *state);
         components.union_set(n, v);
       } else {
         ++result.planner_stats.edges_colliding;
@@ -30,15 +30,25 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
     }
   };
   connect(1);  // the goal may see the start directly
-  while (components.find_set(0) != components.find_set(1)) {
+  // Components only grow; after a tentative edge fails verification they may
+  // claim a connection that is gone, so then every new vertex tries a search.
+  bool edgeRemoved = false;
+  while (true) {
+    if (components.find_set(0) == components.find_set(1)) {
+      ++result.planner_stats.graph_searches;
+      if (auto path = roadmap.shortestPath(0, 1)) {
+        if (confirmTentative(*path, roadmap, result)) return path;
+        edgeRemoved = true;
+        continue;
+      }
+      if (!edgeRemoved) return std::nullopt;  // cannot happen without removals
+    }
     const auto q = sampleValid(checker, result);
     if (!q) return std::nullopt;
     const Vertex v = roadmap.addVertex(*q);
     makeSet(v);
     connect(v);
   }
-  ++result.planner_stats.graph_searches;
-  return roadmap.shortestPath(0, 1);
 }
 
 }  // namespace prmkit

@@ -11,7 +11,10 @@
 
 namespace prmkit {
 
-enum class EdgeState { Unchecked, Free, Colliding };
+/// Tentative: the checker answered Unknown with enough confidence (budgeted);
+/// such an edge is used, and checked exactly if it ends up on the path.
+/// Verified: found free by the exact verifier of final paths.
+enum class EdgeState { Unchecked, Free, Colliding, Tentative, Verified };
 
 struct RoadmapVertex {
   Config q;

@@ -5,6 +5,7 @@
 #include "app/problem.h"
 #include "app/verify.h"
 #include "checkers/adaptive_checker.h"
+#include "checkers/budgeted_checker.h"
 #include "checkers/collision_queries.h"
 #include "checkers/discrete_checker.h"
 #include "robots/planar_chain.h"
@@ -24,6 +25,14 @@ struct DiscreteStrategy {
   static constexpr bool exact = false;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     return std::make_unique<DiscreteChecker>(std::move(robot), std::move(scene), DiscreteSettings{});
+  }
+};
+
+/// Lin & Li time-budgeted traversal at every 1% sample: Unknown when out of budget.
+struct BudgetedStrategy {
+  static constexpr bool exact = false;
+  static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
+    return std::make_unique<BudgetedChecker>(std::move(robot), std::move(scene), BudgetedSettings{});
   }
 };
 
@@ -56,7 +65,7 @@ Config pose3(double x, double y, double z) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("conformance: static checks agree with FCL's collide on every shipped problem", "[conformance]",
-                   DiscreteStrategy, AdaptiveStrategy) {
+                   DiscreteStrategy, AdaptiveStrategy, BudgetedStrategy) {
   for (const auto& name : kShippedProblems) {
     const Problem problem = loadProblem(test::problemFile(name));
     auto checker = TestType::make(problem.robot, problem.scene);
@@ -75,7 +84,7 @@ TEMPLATE_TEST_CASE("conformance: static checks agree with FCL's collide on every
 }
 
 TEMPLATE_TEST_CASE("conformance: random edges of every shipped problem against a dense ground truth", "[conformance]",
-                   DiscreteStrategy, AdaptiveStrategy) {
+                   DiscreteStrategy, AdaptiveStrategy, BudgetedStrategy) {
   // 10 000 edges in all in the Release build: half short (PRM-like), half of any length.
   const std::size_t perProblem = static_cast<std::size_t>(test::scaled(10000)) / kShippedProblems.size();
   for (const auto& name : kShippedProblems) {
@@ -87,7 +96,14 @@ TEMPLATE_TEST_CASE("conformance: random edges of every shipped problem against a
     INFO(name << ": " << report.free << " free, " << report.colliding << " colliding, " << report.misses
               << " misses, " << report.unresolved << " unresolved");
     REQUIRE(report.invalid_endpoints == 0);
-    REQUIRE(report.free + report.colliding == edges.size());
+    REQUIRE(report.free + report.colliding + report.unknown == edges.size());
+    REQUIRE(checker->exact() == TestType::exact);
+    if constexpr (TestType::exact) REQUIRE(report.unknown == 0);
+    for (const EdgeVerdict& v : report.edges) {
+      REQUIRE(v.result.confidence >= 0.0);
+      REQUIRE(v.result.confidence <= 100.0);
+      REQUIRE((v.result.verdict == Verdict::Unknown) == (v.result.confidence < 100.0));
+    }
     REQUIRE(report.colliding > 0);  // the edge sets do exercise collisions
     REQUIRE(report.free > 0);
     // Every Colliding verdict has a witness that FCL confirms, unless it is an
@@ -98,7 +114,7 @@ TEMPLATE_TEST_CASE("conformance: random edges of every shipped problem against a
   }
 }
 
-TEMPLATE_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", DiscreteStrategy, AdaptiveStrategy) {
+TEMPLATE_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", DiscreteStrategy, AdaptiveStrategy, BudgetedStrategy) {
   SECTION("a thin plate crossed by a fast rigid body") {
     auto scene = std::make_shared<Scene>();
     scene->addObstacle("plate", boxMesh({0.002, 2, 2}), Transform(Eigen::Translation3d(0.37, 0, 0)));
@@ -165,7 +181,7 @@ TEMPLATE_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", Discr
 }
 
 TEMPLATE_TEST_CASE("conformance: checkPath reports a colliding segment and only truly free ones as free",
-                   "[conformance]", DiscreteStrategy, AdaptiveStrategy) {
+                   "[conformance]", DiscreteStrategy, AdaptiveStrategy, BudgetedStrategy) {
   auto scene = std::make_shared<Scene>();
   scene->addObstacle("block", boxMesh({1, 1, 1}), Transform::Identity());
   auto robot = std::make_shared<RigidBody3D>(boxMesh({0.2, 0.2, 0.2}), Eigen::Vector3d(-5, -5, -5),
@@ -186,7 +202,7 @@ TEMPLATE_TEST_CASE("conformance: checkPath reports a colliding segment and only 
 }
 
 TEMPLATE_TEST_CASE("conformance: clones start with zeroed stats and give the same verdicts", "[conformance]",
-                   DiscreteStrategy, AdaptiveStrategy) {
+                   DiscreteStrategy, AdaptiveStrategy, BudgetedStrategy) {
   const Problem problem = loadProblem(test::problemFile("thin_wall"));
   auto checker = TestType::make(problem.robot, problem.scene);
   const auto edges = randomEdges(problem, 50, 0.0, 3);

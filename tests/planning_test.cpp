@@ -108,3 +108,36 @@ TEST_CASE("the default discrete resolution returns paths that verify rejects on 
   REQUIRE_FALSE(verdict.valid);
   REQUIRE(verdict.segment.has_value());
 }
+
+TEST_CASE("budgeted checker: with final-path verification no returned path is rejected by verify", "[planning]") {
+  for (const std::string name : {"thin_wall", "arm6_shelf", "spring_spring"}) {
+    for (int seed = 1; seed <= 5; ++seed) {
+      for (const std::string planner : {"prm", "lazy_prm"}) {
+        Problem problem = loadProblem(test::problemFile(name), {{"checker.type=budgeted", "planner.type=" + planner,
+                                                                 fmt::format("seed={}", seed), "limits.time=60"}, true});
+        auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+        CheckerSettings exact;
+        exact.type = "adaptive";
+        auto verifier = makeChecker(exact, problem.robot, problem.scene);
+        const PlanResult result =
+            makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal, verifier.get());
+        INFO(name << " " << planner << " seed " << seed << ": " << result.status);
+        REQUIRE(result.solved);
+        REQUIRE(result.path_verified);
+        const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
+        INFO(verdict.message);
+        REQUIRE(verdict.valid);
+      }
+    }
+  }
+}
+
+TEST_CASE("budgeted checker: without final-path verification the result says the path is unverified", "[planning]") {
+  Problem problem = loadProblem(test::problemFile("thin_wall"),
+                                {{"checker.type=budgeted", "planner.verify_final_path=false", "seed=2"}, true});
+  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+  REQUIRE(result.solved);
+  REQUIRE_FALSE(result.path_verified);
+  REQUIRE(result.planner_stats.verification_failures == 0);
+}
