@@ -5,7 +5,7 @@
 JOBS ?= $(shell nproc)
 DEMO_PROBLEM ?= configs/problems/maze2d.yaml
 
-.PHONY: deps release asan demo test test-release test-asan clean
+.PHONY: deps release asan demo test test-release test-asan lin-li clean
 
 deps:
 	./scripts/install-deps.sh
@@ -28,6 +28,13 @@ test-asan: asan
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PRMKIT_TEST_SCALE=0.25 ctest --output-on-failure -j $(JOBS)
 
 test: test-release test-asan
+
+# Lin & Li's Tables 1 and 2 on the generated springs, as CSV, Markdown and a plot
+# (Debian's matplotlib, for Debian's /usr/bin/python3).
+lin-li: release
+	/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || apt-get install -y python3-matplotlib
+	./build/release/app/prmkit experiment configs/experiments/lin_li.yaml --out out/lin_li
+	/usr/bin/python3 scripts/plot_lin_li.py out/lin_li
 
 clean:
 	rm -rf build out

@@ -1,12 +1,14 @@
 #include "app/cli.h"
 
 #include "app/edge_check.h"
+#include "app/experiment.h"
 #include "app/outputs.h"
 #include "app/problem.h"
 #include "app/verify.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace prmkit {
 
@@ -153,6 +155,11 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   checkCmd->add_option("--jobs", checkOptions.jobs, "threads, one checker instance each (default 1)")
       ->check(CLI::PositiveNumber);
   checkCmd->add_option("--out", checkOptions.outFile, "write one row per edge to this CSV file");
+  auto* experimentCmd =
+      app.add_subcommand("experiment", "run a shipped experiment (Lin & Li's Tables 1 and 2) and write its tables as CSV");
+  std::string experimentFile;
+  experimentCmd->add_option("file", experimentFile, "experiment YAML file (configs/experiments/)")->required();
+  experimentCmd->add_option("--out", outDir, "output folder (default: out)");
   auto* validateCmd = app.add_subcommand("validate", "load and check a problem without planning");
   addProblemOptions(validateCmd);
   auto* verifyCmd = app.add_subcommand("verify", "dense check of a path file; exit 0 if collision-free, 1 if not");
@@ -186,6 +193,20 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (checkCmd->parsed()) {
       if (!checker.empty()) options.overrides.push_back("checker.type=" + checker);
       return check(problemFile, options, seed >= 0 ? static_cast<std::uint32_t>(seed) : 1u, checkOptions, out);
+    }
+    if (experimentCmd->parsed()) {
+      const LinLiExperiment experiment = loadLinLiExperiment(experimentFile);
+      out << fmt::format("experiment {}: budgets of {} BV tests, best-first (coherence) against depth-first\n",
+                         experiment.name, fmt::join(experiment.budgets, ", "));
+      const LinLiResult result = runLinLi(experiment);
+      const std::string tables = linLiMarkdown(experiment, result);
+      out << tables;
+      OutputFiles files(outDir);
+      files.add("table1.csv", linLiTable1Csv(result));
+      files.add("table2.csv", linLiTable2Csv(result));
+      files.add("tables.md", tables);
+      for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+      return kOk;
     }
     if (validateCmd->parsed()) {
       const Problem problem = loadProblem(problemFile, options);

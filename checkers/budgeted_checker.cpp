@@ -43,14 +43,7 @@ bool BudgetedChecker::doIsValid(const Config& q) { return !collision_.inCollisio
 
 void BudgetedChecker::meshPairs(const Config& q) {
   robot_->linkPoses(q, poses_);
-  const auto& links = robot_->links();
-  pairs_.clear();
-  for (std::size_t i = 0; i < links.size(); ++i)
-    for (const auto& obstacle : scene_->obstacles())
-      pairs_.push_back({links[i].bvh.get(), poses_[i], obstacle.bvh.get(), obstacle.pose});
-  for (const auto& [i, k] : robot_->selfCollisionPairs())
-    pairs_.push_back({links[static_cast<std::size_t>(i)].bvh.get(), poses_[static_cast<std::size_t>(i)],
-                      links[static_cast<std::size_t>(k)].bvh.get(), poses_[static_cast<std::size_t>(k)]});
+  robotMeshPairs(*robot_, *scene_, poses_, pairs_);
 }
 
 EdgeResult BudgetedChecker::doCheckEdge(const Config& a, const Config& b) {

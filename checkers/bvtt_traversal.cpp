@@ -14,6 +14,17 @@ namespace {
 constexpr double kMaxInexactConfidence = 99.9;
 }  // namespace
 
+void robotMeshPairs(const Robot& robot, const Scene& scene, const std::vector<Transform>& poses,
+                    std::vector<MeshPair>& out) {
+  const auto& links = robot.links();
+  out.clear();
+  for (std::size_t i = 0; i < links.size(); ++i)
+    for (const auto& obstacle : scene.obstacles()) out.push_back({links[i].bvh.get(), poses[i], obstacle.bvh.get(), obstacle.pose});
+  for (const auto& [i, k] : robot.selfCollisionPairs())
+    out.push_back({links[static_cast<std::size_t>(i)].bvh.get(), poses[static_cast<std::size_t>(i)],
+                   links[static_cast<std::size_t>(k)].bvh.get(), poses[static_cast<std::size_t>(k)]});
+}
+
 BvttTraversal::BvttTraversal(TraversalSettings settings)
     : settings_(settings), previousConfidence_(settings.initial_confidence) {
   if (settings_.group_size < 2) throw std::invalid_argument("traversal group_size must be at least 2");

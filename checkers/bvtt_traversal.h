@@ -16,7 +16,8 @@
 // - the first check of a sequence starts from `initial_confidence`;
 // - an answer that is not exact never claims 100: it is capped just below.
 #include "checkers/check_stats.h"
-#include "environments/mesh.h"
+#include "environments/scene.h"
+#include "robots/robot.h"
 
 #include <cstdint>
 #include <optional>
@@ -48,6 +49,11 @@ struct MeshPair {
   const BvhModel* b;
   Transform pose_b;
 };
+
+/// Every (link, obstacle) and self-collision pair of a robot whose links are
+/// at `poses`, in a fixed order (so that consecutive checks share a cut).
+void robotMeshPairs(const Robot& robot, const Scene& scene, const std::vector<Transform>& poses,
+                    std::vector<MeshPair>& out);
 
 struct TraversalResult {
   bool colliding = false;  // a triangle contact was found (exact)

@@ -1,6 +1,7 @@
 // The budgeted BVTT traversal (Lin & Li) that the `budgeted` checker will be
 // built on: with no budget it must give exactly FCL's collide() verdict, with
 // a budget it must respect it, and its confidence must mean what Fig. 9 says.
+#include "app/experiment.h"
 #include "app/problem.h"
 #include "checkers/bvtt_traversal.h"
 #include "checkers/collision_queries.h"
@@ -13,17 +14,11 @@ using namespace prmkit;
 namespace {
 const std::vector<std::string> kShippedProblems{"maze2d", "chain5", "thin_wall", "spring_spring", "gear_spindle", "arm6_shelf"};
 
-/// Every (link, obstacle) and self-collision pair of the robot at q.
 std::vector<MeshPair> meshPairs(const Problem& problem, const Config& q) {
   std::vector<Transform> poses;
   problem.robot->linkPoses(q, poses);
-  const auto& links = problem.robot->links();
   std::vector<MeshPair> pairs;
-  for (std::size_t i = 0; i < links.size(); ++i)
-    for (const auto& obstacle : problem.scene->obstacles())
-      pairs.push_back({links[i].bvh.get(), poses[i], obstacle.bvh.get(), obstacle.pose});
-  for (const auto& [i, k] : problem.robot->selfCollisionPairs())
-    pairs.push_back({links[i].bvh.get(), poses[i], links[k].bvh.get(), poses[k]});
+  robotMeshPairs(*problem.robot, *problem.scene, poses, pairs);
   return pairs;
 }
 }  // namespace
@@ -105,4 +100,31 @@ TEST_CASE("traversal: settings are validated", "[traversal]") {
   settings = TraversalSettings{};
   settings.initial_confidence = 120;
   REQUIRE_THROWS_AS(BvttTraversal(settings), std::invalid_argument);
+}
+
+TEST_CASE("Lin & Li experiment: tables are consistent with the checks they count", "[traversal]") {
+  LinLiExperiment experiment = loadLinLiExperiment(test::sourceDir() / "configs/experiments/lin_li.yaml");
+  experiment.samples = 10;
+  experiment.k = 4;
+  experiment.resolution = 0.01;
+  experiment.budgets = {50, 200};
+  experiment.table2_budget = 50;
+  const LinLiResult result = runLinLi(experiment);
+  REQUIRE(result.table1.size() == 2);
+  REQUIRE(result.table2.size() == 11);
+  for (int run = 0; run < 2; ++run) {
+    std::size_t bucketed = 0;
+    for (const auto& bucket : result.table2) bucketed += bucket.colliding[run] + bucket.free[run];
+    REQUIRE(bucketed == result.table1[0].incomplete[run]);  // Table 2 counts exactly the out-of-budget checks
+    REQUIRE(result.table2.back().colliding[run] + result.table2.back().free[run] == 0);  // never 100 when inexact
+    for (const auto& row : result.table1) {
+      REQUIRE(row.incomplete[run] <= row.checks);
+      REQUIRE(row.mean_confidence[run] >= 0.0);
+      REQUIRE(row.mean_confidence[run] <= 100.0);
+    }
+  }
+  REQUIRE(result.table1[0].incomplete[0] > 0);  // 50 BV tests are too few for the springs
+  REQUIRE(linLiTable1Csv(result).rfind("budget_bv_tests,checks,", 0) == 0);
+  const std::string table2 = linLiTable2Csv(result);
+  REQUIRE(std::count(table2.begin(), table2.end(), '\n') == 12);  // header and 11 buckets
 }
