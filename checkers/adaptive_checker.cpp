@@ -72,7 +72,7 @@ double AdaptiveChecker::pairMotionBound(std::uint32_t pair, std::size_t segment)
 std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node) {
   std::string key = configKey(q);
   if (const auto found = samplesByKey_.find(key); found != samplesByKey_.end()) return found->second;
-  Sample sample{q, {}, std::vector<DistanceBound>(pairs_.size()), std::vector<bool>(pairs_.size(), false), node};
+  Sample sample{q, {}, std::vector<DistanceBound>(pairs_.size()), std::vector<bool>(pairs_.size(), false)};
   if (node) {
     if (const auto cached = nodeCache_.find(key); cached != nodeCache_.end()) {
       sample.bounds = cached->second;
@@ -150,23 +150,20 @@ bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collisio
 
 PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
   const std::size_t segmentCount = path.size() - 1;
-  const std::size_t linkCount = robot_->links().size();
   samples_.clear();
   samplesByKey_.clear();
   pairMotionBounds_.assign(segmentCount, std::vector<double>(pairs_.size()));
   std::vector<std::uint32_t> nodes;
   for (const Config& q : path) nodes.push_back(sampleAt(q, true));
-  std::vector<double> linkBounds(linkCount);
+  std::vector<double> linkBounds, selfBounds;
   for (std::size_t s = 0; s < segmentCount; ++s) {
-    for (std::size_t i = 0; i < linkCount; ++i) linkBounds[i] = robot_->motionBound(i, path[s], path[s + 1]);
-    for (std::size_t p = 0; p < pairs_.size(); ++p) {
-      const BodyPair& pair = pairs_[p];
-      // Obstacles do not move; two links move relative to each other (SSL 2005, Sec. 3.2).
+    robot_->motionBounds(path[s], path[s + 1], linkBounds, selfBounds);
+    // Obstacles do not move; two links move relative to each other (SSL 2005,
+    // Sec. 3.2). pairs_ holds the obstacle pairs, then the self pairs in order.
+    std::size_t self = 0;
+    for (std::size_t p = 0; p < pairs_.size(); ++p)
       pairMotionBounds_[s][p] =
-          pair.obstacle >= 0 ? linkBounds[static_cast<std::size_t>(pair.link)]
-                             : robot_->relativeMotionBound(static_cast<std::size_t>(pair.link),
-                                                           static_cast<std::size_t>(pair.other_link), path[s], path[s + 1]);
-    }
+          pairs_[p].obstacle >= 0 ? linkBounds[static_cast<std::size_t>(pairs_[p].link)] : selfBounds[self++];
   }
 
   std::priority_queue<Element> queue;

@@ -59,7 +59,6 @@ class AdaptiveChecker final : public Checker {
     std::vector<Transform> poses;        // empty until a distance needs them
     std::vector<DistanceBound> bounds;   // per pair
     std::vector<bool> from_cache;        // bound loaded from the node cache
-    bool node;                           // a path node (cached between checks)
   };
   /// One unresolved (segment, pair) element of the queue (SSL 2005, Sec. 4).
   struct Element {
@@ -96,6 +95,7 @@ class AdaptiveChecker final : public Checker {
   PlacedBodies placedBodies(std::uint32_t sample, std::uint32_t pair);
   /// FCL's collision test agrees that the pair touches at the sample.
   bool confirmTouching(std::uint32_t sample, std::uint32_t pair);
+  /// The sample at q, created if new; a path node starts from the node cache.
   std::uint32_t sampleAt(const Config& q, bool node);
 
   AdaptiveSettings settings_;

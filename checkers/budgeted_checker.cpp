@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 namespace prmkit {
 
@@ -21,9 +23,14 @@ BudgetedChecker::BudgetedChecker(std::shared_ptr<const Robot> robot, std::shared
                                  BudgetedSettings settings)
     : Checker(robot, scene),
       settings_(settings),
-      sampler_(robot_, scene_, settings.sampling),
       collision_(robot_, scene_),
-      traversal_(settings.traversal) {}
+      traversal_(settings.traversal) {
+  const auto& sampling = settings_.sampling;
+  if (sampling.space == DiscreteSettings::Space::CSpace && !(sampling.resolution > 0 && sampling.resolution <= 1))
+    throw std::invalid_argument("budgeted resolution must be in (0, 1]");
+  if (sampling.space == DiscreteSettings::Space::Workspace && !(sampling.eps > 0 && std::isfinite(sampling.eps)))
+    throw std::invalid_argument("budgeted eps must be positive");
+}
 
 BudgetedChecker::BudgetedChecker(const BudgetedChecker& other)
     : BudgetedChecker(other.robot_, other.scene_, other.settings_) {}
@@ -47,7 +54,7 @@ void BudgetedChecker::meshPairs(const Config& q) {
 }
 
 EdgeResult BudgetedChecker::doCheckEdge(const Config& a, const Config& b) {
-  const std::size_t n = sampler_.segmentCount(a, b);
+  const std::size_t n = segmentCount(*robot_, settings_.sampling, a, b);
   // The sequence starts at the valid endpoint a: its check carries no budget,
   // so the first sample inherits a complete cut and confidence 100.
   traversal_.forget();

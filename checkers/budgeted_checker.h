@@ -36,7 +36,6 @@ class BudgetedChecker final : public Checker {
   void meshPairs(const Config& q);
 
   BudgetedSettings settings_;
-  DiscreteChecker sampler_;  // only for its segment count
   CollisionQueries collision_;
   BvttTraversal traversal_;
   std::vector<Transform> poses_;

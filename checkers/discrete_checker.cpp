@@ -30,10 +30,10 @@ std::unique_ptr<Checker> DiscreteChecker::clone() const {
 
 bool DiscreteChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
 
-std::size_t DiscreteChecker::segmentCount(const Config& a, const Config& b) const {
-  const double n = settings_.space == DiscreteSettings::Space::CSpace
-                       ? robot_->distance(a, b) / (settings_.resolution * robot_->maxExtent())
-                       : robot_->maxMotionBound(a, b) / settings_.eps;
+std::size_t segmentCount(const Robot& robot, const DiscreteSettings& settings, const Config& a, const Config& b) {
+  const double n = settings.space == DiscreteSettings::Space::CSpace
+                       ? robot.distance(a, b) / (settings.resolution * robot.maxExtent())
+                       : robot.maxMotionBound(a, b) / settings.eps;
   return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(n)));
 }
 

@@ -20,6 +20,10 @@ struct DiscreteSettings {
   Order order = Order::Bisection;
 };
 
+/// Number of segments the edge a -> b is split into by these settings (the
+/// order does not matter), for every strategy that samples edges.
+std::size_t segmentCount(const Robot& robot, const DiscreteSettings& settings, const Config& a, const Config& b);
+
 class DiscreteChecker final : public Checker {
  public:
   DiscreteChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, DiscreteSettings settings);
@@ -29,7 +33,9 @@ class DiscreteChecker final : public Checker {
   std::unique_ptr<Checker> clone() const override;
   const DiscreteSettings& settings() const { return settings_; }
   /// Number of segments the edge a -> b is split into.
-  std::size_t segmentCount(const Config& a, const Config& b) const;
+  std::size_t segmentCount(const Config& a, const Config& b) const {
+    return prmkit::segmentCount(*robot_, settings_, a, b);
+  }
 
  private:
   DiscreteChecker(const DiscreteChecker& other) = default;

@@ -134,24 +134,47 @@ void KinematicChain::edgeLevers(std::size_t link, const std::vector<Transform>& 
   }
 }
 
+double KinematicChain::leverSum(std::size_t link, const std::vector<double>& levers, const Config& a, const Config& b,
+                                const std::vector<MotionTerm>* other) const {
+  // A joint's coordinate is in both term lists exactly when the joint is a common ancestor.
+  auto shared = [&](int coordinate) {
+    return other && std::any_of(other->begin(), other->end(),
+                                [&](const MotionTerm& t) { return t.coordinate == coordinate; });
+  };
+  const auto& terms = motionTerms_[link];
+  double bound = 0.0;
+  for (std::size_t n = 0; n < terms.size(); ++n)
+    if (!shared(terms[n].coordinate)) bound += levers[n] * std::abs(b[terms[n].coordinate] - a[terms[n].coordinate]);
+  return bound;
+}
+
+void KinematicChain::motionBounds(const Config& a, const Config& b, std::vector<double>& links,
+                                  std::vector<double>& selfPairs) const {
+  std::vector<Transform> framesA, framesB;
+  framePoses(a, framesA);
+  framePoses(b, framesB);
+  std::vector<std::vector<double>> levers(links_.size());
+  links.resize(links_.size());
+  for (std::size_t i = 0; i < links_.size(); ++i) {
+    edgeLevers(i, framesA, framesB, a, b, levers[i]);
+    links[i] = leverSum(i, levers[i], a, b);
+  }
+  selfPairs.resize(selfCollisionPairs_.size());
+  for (std::size_t p = 0; p < selfCollisionPairs_.size(); ++p) {
+    const auto i = static_cast<std::size_t>(selfCollisionPairs_[p].first);
+    const auto k = static_cast<std::size_t>(selfCollisionPairs_[p].second);
+    selfPairs[p] = leverSum(i, levers[i], a, b, &motionTerms_[k]) + leverSum(k, levers[k], a, b, &motionTerms_[i]);
+  }
+}
+
 double KinematicChain::relativeMotionBound(std::size_t i, std::size_t k, const Config& a, const Config& b) const {
   std::vector<Transform> framesA, framesB;
   framePoses(a, framesA);
   framePoses(b, framesB);
-  // A joint's coordinate is in both term lists exactly when the joint is a common ancestor.
-  auto shared = [](const std::vector<MotionTerm>& terms, int coordinate) {
-    return std::any_of(terms.begin(), terms.end(), [&](const MotionTerm& t) { return t.coordinate == coordinate; });
-  };
-  double bound = 0.0;
-  std::vector<double> levers;
-  for (const auto& [link, other] : {std::pair{i, k}, std::pair{k, i}}) {
-    edgeLevers(link, framesA, framesB, a, b, levers);
-    const auto& terms = motionTerms_[link];
-    for (std::size_t n = 0; n < terms.size(); ++n)
-      if (!shared(motionTerms_[other], terms[n].coordinate))
-        bound += levers[n] * std::abs(b[terms[n].coordinate] - a[terms[n].coordinate]);
-  }
-  return bound;
+  std::vector<double> leversI, leversK;
+  edgeLevers(i, framesA, framesB, a, b, leversI);
+  edgeLevers(k, framesA, framesB, a, b, leversK);
+  return leverSum(i, leversI, a, b, &motionTerms_[k]) + leverSum(k, leversK, a, b, &motionTerms_[i]);
 }
 
 double KinematicChain::motionBound(std::size_t link, const Config& a, const Config& b) const {
@@ -160,10 +183,7 @@ double KinematicChain::motionBound(std::size_t link, const Config& a, const Conf
   framePoses(b, framesB);
   std::vector<double> levers;
   edgeLevers(link, framesA, framesB, a, b, levers);
-  const auto& terms = motionTerms_[link];
-  double bound = 0.0;
-  for (std::size_t n = 0; n < terms.size(); ++n) bound += levers[n] * std::abs(b[terms[n].coordinate] - a[terms[n].coordinate]);
-  return bound;
+  return leverSum(link, levers, a, b);
 }
 
 }  // namespace prmkit

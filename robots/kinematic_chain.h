@@ -56,6 +56,8 @@ class KinematicChain final : public Robot {
   /// Seen from the deepest frame the two links share, the joints above it move
   /// both rigidly together: only the joints on the two branches below count.
   double relativeMotionBound(std::size_t i, std::size_t k, const Config& a, const Config& b) const override;
+  void motionBounds(const Config& a, const Config& b, std::vector<double>& links,
+                    std::vector<double>& selfPairs) const override;
 
   /// Poses of every frame (not only collision links), for pictures and tests.
   void framePoses(const Config& q, std::vector<Transform>& out) const;
@@ -82,6 +84,9 @@ class KinematicChain final : public Robot {
   /// tightened by the actual distance to the joint at either end.
   void edgeLevers(std::size_t link, const std::vector<Transform>& framesA, const std::vector<Transform>& framesB,
                   const Config& a, const Config& b, std::vector<double>& levers) const;
+  /// sum lever |dq| over a link's terms, optionally skipping the joints it shares with `other`.
+  double leverSum(std::size_t link, const std::vector<double>& levers, const Config& a, const Config& b,
+                  const std::vector<MotionTerm>* other = nullptr) const;
 };
 
 }  // namespace prmkit

@@ -16,9 +16,22 @@ double Robot::relativeMotionBound(std::size_t i, std::size_t k, const Config& a,
   return motionBound(i, a, b) + motionBound(k, a, b);
 }
 
+void Robot::motionBounds(const Config& a, const Config& b, std::vector<double>& links,
+                         std::vector<double>& selfPairs) const {
+  links.resize(links_.size());
+  for (std::size_t i = 0; i < links_.size(); ++i) links[i] = motionBound(i, a, b);
+  selfPairs.resize(selfCollisionPairs_.size());
+  for (std::size_t p = 0; p < selfCollisionPairs_.size(); ++p) {
+    const auto [i, k] = selfCollisionPairs_[p];
+    selfPairs[p] = relativeMotionBound(static_cast<std::size_t>(i), static_cast<std::size_t>(k), a, b);
+  }
+}
+
 double Robot::maxMotionBound(const Config& a, const Config& b) const {
+  std::vector<double> links, selfPairs;
+  motionBounds(a, b, links, selfPairs);
   double m = 0.0;
-  for (std::size_t i = 0; i < links_.size(); ++i) m = std::max(m, motionBound(i, a, b));
+  for (double bound : links) m = std::max(m, bound);
   return m;
 }
 

@@ -67,6 +67,11 @@ class Robot {
   /// link i's frame (so on how much their distance can change) along a -> b.
   /// Default: motionBound(i) + motionBound(k), valid for any two moving bodies.
   virtual double relativeMotionBound(std::size_t i, std::size_t k, const Config& a, const Config& b) const;
+  /// motionBound of every link and relativeMotionBound of every
+  /// self-collision pair (in selfCollisionPairs order) along a -> b, computed
+  /// together so that shared work (forward kinematics) is done once.
+  virtual void motionBounds(const Config& a, const Config& b, std::vector<double>& links,
+                            std::vector<double>& selfPairs) const;
   /// Largest motionBound over all links.
   double maxMotionBound(const Config& a, const Config& b) const;
 

@@ -59,9 +59,16 @@ void requireMotionBoundsHold(const Robot& robot, int edges, std::uint32_t seed) 
       robot.interpolate(a, b, 0.3, q);
       REQUIRE(robot.motionBound(l, a, q) <= 0.3 * bound * (1 + 1e-9) + 1e-12);
     }
+    // The batched bounds are the same numbers.
+    std::vector<double> linkBounds, pairBounds;
+    robot.motionBounds(a, b, linkBounds, pairBounds);
+    REQUIRE(linkBounds.size() == linkCount);
+    REQUIRE(pairBounds.size() == pairs.size());
+    for (std::size_t l = 0; l < linkCount; ++l) REQUIRE(linkBounds[l] == Approx(robot.motionBound(l, a, b)).margin(1e-12));
     for (std::size_t p = 0; p < pairs.size(); ++p) {
       const auto [i, k] = pairs[p];
       const double bound = robot.relativeMotionBound(i, k, a, b);
+      REQUIRE(pairBounds[p] == Approx(bound).margin(1e-12));
       REQUIRE(bound <= robot.motionBound(i, a, b) + robot.motionBound(k, a, b) + 1e-12);
       for (double t : travelled[linkCount + p]) REQUIRE(t <= bound * (1 + 1e-9) + 1e-12);
     }
