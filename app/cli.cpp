@@ -134,15 +134,15 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   };
   auto* planCmd = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg");
   addProblemOptions(planCmd);
-  planCmd->add_option("--planner", planner, "prm, lazy_prm, prm_star, lazy_prm_star");
-  planCmd->add_option("--checker", checker, "collision checker strategy (discrete, adaptive)");
+  planCmd->add_option("--planner", planner, fmt::format("{}", fmt::join(plannerNames(), ", ")));
+  planCmd->add_option("--checker", checker, "collision checker strategy (discrete, adaptive, budgeted)");
   planCmd->add_option("--seed", seed, "random seed")->check(CLI::NonNegativeNumber);
   planCmd->add_option("--time-limit", timeLimit, "time limit (s)");
   planCmd->add_option("--out", outDir, "output folder (default: out)");
   auto* checkCmd = app.add_subcommand("check", "check a list of edges (or random ones) and write one verdict per edge");
   addProblemOptions(checkCmd);
   CheckOptions checkOptions;
-  checkCmd->add_option("--checker", checker, "collision checker strategy (discrete, adaptive)");
+  checkCmd->add_option("--checker", checker, "collision checker strategy (discrete, adaptive, budgeted)");
   checkCmd->add_option("--edges", checkOptions.edgesFile, "CSV of edges: header a.<coordinate>..., b.<coordinate>...");
   checkCmd->add_option("--random", checkOptions.randomCount, "check N random edges between valid configurations")
       ->check(CLI::PositiveNumber);

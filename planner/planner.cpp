@@ -1,10 +1,14 @@
 #include "planner/planner.h"
 
 #include "planner/lazy_prm.h"
+#include "planner/ompl_planner.h"
 #include "planner/prm.h"
 
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 #include <numbers>
 #include <stdexcept>
 
@@ -90,7 +94,7 @@ void Planner::shortcut(Checker& checker, std::vector<Config>& path, PlanResult& 
 PlanResult Planner::solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier) {
   started_ = std::chrono::steady_clock::now();
   verifier_ = verifier;
-  verifyFinalPath_ = settings_.verify_final_path.value_or(checker.confidenceBased());
+  verifyFinalPath_ = verifiesFinalPath() && settings_.verify_final_path.value_or(checker.confidenceBased());
   rng_ = ompl::RNG(settings_.seed);
   const CheckStats before = checker.stats();
   PlanResult result;
@@ -106,7 +110,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
       result.solved = true;
       result.status = "solved";
       for (Vertex v : *vertices) result.path.push_back(roadmap.config(v));
-      result.path_verified = verifyFinalPath_ || checker.exact();
+      result.path_verified = verifyFinalPath_ || (checker.exact() && checksEdgesWithChecker());
       if (settings_.shortcut) shortcut(verifyFinalPath_ ? *verifier_ : checker, result.path, result);
       for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
         result.path_length += checker.robot().distance(result.path[i], result.path[i + 1]);
@@ -124,14 +128,20 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
 }
 
 const std::vector<std::string>& plannerNames() {
-  static const std::vector<std::string> names{"prm", "lazy_prm", "prm_star", "lazy_prm_star"};
+  static const std::vector<std::string> names{"prm",      "lazy_prm",      "prm_star",
+                                              "lazy_prm_star", "ompl_prm", "ompl_lazy_prm",
+                                              "ompl_fcl_default"};
   return names;
 }
 
 std::unique_ptr<Planner> makePlanner(const PlannerSettings& settings) {
   if (settings.type == "prm" || settings.type == "prm_star") return std::make_unique<Prm>(settings);
   if (settings.type == "lazy_prm" || settings.type == "lazy_prm_star") return std::make_unique<LazyPrm>(settings);
-  throw std::invalid_argument(fmt::format("unknown planner '{}' (expected one of prm, lazy_prm, prm_star, lazy_prm_star)", settings.type));
+  if (settings.type.starts_with("ompl_") &&
+      std::find(plannerNames().begin(), plannerNames().end(), settings.type) != plannerNames().end())
+    return std::make_unique<OmplPlanner>(settings);
+  throw std::invalid_argument(
+      fmt::format("unknown planner '{}' (expected one of {})", settings.type, fmt::join(plannerNames(), ", ")));
 }
 
 }  // namespace prmkit

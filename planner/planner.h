@@ -75,6 +75,11 @@ class Planner {
   /// Grows `roadmap` (start = vertex 0, goal = vertex 1) until a path is found
   /// or a limit is hit; returns the vertex path or nothing.
   virtual std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) = 0;
+  /// False when edges are checked by something other than the checker (OMPL's
+  /// stock discrete motion validator): the path is then never called verified.
+  virtual bool checksEdgesWithChecker() const { return true; }
+  /// False for planners that cannot replan after the verifier rejects an edge.
+  virtual bool verifiesFinalPath() const { return true; }
 
   /// Draws one valid configuration, counting draws; nothing when a limit is hit.
   std::optional<Config> sampleValid(Checker& checker, PlanResult& result);

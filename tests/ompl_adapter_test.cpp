@@ -1,0 +1,134 @@
+// OMPL's PRM and LazyPRM running on prmkit's checkers (issue 6's peers).
+#include "app/problem.h"
+#include "app/verify.h"
+#include "checkers/collision_queries.h"
+#include "planner/ompl_planner.h"
+#include "test_support.h"
+
+#include <fmt/format.h>
+#include <ompl/base/ScopedState.h>
+#include <ompl/base/SpaceInformation.h>
+
+#include <catch2/catch.hpp>
+
+using namespace prmkit;
+namespace ob = ompl::base;
+
+TEST_CASE("OMPL's PRM and LazyPRM with the adaptive checker return paths that verify", "[ompl]") {
+  for (const std::string name : {"maze2d", "thin_wall", "chain5", "arm6_shelf"}) {
+    for (const std::string planner : {"ompl_prm", "ompl_lazy_prm"}) {
+      for (int seed = 1; seed <= test::scaled(2); ++seed) {
+        DYNAMIC_SECTION(name << " " << planner << " seed " << seed) {
+          Problem problem = loadProblem(test::problemFile(name), {{"planner.type=" + planner, "checker.type=adaptive",
+                                                                   "limits.time=60", fmt::format("seed={}", seed)},
+                                                                  true});
+          auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+          const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+          INFO(result.status);
+          REQUIRE(result.solved);
+          REQUIRE(result.path_verified);
+          REQUIRE(result.path.front() == problem.start);
+          REQUIRE(result.path.back() == problem.goal);
+          const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
+          INFO(verdict.message);
+          REQUIRE(verdict.valid);
+          // The planner's edge checks went through the checker and were counted there.
+          REQUIRE(result.check_stats.edges_checked > 0);
+          REQUIRE(result.planner_stats.edges_attempted > 0);
+          REQUIRE(result.planner_stats.samples_drawn > 0);
+          REQUIRE(result.roadmap_vertices >= result.path.size());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("OMPL peers are deterministic for a seed", "[ompl]") {
+  for (const std::string planner : {"ompl_prm", "ompl_lazy_prm", "ompl_fcl_default"}) {
+    std::vector<std::vector<Config>> paths;
+    for (int run = 0; run < 2; ++run) {
+      Problem problem = loadProblem(test::problemFile("chain5"), {{"planner.type=" + planner, "seed=4"}, true});
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+      REQUIRE(result.solved);
+      paths.push_back(result.path);
+    }
+    INFO(planner);
+    REQUIRE(paths[0] == paths[1]);
+  }
+}
+
+TEST_CASE("ompl_fcl_default: OMPL's stock 1% discrete validator, paths never called verified", "[ompl]") {
+  int rejected = 0;
+  for (int seed = 1; seed <= 3; ++seed) {
+    Problem problem = loadProblem(test::problemFile("maze2d"), {{"planner.type=ompl_fcl_default", "checker.type=adaptive",
+                                                                 "limits.time=60", fmt::format("seed={}", seed)},
+                                                                true});
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    INFO("seed " << seed << ": " << result.status);
+    REQUIRE(result.solved);
+    // Exact checker, but the edges were checked by OMPL's DiscreteMotionValidator.
+    REQUIRE_FALSE(result.path_verified);
+    REQUIRE(result.check_stats.edges_checked == 0);
+    REQUIRE(result.planner_stats.edges_attempted > 0);
+    if (!verifyPath(problem, result.path, defaultVerifyEps(problem)).valid) ++rejected;
+  }
+  // The stack most users run returns colliding paths for some seeds.
+  REQUIRE(rejected > 0);
+}
+
+TEST_CASE("the motion validator honours OMPL's lastValid contract", "[ompl]") {
+  const Problem problem = loadProblem(test::problemFile("thin_wall"));
+  const Robot& robot = *problem.robot;
+  // A motion straight through the wall: the start's orientation, the goal's position.
+  const Config a = problem.start;
+  Config b = problem.goal;
+  b.tail(4) = a.tail(4);
+  // The first colliding parameter by a dense scan (1e-4 of the edge).
+  CollisionQueries collision(problem.robot, problem.scene);
+  double firstCollision = -1;
+  Config q;
+  for (int i = 0; i <= 10000 && firstCollision < 0; ++i) {
+    robot.interpolate(a, b, i / 10000.0, q);
+    CheckStats ignored;
+    if (collision.inCollision(q, ignored)) firstCollision = i / 10000.0;
+  }
+  REQUIRE(firstCollision > 0);
+  for (const std::string type : {"discrete", "adaptive", "budgeted"}) {
+    DYNAMIC_SECTION(type) {
+      CheckerSettings settings = problem.checker;
+      settings.type = type;
+      auto checker = makeChecker(settings, problem.robot, problem.scene);
+      std::atomic<std::uint64_t> drawn{0};
+      auto space = std::make_shared<RobotStateSpace>(robot, 1, drawn);
+      auto si = std::make_shared<ob::SpaceInformation>(space);
+      si->setStateValidityChecker(std::make_shared<CheckerValidityChecker>(si, *checker));
+      CheckerMotionValidator validator(si, *checker, 90.0);
+      si->setup();
+      ob::ScopedState<> s1(space), s2(space), last(space);
+      space->fromConfig(a, s1.get());
+      space->fromConfig(b, s2.get());
+      std::pair<ob::State*, double> lastValid{last.get(), -1.0};
+      REQUIRE_FALSE(validator.checkMotion(s1.get(), s2.get(), lastValid));
+      REQUIRE(validator.getInvalidMotionCount() == 1);
+      // lastValid.first is the configuration at lastValid.second, the motion
+      // up to it is valid, and it stops within 0.2% of the edge before the wall.
+      Config expected;
+      robot.interpolate(a, b, lastValid.second, expected);
+      REQUIRE((space->toConfig(last.get()) - expected).norm() < 1e-12);
+      REQUIRE(lastValid.second <= firstCollision);
+      REQUIRE(lastValid.second >= firstCollision - 2e-3);
+      REQUIRE(validator.checkMotion(s1.get(), last.get()));
+      REQUIRE(verifyPath(Problem{problem.name, problem.file, problem.robot, problem.scene, a, expected, problem.planner,
+                                 problem.checker},
+                         {a, expected}, defaultVerifyEps(problem))
+                  .valid);
+      // Without a state to fill, only the parameter is returned.
+      std::pair<ob::State*, double> parameterOnly{nullptr, -1.0};
+      REQUIRE_FALSE(validator.checkMotion(s1.get(), s2.get(), parameterOnly));
+      REQUIRE(parameterOnly.second <= firstCollision);
+      REQUIRE(parameterOnly.second >= firstCollision - 2e-3);
+    }
+  }
+}
