@@ -1,5 +1,6 @@
 #include "app/cli.h"
 
+#include "app/benchmark.h"
 #include "app/edge_check.h"
 #include "app/experiment.h"
 #include "app/outputs.h"
@@ -9,6 +10,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <sstream>
 
 namespace prmkit {
 
@@ -119,6 +122,69 @@ int check(const std::string& file, const LoadOptions& options, std::uint32_t see
   return kOk;
 }
 
+std::vector<std::string> splitList(const std::string& text, const std::string& option,
+                                   const std::vector<std::string>& allowed) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (std::find(allowed.begin(), allowed.end(), item) == allowed.end())
+      throw InputError(fmt::format("{}: unknown name '{}' (expected a comma-separated list of {})", option, item,
+                                   fmt::join(allowed, ", ")));
+    if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+  }
+  if (items.empty()) throw InputError(fmt::format("{} needs at least one name", option));
+  return items;
+}
+
+/// "key.path=value" -> (key.path, value), for run parameters.
+std::pair<std::string, std::string> splitAssignment(const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError(fmt::format("--set '{}': expected key.path=value", assignment));
+  return {assignment.substr(0, eq), assignment.substr(eq + 1)};
+}
+
+struct CompareOptions {
+  std::string checkers = "discrete,adaptive,budgeted";
+  std::string planners = "prm,lazy_prm,ompl_prm,ompl_lazy_prm,ompl_fcl_default";
+  std::size_t runs = 10;
+  double timeLimit = 10.0;
+  std::size_t jobs = 1;
+  bool noPlots = false;
+};
+
+int compare(const std::string& file, const std::vector<std::string>& overrides, const CompareOptions& o,
+            const std::string& outDir, std::ostream& out) {
+  if (!(o.timeLimit > 0 && std::isfinite(o.timeLimit))) throw InputError("--time-limit must be a positive number of seconds");
+  const auto checkers = splitList(o.checkers, "--checkers", checkerNames());
+  const auto planners = splitList(o.planners, "--planners", plannerNames());
+  const Problem problem = loadProblem(file, {overrides, true});  // bad input fails here, before any run
+  std::vector<std::pair<std::string, std::string>> parameters;
+  for (const auto& assignment : overrides) parameters.push_back(splitAssignment(assignment));
+  std::vector<RunSpec> specs;
+  for (const auto& planner : planners) {
+    // OMPL's stock validator does not use the strategy: one set of runs, with discrete's FCL static checks.
+    const std::vector<std::string> used = planner == "ompl_fcl_default" ? std::vector<std::string>{"discrete"} : checkers;
+    for (const auto& checker : used)
+      for (std::size_t seed = 1; seed <= o.runs; ++seed)
+        specs.push_back({file, planner, checker, parameters, static_cast<std::uint32_t>(seed), o.timeLimit});
+  }
+  out << fmt::format("compare {}: {} runs ({} seeds per combination, time limit {:g} s per run, {} thread(s))\n",
+                     problem.name, specs.size(), o.runs, o.timeLimit, o.jobs);
+  const auto records = runAll(specs, o.jobs, [&](const RunRecord& r, std::size_t done) {
+    out << fmt::format("[{}/{}] {} seed {}: {} in {:.3f} s{}\n", done, specs.size(), r.spec.combination(), r.spec.seed,
+                       r.failure.empty() ? r.status : "failed: " + r.failure, r.time_s, r.unsafe ? ", UNSAFE path" : "");
+    out.flush();
+  });
+  std::string lines;
+  for (const auto& r : records) lines += recordJson(r) + "\n";
+  OutputFiles files(outDir);
+  files.add("runs.jsonl", lines);
+  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+  writeReport(outDir, "compare", records, !o.noPlots, out);
+  return kOk;
+}
+
 }  // namespace
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -155,6 +221,21 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   checkCmd->add_option("--jobs", checkOptions.jobs, "threads, one checker instance each (default 1)")
       ->check(CLI::PositiveNumber);
   checkCmd->add_option("--out", checkOptions.outFile, "write one row per edge to this CSV file");
+  auto* compareCmd = app.add_subcommand(
+      "compare", "run checker x planner combinations on one problem with the same seeds; table, CSV, OMPL logs, plots");
+  addProblemOptions(compareCmd);
+  CompareOptions compareOptions;
+  compareCmd->add_option("--checkers", compareOptions.checkers, "comma-separated checkers (default discrete,adaptive,budgeted)");
+  compareCmd->add_option("--planners", compareOptions.planners,
+                         "comma-separated planners (default prm,lazy_prm,ompl_prm,ompl_lazy_prm,ompl_fcl_default)");
+  compareCmd->add_option("--runs", compareOptions.runs, "runs per combination, seeds 1..N (default 10)")
+      ->check(CLI::PositiveNumber);
+  compareCmd->add_option("--time-limit", compareOptions.timeLimit, "planning time limit per run (s, default 10)");
+  compareCmd->add_option("--jobs", compareOptions.jobs, "threads (default 1; times are wall times, so more threads "
+                                                        "than cores skews them)")
+      ->check(CLI::PositiveNumber);
+  compareCmd->add_option("--out", outDir, "output folder (default: out)");
+  compareCmd->add_flag("--no-plots", compareOptions.noPlots, "do not run matplotlib");
   auto* experimentCmd =
       app.add_subcommand("experiment", "run a shipped experiment (Lin & Li's Tables 1 and 2) and write its tables as CSV");
   std::string experimentFile;
@@ -194,6 +275,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       if (!checker.empty()) options.overrides.push_back("checker.type=" + checker);
       return check(problemFile, options, seed >= 0 ? static_cast<std::uint32_t>(seed) : 1u, checkOptions, out);
     }
+    if (compareCmd->parsed()) return compare(problemFile, overrides, compareOptions, outDir, out);
     if (experimentCmd->parsed()) {
       const LinLiExperiment experiment = loadLinLiExperiment(experimentFile);
       out << fmt::format("experiment {}: budgets of {} BV tests, best-first (coherence) against depth-first\n",

@@ -120,16 +120,8 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["roadmap_edges"] = result.roadmap_edges;
   j["path_waypoints"] = result.path.size();
   j["path_length_cspace"] = result.path_length;
-  const auto& p = result.planner_stats;
-  j["samples_drawn"] = p.samples_drawn;
-  j["samples_invalid"] = p.samples_invalid;
-  j["edges_attempted"] = p.edges_attempted;
-  j["edges_colliding"] = p.edges_colliding;
-  j["graph_searches"] = p.graph_searches;
-  j["path_checks"] = p.path_checks;
-  j["shortcuts_applied"] = p.shortcuts_applied;
-  j["tentative_edges"] = p.tentative_edges;
-  j["verification_failures"] = p.verification_failures;
+  PlannerStats::forEachField(
+      [&](std::string_view name, auto member) { j[std::string(name)] = result.planner_stats.*member; });
   j["path_verified"] = result.path_verified;
   result.check_stats.forEach([&](std::string_view name, double value, std::string_view unit) {
     if (unit == "count")

@@ -40,6 +40,20 @@ struct PlannerStats {
   std::uint64_t shortcuts_applied = 0;
   std::uint64_t tentative_edges = 0;        // Unknown edges kept for their confidence
   std::uint64_t verification_failures = 0;  // tentative edges on a found path the exact verifier rejected
+
+  /// Visits every field as (name, member pointer): the one list of counters, all counts.
+  template <class Visitor>
+  static void forEachField(Visitor&& visit) {
+    visit(std::string_view("samples_drawn"), &PlannerStats::samples_drawn);
+    visit(std::string_view("samples_invalid"), &PlannerStats::samples_invalid);
+    visit(std::string_view("edges_attempted"), &PlannerStats::edges_attempted);
+    visit(std::string_view("edges_colliding"), &PlannerStats::edges_colliding);
+    visit(std::string_view("graph_searches"), &PlannerStats::graph_searches);
+    visit(std::string_view("path_checks"), &PlannerStats::path_checks);
+    visit(std::string_view("shortcuts_applied"), &PlannerStats::shortcuts_applied);
+    visit(std::string_view("tentative_edges"), &PlannerStats::tentative_edges);
+    visit(std::string_view("verification_failures"), &PlannerStats::verification_failures);
+  }
 };
 
 struct PlanResult {

@@ -1,0 +1,388 @@
+#include "app/benchmark.h"
+
+#include "app/outputs.h"
+#include "app/verify.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <unistd.h>
+
+namespace prmkit {
+
+namespace {
+
+std::string shortName(const std::string& keyPath) {
+  const auto dot = keyPath.rfind('.');
+  return dot == std::string::npos ? keyPath : keyPath.substr(dot + 1);
+}
+
+/// Quantile with linear interpolation between order statistics (Hyndman & Fan type 7).
+double quantile(std::vector<double> values, double p) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const double h = p * static_cast<double>(values.size() - 1);
+  const auto lower = static_cast<std::size_t>(std::floor(h));
+  const std::size_t upper = std::min(lower + 1, values.size() - 1);
+  return values[lower] + (h - static_cast<double>(lower)) * (values[upper] - values[lower]);
+}
+
+std::string csvCell(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string hostName() {
+  char name[256] = {};
+  return ::gethostname(name, sizeof(name) - 1) == 0 ? std::string(name) : std::string("unknown");
+}
+
+std::string cpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("model name")) return line.substr(line.find(':') + 2);
+  return "unknown";
+}
+
+}  // namespace
+
+std::string RunSpec::combination() const {
+  std::string name = planner == "ompl_fcl_default" ? planner : planner + "+" + checker;
+  if (parameters.empty()) return name;
+  std::vector<std::string> items;
+  for (const auto& [key, value] : parameters) items.push_back(shortName(key) + "=" + value);
+  return fmt::format("{}[{}]", name, fmt::join(items, ","));
+}
+
+std::string RunSpec::key() const {
+  std::vector<std::string> items;
+  for (const auto& [key, value] : parameters) items.push_back(key + "=" + value);
+  return fmt::format("{}|{}|{}|{}|seed={}", problem_file.string(), planner, checker, fmt::join(items, ","), seed);
+}
+
+std::vector<std::string> RunSpec::overrides() const {
+  std::vector<std::string> out{"planner.type=" + planner, "checker.type=" + checker, fmt::format("seed={}", seed),
+                               fmt::format("limits.time={}", time_limit_s)};
+  for (const auto& [key, value] : parameters) out.push_back(key + "=" + value);
+  return out;
+}
+
+RunRecord runPlanning(const RunSpec& spec) {
+  RunRecord record;
+  record.spec = spec;
+  record.problem = spec.problem_file.stem().string();
+  try {
+    const Problem problem = loadProblem(spec.problem_file, {spec.overrides(), true});
+    record.problem = problem.name;
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    CheckerSettings exact = problem.checker;
+    exact.type = "adaptive";
+    auto verifier = makeChecker(exact, problem.robot, problem.scene);
+    const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal, verifier.get());
+    record.solved = result.solved;
+    record.status = result.status;
+    record.time_s = result.time_s;
+    record.path_length = result.path_length;
+    record.waypoints = result.path.size();
+    record.path_verified = result.path_verified;
+    record.roadmap_vertices = result.roadmap_vertices;
+    record.roadmap_edges = result.roadmap_edges;
+    record.planner_stats = result.planner_stats;
+    record.check_stats = result.check_stats;
+    if (result.solved) {
+      const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
+      record.unsafe = !verdict.valid;
+      record.verify_message = verdict.message;
+    }
+  } catch (const std::exception& e) {
+    record.status = "failed";
+    record.failure = e.what();
+  }
+  return record;
+}
+
+std::string recordJson(const RunRecord& r) {
+  nlohmann::ordered_json j;
+  j["key"] = r.spec.key();
+  j["problem_file"] = r.spec.problem_file.string();
+  j["problem"] = r.problem;
+  j["planner"] = r.spec.planner;
+  j["checker"] = r.spec.checker;
+  j["combination"] = r.spec.combination();
+  j["parameters"] = nlohmann::ordered_json::array();
+  for (const auto& [key, value] : r.spec.parameters) j["parameters"].push_back({key, value});
+  j["seed"] = r.spec.seed;
+  j["time_limit_s"] = r.spec.time_limit_s;
+  j["solved"] = r.solved;
+  j["status"] = r.status;
+  j["failure"] = r.failure;
+  j["time_s"] = r.time_s;
+  j["path_length"] = r.path_length;
+  j["waypoints"] = r.waypoints;
+  j["path_verified"] = r.path_verified;
+  j["unsafe"] = r.unsafe;
+  j["verify_message"] = r.verify_message;
+  j["roadmap_vertices"] = r.roadmap_vertices;
+  j["roadmap_edges"] = r.roadmap_edges;
+  PlannerStats::forEachField([&](std::string_view name, auto member) { j[std::string(name)] = r.planner_stats.*member; });
+  CheckStats::forEachField(
+      [&](std::string_view name, auto member, std::string_view) { j[std::string(name)] = r.check_stats.*member; });
+  return j.dump();
+}
+
+RunRecord parseRecordJson(const std::string& line, const std::string& where) {
+  try {
+    const auto j = nlohmann::json::parse(line);
+    RunRecord r;
+    r.spec.problem_file = j.at("problem_file").get<std::string>();
+    r.spec.planner = j.at("planner").get<std::string>();
+    r.spec.checker = j.at("checker").get<std::string>();
+    for (const auto& p : j.at("parameters")) r.spec.parameters.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
+    r.spec.seed = j.at("seed").get<std::uint32_t>();
+    r.spec.time_limit_s = j.at("time_limit_s").get<double>();
+    r.problem = j.at("problem").get<std::string>();
+    r.solved = j.at("solved").get<bool>();
+    r.status = j.at("status").get<std::string>();
+    r.failure = j.at("failure").get<std::string>();
+    r.time_s = j.at("time_s").get<double>();
+    r.path_length = j.at("path_length").get<double>();
+    r.waypoints = j.at("waypoints").get<std::size_t>();
+    r.path_verified = j.at("path_verified").get<bool>();
+    r.unsafe = j.at("unsafe").get<bool>();
+    r.verify_message = j.at("verify_message").get<std::string>();
+    r.roadmap_vertices = j.at("roadmap_vertices").get<std::size_t>();
+    r.roadmap_edges = j.at("roadmap_edges").get<std::size_t>();
+    PlannerStats::forEachField([&](std::string_view name, auto member) {
+      r.planner_stats.*member = j.at(std::string(name)).get<std::uint64_t>();
+    });
+    CheckStats::forEachField([&](std::string_view name, auto member, std::string_view) {
+      using Field = std::remove_reference_t<decltype(r.check_stats.*member)>;
+      r.check_stats.*member = j.at(std::string(name)).get<Field>();
+    });
+    if (j.at("key").get<std::string>() != r.spec.key())
+      throw InputError(fmt::format("{}: the key does not match the run's settings", where));
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("{}: not a run record: {}", where, e.what()));
+  }
+}
+
+std::string recordsCsv(const std::vector<RunRecord>& records) {
+  std::vector<std::string> header{"problem", "planner", "checker", "combination", "parameters", "seed",
+                                  "time_limit_s", "solved", "status", "failure", "time_s", "path_length",
+                                  "waypoints", "path_verified", "unsafe", "roadmap_vertices", "roadmap_edges"};
+  PlannerStats::forEachField([&](std::string_view name, auto) { header.emplace_back(name); });
+  CheckStats::forEachField([&](std::string_view name, auto, std::string_view) { header.emplace_back(name); });
+  std::string out = fmt::format("{}\n", fmt::join(header, ","));
+  for (const auto& r : records) {
+    std::vector<std::string> parameters;
+    for (const auto& [key, value] : r.spec.parameters) parameters.push_back(key + "=" + value);
+    std::vector<std::string> cells{csvCell(r.problem), r.spec.planner, r.spec.checker, csvCell(r.spec.combination()),
+                                   csvCell(fmt::format("{}", fmt::join(parameters, ";"))),
+                                   std::to_string(r.spec.seed), fmt::format("{}", r.spec.time_limit_s),
+                                   r.solved ? "1" : "0", csvCell(r.status), csvCell(r.failure),
+                                   fmt::format("{:.6f}", r.time_s), fmt::format("{:.6g}", r.path_length),
+                                   std::to_string(r.waypoints), r.path_verified ? "1" : "0", r.unsafe ? "1" : "0",
+                                   std::to_string(r.roadmap_vertices), std::to_string(r.roadmap_edges)};
+    PlannerStats::forEachField([&](std::string_view, auto member) { cells.push_back(std::to_string(r.planner_stats.*member)); });
+    r.check_stats.forEach([&](std::string_view, double value, std::string_view unit) {
+      cells.push_back(unit == "s" ? fmt::format("{:.6f}", value) : fmt::format("{:.0f}", value));
+    });
+    out += fmt::format("{}\n", fmt::join(cells, ","));
+  }
+  return out;
+}
+
+std::vector<Summary> summarize(const std::vector<RunRecord>& records) {
+  std::vector<Summary> rows;
+  std::map<std::pair<std::string, std::string>, std::vector<const RunRecord*>> groups;
+  std::vector<std::pair<std::string, std::string>> order;  // first appearance
+  for (const auto& r : records) {
+    const std::pair<std::string, std::string> group{r.problem, r.spec.combination()};
+    if (!groups.contains(group)) order.push_back(group);
+    groups[group].push_back(&r);
+  }
+  for (const auto& group : order) {
+    const auto& runs = groups[group];
+    Summary s;
+    s.problem = group.first;
+    s.combination = group.second;
+    s.planner = runs.front()->spec.planner;
+    s.checker = runs.front()->spec.checker;
+    std::vector<double> times, statics, distances, bvs, lengths;
+    for (const RunRecord* r : runs) {
+      ++s.runs;
+      if (!r->failure.empty()) {
+        ++s.failed;
+        continue;
+      }
+      s.solved += r->solved;
+      s.unsafe += r->unsafe;
+      times.push_back(r->time_s);
+      statics.push_back(static_cast<double>(r->check_stats.static_queries));
+      distances.push_back(static_cast<double>(r->check_stats.distance_queries));
+      bvs.push_back(static_cast<double>(r->check_stats.bv_tests));
+      if (r->solved) lengths.push_back(r->path_length);
+    }
+    s.time_median_s = quantile(times, 0.5);
+    s.time_q1_s = quantile(times, 0.25);
+    s.time_q3_s = quantile(times, 0.75);
+    s.static_queries_median = quantile(statics, 0.5);
+    s.distance_queries_median = quantile(distances, 0.5);
+    s.bv_tests_median = quantile(bvs, 0.5);
+    s.path_length_median = quantile(lengths, 0.5);
+    rows.push_back(s);
+  }
+  return rows;
+}
+
+std::string summaryMarkdown(const std::vector<Summary>& rows) {
+  std::string out =
+      "| problem | planner + checker | runs | solved | median time (s) | IQR time (s) | static checks | distance "
+      "queries | BV tests | path length (C-space) | unsafe paths returned | failed runs |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& s : rows) {
+    out += fmt::format("| {} | {} | {} | {:.0f}% | {:.3f} | {:.3f} | {:.0f} | {:.0f} | {:.0f} | {} | {} | {} |\n", s.problem,
+                       s.combination, s.runs, 100.0 * static_cast<double>(s.solved) / static_cast<double>(s.runs),
+                       s.time_median_s, s.time_q3_s - s.time_q1_s, s.static_queries_median, s.distance_queries_median,
+                       s.bv_tests_median, std::isnan(s.path_length_median) ? std::string("-") : fmt::format("{:.3g}", s.path_length_median),
+                       s.unsafe, s.failed);
+  }
+  out += "\nTimes are planning times over all runs (unsolved runs count with the time they used); static checks, "
+         "distance queries and BV tests are medians per run; unsafe paths are returned paths that dense "
+         "verification (prmkit verify, eps 1e-3 of the scene size) rejects.\n";
+  return out;
+}
+
+std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experiment, const std::vector<RunRecord>& records) {
+  static const std::vector<std::string> statuses{"solved", "time limit", "sample limit", "invalid start",
+                                                 "invalid goal", "failed", "other"};
+  std::map<std::string, std::vector<const RunRecord*>> byProblem;
+  for (const auto& r : records) byProblem[r.problem].push_back(&r);
+  const std::time_t now = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", std::localtime(&now));
+  std::map<std::string, std::string> logs;
+  for (const auto& [problem, runs] : byProblem) {
+    std::vector<std::string> combinations;
+    std::map<std::string, std::vector<const RunRecord*>> byCombination;
+    double total = 0, timeLimit = 0;
+    std::uint32_t firstSeed = std::numeric_limits<std::uint32_t>::max();
+    for (const RunRecord* r : runs) {
+      if (!byCombination.contains(r->spec.combination())) combinations.push_back(r->spec.combination());
+      byCombination[r->spec.combination()].push_back(r);
+      total += r->time_s;
+      timeLimit = std::max(timeLimit, r->spec.time_limit_s);
+      firstSeed = std::min(firstSeed, r->spec.seed);
+    }
+    std::size_t runsPerPlanner = 0;
+    for (const auto& [name, list] : byCombination) runsPerPlanner = std::max(runsPerPlanner, list.size());
+    std::string name = fmt::format("{}_{}", experiment, problem);
+    std::replace(name.begin(), name.end(), ' ', '_');
+    std::string out = fmt::format("prmkit version {}\nExperiment {}\nRunning on {}\nStarting at {}\n", PRMKIT_VERSION,
+                                  name, hostName(), date);
+    out += fmt::format("<<<|\nprmkit problem {} ({})\n|>>>\n<<<|\n{}\n|>>>\n", problem, runs.front()->spec.problem_file.string(),
+                       cpuModel());
+    out += fmt::format("{} is the random seed\n{} seconds per run\n0 MB per run\n{} runs per planner\n", firstSeed,
+                       timeLimit, runsPerPlanner);
+    out += fmt::format("{} seconds spent to collect the data\n1 enum type\nstatus|{}\n", total, fmt::join(statuses, "|"));
+    out += fmt::format("{} planners\n", combinations.size());
+    std::vector<std::string> properties{"time REAL", "solved BOOLEAN", "status ENUM", "solution length REAL",
+                                        "unsafe BOOLEAN", "path verified BOOLEAN", "seed INTEGER",
+                                        "graph states INTEGER", "graph motions INTEGER"};
+    PlannerStats::forEachField([&](std::string_view field, auto) { properties.push_back(fmt::format("{} INTEGER", field)); });
+    CheckStats::forEachField([&](std::string_view field, auto, std::string_view unit) {
+      properties.push_back(fmt::format("{} {}", field, unit == "s" ? "REAL" : "INTEGER"));
+    });
+    for (const auto& combination : combinations) {
+      const auto& list = byCombination[combination];
+      const RunSpec& spec = list.front()->spec;
+      out += fmt::format("{}\n{} common properties\n", combination, 2 + spec.parameters.size());
+      out += fmt::format("planner = {}\nchecker = {}\n", spec.planner, spec.checker);
+      for (const auto& [key, value] : spec.parameters) out += fmt::format("{} = {}\n", key, value);
+      out += fmt::format("{} properties for each run\n{}\n{} runs\n", properties.size(), fmt::join(properties, "\n"),
+                         list.size());
+      for (const RunRecord* r : list) {
+        const auto status = std::find(statuses.begin(), statuses.end(), r->status);
+        std::vector<std::string> values{fmt::format("{:.6f}", r->time_s), r->solved ? "1" : "0",
+                                        std::to_string(std::min<std::size_t>(status - statuses.begin(), statuses.size() - 1)),
+                                        r->solved ? fmt::format("{:.6g}", r->path_length) : "nan",
+                                        r->unsafe ? "1" : "0", r->path_verified ? "1" : "0", std::to_string(r->spec.seed),
+                                        std::to_string(r->roadmap_vertices), std::to_string(r->roadmap_edges)};
+        PlannerStats::forEachField([&](std::string_view, auto member) { values.push_back(std::to_string(r->planner_stats.*member)); });
+        r->check_stats.forEach([&](std::string_view, double value, std::string_view unit) {
+          values.push_back(unit == "s" ? fmt::format("{:.6f}", value) : fmt::format("{:.0f}", value));
+        });
+        out += fmt::format("{}; \n", fmt::join(values, "; "));
+      }
+      out += ".\n";
+    }
+    std::string file = problem + ".log";
+    std::replace(file.begin(), file.end(), ' ', '_');
+    logs[file] = out;
+  }
+  return logs;
+}
+
+extern const char* const kPlotRunsScript;
+
+std::vector<RunRecord> runAll(const std::vector<RunSpec>& specs, std::size_t jobs,
+                              const std::function<void(const RunRecord&, std::size_t done)>& finished) {
+  std::vector<RunRecord> records(specs.size());
+  std::atomic<std::size_t> next{0};
+  std::size_t done = 0;
+  std::mutex reportMutex;
+  auto worker = [&] {
+    for (std::size_t i = next++; i < specs.size(); i = next++) {
+      records[i] = runPlanning(specs[i]);
+      const std::lock_guard lock(reportMutex);
+      finished(records[i], ++done);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < std::max<std::size_t>(jobs, 1); ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  return records;
+}
+
+void writeReport(const std::filesystem::path& dir, const std::string& experiment, const std::vector<RunRecord>& records,
+                 bool plots, std::ostream& out) {
+  const std::string summary = summaryMarkdown(summarize(records));
+  out << summary;
+  OutputFiles files(dir);
+  files.add("runs.csv", recordsCsv(records));
+  files.add("summary.md", summary);
+  files.add("plot_runs.py", kPlotRunsScript);
+  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+  OutputFiles logs(dir / "ompl");
+  for (const auto& [name, content] : omplBenchmarkLogs(experiment, records)) logs.add(name, content);
+  for (const auto& written : logs.commit()) out << fmt::format("wrote {} (OMPL benchmark log)\n", written.string());
+  if (!plots) return;
+  const std::string command = fmt::format("/usr/bin/python3 '{}' '{}'", (dir / "plot_runs.py").string(), dir.string());
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0) {
+    out << fmt::format("plots skipped: Debian's python3-matplotlib is not installed (then run: {})\n", command);
+    return;
+  }
+  out.flush();
+  if (std::system((command + " >/dev/null").c_str()) != 0)
+    out << fmt::format("plots failed: {} exited with an error\n", command);
+  else
+    out << fmt::format("wrote plots {}/plot_<problem>.png and .svg\n", dir.string());
+}
+
+}  // namespace prmkit

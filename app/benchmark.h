@@ -1,0 +1,91 @@
+#pragma once
+// One planning run as compare and sweep see it: what to run (RunSpec), what
+// came out (RunRecord, with the returned path re-verified densely), and the
+// tables, CSV and OMPL benchmark logs made from many records.
+#include "app/problem.h"
+
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace prmkit {
+
+struct RunSpec {
+  std::filesystem::path problem_file;
+  std::string planner;  // a makePlanner name
+  std::string checker;  // a makeChecker name
+  /// Extra settings as problem-file overrides ("checker.discrete.resolution" -> "0.005").
+  std::vector<std::pair<std::string, std::string>> parameters;
+  std::uint32_t seed = 1;
+  double time_limit_s = 10.0;
+
+  /// The combination without the seed: "planner+checker[parameters]".
+  std::string combination() const;
+  /// Unique within a sweep: problem file, combination and seed.
+  std::string key() const;
+  /// The overrides that turn the problem file into this run.
+  std::vector<std::string> overrides() const;
+};
+
+struct RunRecord {
+  RunSpec spec;
+  std::string problem;         // the problem's name
+  bool solved = false;
+  std::string status;          // the planner's status, or "failed" when the run itself failed
+  std::string failure;         // why the run failed (bad input, crash, hang); empty otherwise
+  double time_s = 0.0;         // planning time (s), excluding loading and verification
+  double path_length = 0.0;    // C-space units
+  std::size_t waypoints = 0;
+  bool path_verified = false;  // the planner's claim: every edge found free by an exact checker
+  bool unsafe = false;         // the returned path was rejected by dense verification (prmkit verify)
+  std::string verify_message;
+  std::size_t roadmap_vertices = 0, roadmap_edges = 0;
+  PlannerStats planner_stats;
+  CheckStats check_stats;
+};
+
+/// Loads the problem with the run's overrides, plans, and verifies the
+/// returned path with verifyPath at the default eps. Bad input becomes a
+/// failed record, not an exception.
+RunRecord runPlanning(const RunSpec& spec);
+
+/// One JSON object per record (JSON Lines), and back; parse errors throw
+/// InputError naming `where` (file:line).
+std::string recordJson(const RunRecord& record);
+RunRecord parseRecordJson(const std::string& line, const std::string& where);
+
+std::string recordsCsv(const std::vector<RunRecord>& records);
+
+/// Per (problem, combination): runs, success rate, median and IQR of the
+/// planning time over all runs, medians of static checks, distance queries
+/// and BV tests, median path length of solved runs, unsafe paths returned.
+struct Summary {
+  std::string problem, combination, planner, checker;
+  std::size_t runs = 0, solved = 0, unsafe = 0, failed = 0;
+  double time_median_s = 0, time_q1_s = 0, time_q3_s = 0;
+  double static_queries_median = 0, distance_queries_median = 0, bv_tests_median = 0;
+  double path_length_median = 0;  // NaN when nothing was solved
+};
+std::vector<Summary> summarize(const std::vector<RunRecord>& records);
+std::string summaryMarkdown(const std::vector<Summary>& rows);
+
+/// OMPL benchmark logs (the format ompl_benchmark_statistics reads), one per
+/// problem: file name -> content. Each combination is one "planner".
+std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experiment,
+                                                     const std::vector<RunRecord>& records);
+
+/// Runs every spec on `jobs` threads (one checker per run), calling
+/// `finished` (serialized) as each run ends; records come back in spec order.
+std::vector<RunRecord> runAll(const std::vector<RunSpec>& specs, std::size_t jobs,
+                              const std::function<void(const RunRecord&, std::size_t done)>& finished);
+
+/// Writes runs.csv, summary.md, ompl/<problem>.log and plot_runs.py into
+/// `dir`, then the plots (plot_<problem>.png/.svg) with Debian's
+/// /usr/bin/python3 and matplotlib unless `plots` is false. Reports to `out`.
+void writeReport(const std::filesystem::path& dir, const std::string& experiment,
+                 const std::vector<RunRecord>& records, bool plots, std::ostream& out);
+
+}  // namespace prmkit

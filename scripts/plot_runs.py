@@ -1,0 +1,61 @@
+"""Plots of a prmkit compare/sweep result folder (runs.csv): per problem, the
+planning-time distribution and the median checking work per combination.
+Run with Debian's /usr/bin/python3 and python3-matplotlib:
+    /usr/bin/python3 plot_runs.py RESULT_DIR
+Writes RESULT_DIR/plot_<problem>.png and .svg."""
+import csv
+import statistics
+import sys
+from collections import OrderedDict
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main(folder):
+    folder = Path(folder)
+    with open(folder / "runs.csv", newline="") as f:
+        rows = [r for r in csv.DictReader(f) if not r["failure"]]
+    problems = OrderedDict()
+    for r in rows:
+        problems.setdefault(r["problem"], OrderedDict()).setdefault(r["combination"], []).append(r)
+    for problem, combos in problems.items():
+        names = list(combos)
+        fig, (times_ax, work_ax) = plt.subplots(1, 2, figsize=(6 + 0.9 * len(names), 5))
+        times = [[float(r["time_s"]) for r in combos[n]] for n in names]
+        times_ax.boxplot(times, labels=names, showfliers=True)
+        times_ax.set_yscale("log")
+        times_ax.set_ylabel("planning time (s), all runs")
+        labels = []
+        for n in names:
+            runs = combos[n]
+            solved = sum(r["solved"] == "1" for r in runs)
+            unsafe = sum(r["unsafe"] == "1" for r in runs)
+            labels.append(f"{n}\n{solved}/{len(runs)} solved, {unsafe} unsafe")
+        times_ax.set_xticks(range(1, len(names) + 1), labels, rotation=35, ha="right", fontsize=7)
+        times_ax.set_title(f"{problem}: time per run")
+        width = 0.4
+        for offset, (column, label) in enumerate([("static_queries", "static checks"), ("bv_tests", "BV tests")]):
+            medians = [statistics.median(float(r[column]) for r in combos[n]) for n in names]
+            work_ax.bar([i + (offset - 0.5) * width for i in range(len(names))], [max(m, 0.5) for m in medians],
+                        width, label=label)
+        work_ax.set_yscale("log")
+        work_ax.set_ylabel("median count per run")
+        work_ax.set_xticks(range(len(names)), names, rotation=35, ha="right", fontsize=7)
+        work_ax.legend()
+        work_ax.set_title(f"{problem}: checking work per run")
+        fig.tight_layout()
+        for ext in ("png", "svg"):
+            out = folder / f"plot_{problem}.{ext}"
+            fig.savefig(out, dpi=120)
+            print(f"wrote {out}")
+        plt.close(fig)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: plot_runs.py RESULT_DIR")
+    main(sys.argv[1])
