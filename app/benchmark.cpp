@@ -71,7 +71,7 @@ std::string RunSpec::combination() const {
 std::string RunSpec::key() const {
   std::vector<std::string> items;
   for (const auto& [key, value] : parameters) items.push_back(key + "=" + value);
-  return fmt::format("{}|{}|{}|{}|seed={}", problem_file.string(), planner, checker, fmt::join(items, ","), seed);
+  return fmt::format("{}|{}|{}|{}|seed={}", problem_id, planner, checker, fmt::join(items, ","), seed);
 }
 
 std::vector<std::string> RunSpec::overrides() const {
@@ -118,6 +118,7 @@ RunRecord runPlanning(const RunSpec& spec) {
 std::string recordJson(const RunRecord& r) {
   nlohmann::ordered_json j;
   j["key"] = r.spec.key();
+  j["problem_id"] = r.spec.problem_id;
   j["problem_file"] = r.spec.problem_file.string();
   j["problem"] = r.problem;
   j["planner"] = r.spec.planner;
@@ -148,6 +149,7 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
   try {
     const auto j = nlohmann::json::parse(line);
     RunRecord r;
+    r.spec.problem_id = j.at("problem_id").get<std::string>();
     r.spec.problem_file = j.at("problem_file").get<std::string>();
     r.spec.planner = j.at("planner").get<std::string>();
     r.spec.checker = j.at("checker").get<std::string>();

@@ -14,7 +14,10 @@
 namespace prmkit {
 
 struct RunSpec {
-  std::filesystem::path problem_file;
+  std::filesystem::path problem_file;  // where the problem is read from
+  /// The problem as the sweep or command line named it (a path relative to
+  /// the sweep file), so that keys match across machines with other checkouts.
+  std::string problem_id;
   std::string planner;  // a makePlanner name
   std::string checker;  // a makeChecker name
   /// Extra settings as problem-file overrides ("checker.discrete.resolution" -> "0.005").

@@ -5,6 +5,7 @@
 #include "app/experiment.h"
 #include "app/outputs.h"
 #include "app/problem.h"
+#include "app/sweep.h"
 #include "app/verify.h"
 
 #include <CLI/CLI.hpp>
@@ -167,7 +168,7 @@ int compare(const std::string& file, const std::vector<std::string>& overrides, 
     const std::vector<std::string> used = planner == "ompl_fcl_default" ? std::vector<std::string>{"discrete"} : checkers;
     for (const auto& checker : used)
       for (std::size_t seed = 1; seed <= o.runs; ++seed)
-        specs.push_back({file, planner, checker, parameters, static_cast<std::uint32_t>(seed), o.timeLimit});
+        specs.push_back({file, file, planner, checker, parameters, static_cast<std::uint32_t>(seed), o.timeLimit});
   }
   out << fmt::format("compare {}: {} runs ({} seeds per combination, time limit {:g} s per run, {} thread(s))\n",
                      problem.name, specs.size(), o.runs, o.timeLimit, o.jobs);
@@ -236,6 +237,23 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       ->check(CLI::PositiveNumber);
   compareCmd->add_option("--out", outDir, "output folder (default: out)");
   compareCmd->add_flag("--no-plots", compareOptions.noPlots, "do not run matplotlib");
+  auto* sweepCmd = app.add_subcommand(
+      "sweep", "run a grid of problems x planners x checkers x settings x seeds on worker processes (resumable, shardable)");
+  std::string sweepFile, shard = "1/1";
+  SweepOptions sweepOptions;
+  bool noPlots = false;
+  sweepCmd->add_option("file", sweepFile, "sweep YAML file (configs/sweeps/)")->required();
+  sweepCmd->add_option("--jobs", sweepOptions.jobs, "worker processes (default 1)")->check(CLI::PositiveNumber);
+  sweepCmd->add_option("--shard", shard, "run the i-th of N deterministic parts of the grid: i/N (default 1/1)");
+  sweepCmd->add_flag("--resume", sweepOptions.resume, "skip the runs already in OUT/runs.jsonl");
+  sweepCmd->add_option("--out", outDir, "output folder (default: out/sweep)");
+  sweepCmd->add_flag("--no-plots", noPlots, "do not run matplotlib");
+  auto* mergeCmd = app.add_subcommand("merge", "combine shard folders of one sweep; fails if a run is missing or duplicated");
+  std::vector<std::string> mergeFolders;
+  mergeCmd->add_option("file", sweepFile, "the sweep YAML file the shards ran")->required();
+  mergeCmd->add_option("folders", mergeFolders, "shard output folders")->required();
+  mergeCmd->add_option("--out", outDir, "output folder (default: out/merged)");
+  mergeCmd->add_flag("--no-plots", noPlots, "do not run matplotlib");
   auto* experimentCmd =
       app.add_subcommand("experiment", "run a shipped experiment (Lin & Li's Tables 1 and 2) and write its tables as CSV");
   std::string experimentFile;
@@ -276,6 +294,16 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       return check(problemFile, options, seed >= 0 ? static_cast<std::uint32_t>(seed) : 1u, checkOptions, out);
     }
     if (compareCmd->parsed()) return compare(problemFile, overrides, compareOptions, outDir, out);
+    if (sweepCmd->parsed()) {
+      sweepOptions.shard = Shard::parse(shard);
+      sweepOptions.plots = !noPlots;
+      sweepOptions.out = sweepCmd->count("--out") ? outDir : "out/sweep";
+      return runSweep(loadSweep(sweepFile), sweepOptions, out);
+    }
+    if (mergeCmd->parsed()) {
+      std::vector<std::filesystem::path> folders(mergeFolders.begin(), mergeFolders.end());
+      return mergeSweep(loadSweep(sweepFile), folders, mergeCmd->count("--out") ? outDir : "out/merged", !noPlots, out);
+    }
     if (experimentCmd->parsed()) {
       const LinLiExperiment experiment = loadLinLiExperiment(experimentFile);
       out << fmt::format("experiment {}: budgets of {} BV tests, best-first (coherence) against depth-first\n",

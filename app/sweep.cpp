@@ -1,0 +1,402 @@
+#include "app/sweep.h"
+
+#include "app/outputs.h"
+#include "app/yaml_reader.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <poll.h>
+#include <set>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace prmkit {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Assignments = std::vector<std::pair<std::string, std::string>>;
+
+/// The cartesian product of `grid` (a map of key -> list of values) in file order.
+std::vector<Assignments> gridPoints(const YamlReader& in, const YAML::Node& grid, const std::string& prefix,
+                                    const std::string& what) {
+  std::vector<Assignments> points{{}};
+  if (!grid) return points;
+  if (!grid.IsMap()) in.fail(grid, fmt::format("expected '{}.grid' to be a map of setting -> list of values", what));
+  for (const auto& entry : grid) {
+    const std::string key = entry.first.as<std::string>();
+    if (key.empty() || key.find_first_of(".= ") != std::string::npos)
+      in.fail(entry.first, fmt::format("'{}' is not a setting name of {}", key, what));
+    std::vector<std::string> values;
+    const YAML::Node list = entry.second;
+    if (list.IsScalar()) {
+      values.push_back(list.Scalar());
+    } else if (list.IsSequence() && list.size() > 0) {
+      for (const auto& v : list) {
+        if (!v.IsScalar()) in.fail(v, fmt::format("expected a value of {}.{}", what, key));
+        values.push_back(v.Scalar());
+      }
+    } else {
+      in.fail(list, fmt::format("expected a non-empty list of values for {}.{}", what, key));
+    }
+    std::vector<Assignments> next;
+    for (const auto& point : points)
+      for (const auto& value : values) {
+        Assignments extended = point;
+        extended.emplace_back(prefix + key, value);
+        next.push_back(std::move(extended));
+      }
+    points = std::move(next);
+  }
+  return points;
+}
+
+struct Entry {
+  std::string type;
+  std::vector<Assignments> points;
+  YAML::Node node;
+};
+
+std::vector<Entry> entries(const YamlReader& in, const YAML::Node& root, const char* key,
+                           const std::vector<std::string>& names) {
+  const YAML::Node list = in.require(root, key, "sweep");
+  if (!list.IsSequence() || list.size() == 0) in.fail(list, fmt::format("expected '{}' to be a list of {{type, grid}}", key));
+  std::vector<Entry> out;
+  for (const auto& item : list) {
+    in.requireMap(item, key, {"type", "grid"});
+    Entry e;
+    e.type = in.oneOf(in.require(item, "type", key), fmt::format("{} type", key), names);
+    const std::string prefix = std::string(key) == "planners" ? "planner." : "checker." + e.type + ".";
+    e.points = gridPoints(in, item["grid"], prefix, fmt::format("{} {}", key, e.type));
+    e.node = static_cast<const YAML::Node&>(item);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+/// Reads runs.jsonl; a last line cut short by a kill is removed from the file.
+std::vector<RunRecord> readRuns(const std::filesystem::path& file, bool repair, std::ostream& out) {
+  std::vector<RunRecord> records;
+  if (!std::filesystem::exists(file)) return records;
+  std::ifstream in(file, std::ios::binary);
+  const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::size_t complete = content.rfind('\n');
+  complete = complete == std::string::npos ? 0 : complete + 1;
+  if (complete < content.size()) {
+    if (!repair)
+      throw InputError(fmt::format("{}: the last line is incomplete (the sweep was stopped while writing it); "
+                                   "resume that shard with --resume first", file.string()));
+    out << fmt::format("{}: dropping an incomplete last line ({} bytes) left by an interrupted write\n", file.string(),
+                       content.size() - complete);
+    std::filesystem::resize_file(file, complete);
+  }
+  std::size_t lineNumber = 0, start = 0;
+  while (start < complete) {
+    const std::size_t end = content.find('\n', start);
+    ++lineNumber;
+    const std::string line = content.substr(start, end - start);
+    if (!line.empty()) records.push_back(parseRecordJson(line, fmt::format("{}:{}", file.string(), lineNumber)));
+    start = end + 1;
+  }
+  return records;
+}
+
+std::string failureReason(int status, bool killed, double seconds) {
+  if (killed) return fmt::format("hung: killed after {:.1f} s (run_timeout)", seconds);
+  if (WIFSIGNALED(status)) return fmt::format("crashed: signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status)));
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    return fmt::format("the worker exited with code {} without a result", WEXITSTATUS(status));
+  return "the worker ended without a result";
+}
+
+/// Test hook: PRMKIT_SWEEP_FAULT="crash:SEED" or "hang:SEED" makes the worker
+/// of every run with that seed crash (SIGSEGV) or hang, so that the tests can
+/// show that such runs are recorded as failed and the sweep goes on.
+void injectFault(const RunSpec& spec) {
+  const char* fault = std::getenv("PRMKIT_SWEEP_FAULT");
+  if (!fault) return;
+  const std::string text(fault);
+  const auto colon = text.find(':');
+  if (colon == std::string::npos || text.substr(colon + 1) != std::to_string(spec.seed)) return;
+  if (text.substr(0, colon) == "crash") std::raise(SIGSEGV);
+  if (text.substr(0, colon) == "hang")
+    while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+void writeAll(int fd, const std::string& data) {
+  std::size_t written = 0;
+  while (written < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + written, data.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw std::runtime_error(fmt::format("write failed: {}", std::strerror(errno)));
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+struct Worker {
+  pid_t pid = -1;
+  int fd = -1;
+  std::size_t run = 0;
+  std::string output;
+  Clock::time_point started;
+  bool killed = false;
+};
+
+Worker startWorker(const RunSpec& spec, std::size_t run) {
+  int fds[2];
+  if (::pipe(fds) != 0) throw std::runtime_error(fmt::format("pipe failed: {}", std::strerror(errno)));
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(fmt::format("fork failed: {}", std::strerror(errno)));
+  if (pid == 0) {
+    // A worker never outlives the sweep (a killed sweep must not leave runs going).
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(3);
+    ::close(fds[0]);
+    try {
+      injectFault(spec);
+      writeAll(fds[1], recordJson(runPlanning(spec)) + "\n");
+    } catch (...) {
+      ::_exit(4);
+    }
+    ::_exit(0);  // no atexit handlers or stream flushes of the parent's state
+  }
+  ::close(fds[1]);
+  return Worker{pid, fds[0], run, {}, Clock::now(), false};
+}
+
+}  // namespace
+
+Shard Shard::parse(const std::string& text) {
+  Shard s;
+  const auto slash = text.find('/');
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    std::size_t used = 0;
+    s.index = std::stoul(text.substr(0, slash), &used);
+    if (used != slash) throw std::invalid_argument("trailing");
+    s.count = std::stoul(text.substr(slash + 1), &used);
+    if (used != text.size() - slash - 1) throw std::invalid_argument("trailing");
+  } catch (const std::exception&) {
+    throw InputError(fmt::format("--shard '{}': expected i/N, e.g. 2/8", text));
+  }
+  if (s.count == 0 || s.index == 0 || s.index > s.count)
+    throw InputError(fmt::format("--shard '{}': expected 1 <= i <= N", text));
+  return s;
+}
+
+Sweep loadSweep(const std::filesystem::path& file) {
+  YamlReader in(file);
+  const YAML::Node root = in.root();
+  in.requireMap(root, "sweep", {"name", "problems", "planners", "checkers", "seeds", "time_limit", "run_timeout"});
+  Sweep sweep;
+  sweep.file = file;
+  sweep.name = in.string(in.require(root, "name", "sweep"), "name");
+  const YAML::Node problems = in.require(root, "problems", "sweep");
+  if (!problems.IsSequence() || problems.size() == 0) in.fail(problems, "expected 'problems' to be a list of problem files");
+  std::vector<std::uint32_t> seeds;
+  const YAML::Node seedNode = in.require(root, "seeds", "sweep");
+  if (seedNode.IsSequence()) {
+    for (const auto& s : seedNode) seeds.push_back(static_cast<std::uint32_t>(in.integer(s, "seeds", 0)));
+    if (seeds.empty()) in.fail(seedNode, "expected at least one seed");
+    if (std::set<std::uint32_t>(seeds.begin(), seeds.end()).size() != seeds.size()) in.fail(seedNode, "a seed appears twice");
+  } else {
+    const long count = in.integer(seedNode, "seeds (a count, or a list of seeds)", 1);
+    for (long s = 1; s <= count; ++s) seeds.push_back(static_cast<std::uint32_t>(s));
+  }
+  const double timeLimit = root["time_limit"] ? in.positive(root["time_limit"], "time_limit (s)") : 10.0;
+  sweep.run_timeout_s = root["run_timeout"] ? in.positive(root["run_timeout"], "run_timeout (s)") : 2.0 * timeLimit + 30.0;
+  const auto planners = entries(in, root, "planners", plannerNames());
+  const auto checkers = entries(in, root, "checkers", checkerNames());
+  for (const auto& problemNode : problems) {
+    const std::string id = in.string(problemNode, "problem file");
+    const std::filesystem::path problemFile = in.path(problemNode, "problem file");
+    for (const auto& planner : planners) {
+      for (const auto& plannerPoint : planner.points) {
+        for (const auto& checker : checkers) {
+          // OMPL's stock validator does not use the strategy: one entry, with discrete's static checks.
+          if (planner.type == "ompl_fcl_default" && &checker != &checkers.front()) continue;
+          const std::string checkerType = planner.type == "ompl_fcl_default" ? "discrete" : checker.type;
+          const std::vector<Assignments> checkerPoints =
+              planner.type == "ompl_fcl_default" ? std::vector<Assignments>{{}} : checker.points;
+          for (const auto& checkerPoint : checkerPoints) {
+            Assignments parameters = plannerPoint;
+            parameters.insert(parameters.end(), checkerPoint.begin(), checkerPoint.end());
+            RunSpec spec{problemFile, id, planner.type, checkerType, parameters, seeds.front(), timeLimit};
+            try {
+              loadProblem(problemFile, {spec.overrides(), false});
+            } catch (const InputError& e) {
+              throw InputError(fmt::format("{}: the run {} on {} cannot be set up: {}", in.where(checker.node),
+                                           spec.combination(), id, e.what()));
+            }
+            for (std::uint32_t seed : seeds) {
+              spec.seed = seed;
+              sweep.runs.push_back(spec);
+            }
+          }
+        }
+      }
+    }
+  }
+  return sweep;
+}
+
+int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out) {
+  std::filesystem::create_directories(options.out);
+  const auto runsFile = options.out / "runs.jsonl";
+  std::map<std::string, std::size_t> indexOf;
+  for (std::size_t i = 0; i < sweep.runs.size(); ++i) indexOf[sweep.runs[i].key()] = i;
+  std::set<std::string> done;
+  if (std::filesystem::exists(runsFile) && std::filesystem::file_size(runsFile) > 0) {
+    if (!options.resume)
+      throw InputError(fmt::format("{} already holds runs: continue it with --resume, or choose another --out",
+                                   runsFile.string()));
+    for (const auto& r : readRuns(runsFile, true, out)) {
+      const auto it = indexOf.find(r.spec.key());
+      if (it == indexOf.end() || !options.shard.contains(it->second))
+        throw InputError(fmt::format("{}: holds the run '{}', which is not in this sweep{}", runsFile.string(),
+                                     r.spec.key(), options.shard.count > 1 ? " shard" : ""));
+      done.insert(r.spec.key());
+    }
+  }
+  std::vector<std::size_t> todo;
+  std::size_t inShard = 0;
+  for (std::size_t i = 0; i < sweep.runs.size(); ++i) {
+    if (!options.shard.contains(i)) continue;
+    ++inShard;
+    if (!done.contains(sweep.runs[i].key())) todo.push_back(i);
+  }
+  out << fmt::format("sweep {}: {} runs in the grid, {} in shard {}/{}, {} already done, {} to run on {} worker process(es)\n",
+                     sweep.name, sweep.runs.size(), inShard, options.shard.index, options.shard.count, done.size(),
+                     todo.size(), options.jobs);
+  out.flush();
+
+  const int fd = ::open(runsFile.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error(fmt::format("cannot open {}: {}", runsFile.string(), std::strerror(errno)));
+  const auto started = Clock::now();
+  std::vector<Worker> workers;
+  std::size_t next = 0, finished = 0, failed = 0;
+  auto record = [&](RunRecord r) {
+    // One write and an fsync per run: a kill loses at most the runs in flight.
+    writeAll(fd, recordJson(r) + "\n");
+    ::fsync(fd);
+    ++finished;
+    failed += !r.failure.empty();
+    const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+    const std::size_t left = todo.size() - finished;
+    out << fmt::format("[{}/{}] {} {} seed {}: {} ({:.3f} s); {} left, about {:.0f} s to go\n", finished, todo.size(),
+                       r.problem, r.spec.combination(), r.spec.seed,
+                       r.failure.empty() ? r.status : "FAILED, " + r.failure, r.time_s, left,
+                       elapsed / static_cast<double>(finished) * static_cast<double>(left));
+    out.flush();
+  };
+  while (next < todo.size() || !workers.empty()) {
+    while (next < todo.size() && workers.size() < std::max<std::size_t>(options.jobs, 1)) {
+      workers.push_back(startWorker(sweep.runs[todo[next]], todo[next]));
+      ++next;
+    }
+    std::vector<pollfd> polls;
+    for (const auto& w : workers) polls.push_back({w.fd, POLLIN, 0});
+    ::poll(polls.data(), polls.size(), 200);
+    for (std::size_t k = workers.size(); k-- > 0;) {
+      Worker& w = workers[k];
+      const double seconds = std::chrono::duration<double>(Clock::now() - w.started).count();
+      if (!w.killed && seconds > sweep.run_timeout_s) {
+        ::kill(w.pid, SIGKILL);
+        w.killed = true;
+      }
+      if (!(polls[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buffer[65536];
+      const ssize_t n = ::read(w.fd, buffer, sizeof(buffer));
+      if (n > 0) {
+        w.output.append(buffer, static_cast<std::size_t>(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      ::close(w.fd);
+      int status = 0;
+      ::waitpid(w.pid, &status, 0);
+      const RunSpec& spec = sweep.runs[w.run];
+      const bool complete = !w.output.empty() && w.output.back() == '\n';
+      if (!w.killed && WIFEXITED(status) && WEXITSTATUS(status) == 0 && complete) {
+        w.output.pop_back();
+        record(parseRecordJson(w.output, fmt::format("worker of run {}", spec.key())));
+      } else {
+        RunRecord r;
+        r.spec = spec;
+        r.problem = std::filesystem::path(spec.problem_id).stem().string();
+        r.status = "failed";
+        r.failure = failureReason(status, w.killed, seconds);
+        r.time_s = seconds;
+        record(std::move(r));
+      }
+      workers.erase(workers.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+  }
+  ::close(fd);
+  out << fmt::format("{} runs done in {:.1f} s ({} failed)\n", finished,
+                     std::chrono::duration<double>(Clock::now() - started).count(), failed);
+  auto records = readRuns(runsFile, false, out);
+  std::sort(records.begin(), records.end(), [&](const RunRecord& a, const RunRecord& b) {
+    return indexOf.at(a.spec.key()) < indexOf.at(b.spec.key());
+  });
+  writeReport(options.out, sweep.name, records, options.plots, out);
+  return failed > 0 ? 1 : 0;
+}
+
+int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& folders, const std::filesystem::path& outDir,
+               bool plots, std::ostream& out) {
+  std::map<std::string, std::size_t> indexOf;
+  for (std::size_t i = 0; i < sweep.runs.size(); ++i) indexOf[sweep.runs[i].key()] = i;
+  std::vector<std::optional<RunRecord>> merged(sweep.runs.size());
+  std::map<std::string, std::string> source;
+  std::vector<std::string> problems;
+  for (const auto& folder : folders) {
+    const auto file = folder / "runs.jsonl";
+    if (!std::filesystem::exists(file)) throw InputError(fmt::format("{}: no such file (not a sweep output folder)", file.string()));
+    for (auto& r : readRuns(file, false, out)) {
+      const std::string key = r.spec.key();
+      const auto it = indexOf.find(key);
+      if (it == indexOf.end())
+        problems.push_back(fmt::format("{}: the run '{}' is not in sweep {}", file.string(), key, sweep.file.string()));
+      else if (merged[it->second])
+        problems.push_back(fmt::format("duplicated run '{}' (in {} and {})", key, source[key], file.string()));
+      else {
+        merged[it->second] = std::move(r);
+        source[key] = file.string();
+      }
+    }
+  }
+  std::size_t missing = 0;
+  for (std::size_t i = 0; i < merged.size(); ++i)
+    if (!merged[i] && ++missing <= 5) problems.push_back(fmt::format("missing run '{}'", sweep.runs[i].key()));
+  if (missing > 5) problems.push_back(fmt::format("... {} missing runs in all", missing));
+  if (!problems.empty()) {
+    std::string message = fmt::format("merge of {} folder(s) for sweep {} failed:", folders.size(), sweep.file.string());
+    for (const auto& p : problems) message += "\n  " + p;
+    throw InputError(message);
+  }
+  std::vector<RunRecord> records;
+  std::string lines;
+  for (auto& r : merged) {
+    lines += recordJson(*r) + "\n";
+    records.push_back(std::move(*r));
+  }
+  out << fmt::format("merged {} runs from {} folder(s): none missing, none duplicated\n", records.size(), folders.size());
+  OutputFiles files(outDir);
+  files.add("runs.jsonl", lines);
+  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+  writeReport(outDir, sweep.name, records, plots, out);
+  return 0;
+}
+
+}  // namespace prmkit
