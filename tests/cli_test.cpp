@@ -8,34 +8,11 @@
 
 using namespace prmkit;
 namespace fs = std::filesystem;
+using test::cli;
+using test::TempDir;
+using test::Run;
 
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run cli(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = runCli(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / fs::path("prmkit-test-" + std::to_string(::getpid()) + "-" +
-                                                 std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name) << text;
-    return path / name;
-  }
-};
 
 const std::string kValidProblem = R"(name: tiny
 robot:
@@ -50,11 +27,6 @@ goal: [3.5, 3.5, 0]
 limits: {time: 5}
 )";
 
-std::string replace(std::string text, const std::string& from, const std::string& to) {
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 }  // namespace
 
@@ -90,23 +62,23 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
     std::string name, text, expected;
   };
   const std::vector<Case> cases{
-      {"YAML syntax error", replace(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, 0.5, 0"), "p.yaml:"},
-      {"unknown key", replace(kValidProblem, "limits: {time: 5}", "limits: {tme: 5}"), "p.yaml:11:10: unknown key 'tme' in 'limits'"},
-      {"misspelled top-level key", replace(kValidProblem, "goal:", "gaol:"), "unknown key 'gaol'"},
-      {"wrong type", replace(kValidProblem, "limits: {time: 5}", "limits: {time: fast}"), "p.yaml:11:16: expected a number for 'limits.time (s)'"},
-      {"missing mesh file", replace(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: nowhere.stl}"), "nowhere.stl' does not exist"},
-      {"empty mesh", replace(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: empty.obj}"), "empty.obj"},
-      {"NaN", replace(kValidProblem, "goal: [3.5, 3.5, 0]", "goal: [3.5, .nan, 0]"), "p.yaml:10:13: expected a finite number for 'goal'"},
-      {"infinity", replace(kValidProblem, "upper: [4, 4]", "upper: [4, .inf]"), "expected a finite number for 'bounds.upper'"},
-      {"wrong number of start coordinates", replace(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, 0.5]"),
+      {"YAML syntax error", test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, 0.5, 0"), "p.yaml:"},
+      {"unknown key", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {tme: 5}"), "p.yaml:11:10: unknown key 'tme' in 'limits'"},
+      {"misspelled top-level key", test::replaceOnce(kValidProblem, "goal:", "gaol:"), "unknown key 'gaol'"},
+      {"wrong type", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: fast}"), "p.yaml:11:16: expected a number for 'limits.time (s)'"},
+      {"missing mesh file", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: nowhere.stl}"), "nowhere.stl' does not exist"},
+      {"empty mesh", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: empty.obj}"), "empty.obj"},
+      {"NaN", test::replaceOnce(kValidProblem, "goal: [3.5, 3.5, 0]", "goal: [3.5, .nan, 0]"), "p.yaml:10:13: expected a finite number for 'goal'"},
+      {"infinity", test::replaceOnce(kValidProblem, "upper: [4, 4]", "upper: [4, .inf]"), "expected a finite number for 'bounds.upper'"},
+      {"wrong number of start coordinates", test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, 0.5]"),
        "p.yaml:9:8: expected 'start' to be a list of 3 numbers (x, y, theta), got 2"},
-      {"start out of bounds", replace(kValidProblem, "start: [0.5, 0.5, 0]", "start: [5, 0.5, 0]"), "p.yaml:9:8: the start configuration is out of bounds"},
-      {"goal in collision", replace(kValidProblem, "goal: [3.5, 3.5, 0]", "goal: [2, 2, 0]"),
+      {"start out of bounds", test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [5, 0.5, 0]"), "p.yaml:9:8: the start configuration is out of bounds"},
+      {"goal in collision", test::replaceOnce(kValidProblem, "goal: [3.5, 3.5, 0]", "goal: [2, 2, 0]"),
        "p.yaml:10:7: the goal configuration is in collision (link 'body' with obstacle 'block')"},
-      {"zero time limit", replace(kValidProblem, "limits: {time: 5}", "limits: {time: 0}"), "expected a positive number for 'limits.time (s)'"},
+      {"zero time limit", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 0}"), "expected a positive number for 'limits.time (s)'"},
       {"negative k", kValidProblem + "planner: {k: -3}\n", "expected an integer >= 1 for 'planner.k'"},
       {"unknown planner", kValidProblem + "planner: {type: rrt}\n", "unknown planner 'rrt'"},
-      {"bad robot type", replace(kValidProblem, "type: rigid2d", "type: hovercraft"), "p.yaml:3:9: unknown robot type 'hovercraft'"},
+      {"bad robot type", test::replaceOnce(kValidProblem, "type: rigid2d", "type: hovercraft"), "p.yaml:3:9: unknown robot type 'hovercraft'"},
   };
   for (const auto& c : cases) {
     DYNAMIC_SECTION(c.name) {

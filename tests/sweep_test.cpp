@@ -1,0 +1,259 @@
+// prmkit compare, sweep and merge (issue 6), through the command line and the
+// prmkit binary itself, as users and schedulers run them.
+#include "app/benchmark.h"
+#include "test_support.h"
+
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <map>
+#include <set>
+#include <sys/wait.h>
+#include <thread>
+
+using namespace prmkit;
+namespace fs = std::filesystem;
+using test::cli;
+using test::TempDir;
+
+namespace {
+
+const std::string kBinary = PRMKIT_BINARY;
+
+/// Runs a shell command; returns its exit code, its output in `output`.
+int shell(const std::string& command, std::string* output = nullptr) {
+  const fs::path log = fs::temp_directory_path() / fmt::format("prmkit-shell-{}.log", ::getpid());
+  const int status = std::system(fmt::format("{} > '{}' 2>&1", command, log.string()).c_str());
+  std::ifstream in(log);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (output) *output = text;
+  fs::remove(log);
+  UNSCOPED_INFO(command << "\n" << text);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::vector<RunRecord> readRecords(const fs::path& file) {
+  std::vector<RunRecord> records;
+  std::ifstream in(file);
+  std::size_t line = 0;
+  for (std::string text; std::getline(in, text);) records.push_back(parseRecordJson(text, fmt::format("{}:{}", file.string(), ++line)));
+  return records;
+}
+
+std::size_t lineCount(const fs::path& file) {
+  std::ifstream in(file);
+  std::size_t lines = 0;
+  for (std::string text; std::getline(in, text);) ++lines;
+  return lines;
+}
+
+/// What must not depend on how the sweep was run: the deterministic outcome of each run, by key.
+std::map<std::string, std::tuple<bool, double, std::size_t, std::uint64_t>> outcomes(const std::vector<RunRecord>& records) {
+  std::map<std::string, std::tuple<bool, double, std::size_t, std::uint64_t>> byKey;
+  for (const auto& r : records) {
+    REQUIRE(r.failure.empty());
+    REQUIRE(byKey.emplace(r.spec.key(), std::tuple{r.solved, r.path_length, r.waypoints, r.check_stats.static_queries}).second);
+  }
+  return byKey;
+}
+
+/// 24 runs of a few hundredths of a second each: maze2d and chain5, both
+/// prmkit planners, the exact and the 1% checker, three seeds.
+fs::path writeSweep(const TempDir& dir, const std::string& extra = "") {
+  const auto problems = test::sourceDir() / "configs" / "problems";
+  return dir.write("sweep.yaml", fmt::format(R"(name: test
+problems: ['{}', '{}']
+seeds: 3
+time_limit: 30
+planners: [{{type: lazy_prm}}, {{type: prm}}]
+checkers: [{{type: discrete}}, {{type: adaptive}}]
+{})",
+                                             (problems / "maze2d.yaml").string(), (problems / "chain5.yaml").string(), extra));
+}
+
+}  // namespace
+
+TEST_CASE("sweep: killed with SIGKILL mid-run and resumed, exactly one row per grid point, as uninterrupted", "[sweep]") {
+  TempDir dir;
+  const fs::path sweep = writeSweep(dir);
+  REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --out '{}'", kBinary, sweep.string(),
+                            (dir.path / "whole").string())) == 0);
+  const auto whole = readRecords(dir.path / "whole" / "runs.jsonl");
+  REQUIRE(whole.size() == 24);
+
+  const fs::path interrupted = dir.path / "interrupted";
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    const std::string out = interrupted.string();
+    ::execl(kBinary.c_str(), kBinary.c_str(), "sweep", sweep.c_str(), "--jobs", "2", "--no-plots", "--out", out.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  std::size_t linesAtKill = 0;
+  for (int wait = 0; wait < 6000 && linesAtKill < 3; ++wait) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    linesAtKill = lineCount(interrupted / "runs.jsonl");
+  }
+  ::kill(-pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFSIGNALED(status));
+  INFO("rows when killed: " << linesAtKill);
+  REQUIRE(linesAtKill >= 3);
+  REQUIRE(lineCount(interrupted / "runs.jsonl") < 24);
+
+  std::string output;
+  REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --resume --out '{}'", kBinary, sweep.string(),
+                            interrupted.string()),
+                &output) == 0);
+  REQUIRE(output.find("already done") != std::string::npos);
+  const auto resumed = readRecords(interrupted / "runs.jsonl");
+  REQUIRE(resumed.size() == 24);
+  REQUIRE(outcomes(resumed) == outcomes(whole));
+  // Resuming a finished sweep runs nothing and adds no row.
+  REQUIRE(shell(fmt::format("'{}' sweep '{}' --no-plots --resume --out '{}'", kBinary, sweep.string(), interrupted.string())) == 0);
+  REQUIRE(lineCount(interrupted / "runs.jsonl") == 24);
+  // Without --resume an existing result file is not touched.
+  REQUIRE(shell(fmt::format("'{}' sweep '{}' --no-plots --out '{}'", kBinary, sweep.string(), interrupted.string()), &output) == 2);
+  REQUIRE(output.find("--resume") != std::string::npos);
+}
+
+TEST_CASE("sweep: shards 1/3, 2/3, 3/3 run by GNU parallel and merged equal the unsharded sweep", "[sweep]") {
+  TempDir dir;
+  const fs::path sweep = writeSweep(dir);
+  REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --out '{}'", kBinary, sweep.string(),
+                            (dir.path / "whole").string())) == 0);
+  // The README's recipe, run locally.
+  REQUIRE(shell(fmt::format("parallel --will-cite --jobs 2 '{}' sweep '{}' --no-plots --shard {{}}/3 --out '{}/shard{{}}' ::: 1 2 3",
+                            kBinary, sweep.string(), dir.path.string())) == 0);
+  std::size_t sharded = 0;
+  for (int i = 1; i <= 3; ++i) sharded += lineCount(dir.path / fmt::format("shard{}", i) / "runs.jsonl");
+  REQUIRE(sharded == 24);
+  const auto shard = [&](int i) { return (dir.path / fmt::format("shard{}", i)).string(); };
+  REQUIRE(shell(fmt::format("'{}' merge '{}' '{}' '{}' '{}' --no-plots --out '{}'", kBinary, sweep.string(), shard(1), shard(2),
+                            shard(3), (dir.path / "merged").string())) == 0);
+  REQUIRE(outcomes(readRecords(dir.path / "merged" / "runs.jsonl")) == outcomes(readRecords(dir.path / "whole" / "runs.jsonl")));
+  std::string output;
+  REQUIRE(shell(fmt::format("'{}' merge '{}' '{}' '{}' --no-plots --out '{}'", kBinary, sweep.string(), shard(1), shard(2),
+                            (dir.path / "partial").string()),
+                &output) == 2);
+  REQUIRE(output.find("missing run") != std::string::npos);
+  REQUIRE_FALSE(fs::exists(dir.path / "partial" / "runs.jsonl"));
+  REQUIRE(shell(fmt::format("'{}' merge '{}' '{}' '{}' '{}' '{}' --no-plots --out '{}'", kBinary, sweep.string(), shard(1),
+                            shard(2), shard(3), shard(3), (dir.path / "twice").string()),
+                &output) == 2);
+  REQUIRE(output.find("duplicated run") != std::string::npos);
+}
+
+TEST_CASE("sweep: a run that crashes or hangs is recorded as failed and the sweep goes on", "[sweep]") {
+  TempDir dir;
+  const fs::path sweep = writeSweep(dir, "run_timeout: 3\n");
+  for (const std::string fault : {"crash", "hang"}) {
+    const fs::path out = dir.path / fault;
+    std::string output;
+    // Sanitizers must let the signal through, as a crash in a plain build would.
+    REQUIRE(shell(fmt::format("ASAN_OPTIONS=detect_leaks=1:handle_segv=0 PRMKIT_SWEEP_FAULT={}:2 '{}' sweep '{}' --jobs 2 --no-plots --out '{}'", fault, kBinary,
+                              sweep.string(), out.string()),
+                  &output) == 1);
+    const auto records = readRecords(out / "runs.jsonl");
+    REQUIRE(records.size() == 24);
+    for (const auto& r : records) {
+      INFO(r.spec.key() << ": " << r.failure);
+      if (r.spec.seed == 2) {
+        REQUIRE(r.status == "failed");
+        REQUIRE(r.failure.find(fault == "crash" ? "crashed: signal 11" : "hung: killed after") != std::string::npos);
+      } else {
+        REQUIRE(r.failure.empty());
+        REQUIRE(r.solved);
+      }
+    }
+    // Failed runs are reported in the summary, not dropped.
+    std::ifstream summary(out / "summary.md");
+    const std::string text((std::istreambuf_iterator<char>(summary)), std::istreambuf_iterator<char>());
+    REQUIRE(text.find("| 3 | 67% |") != std::string::npos);
+  }
+}
+
+TEST_CASE("sweep: OMPL benchmark logs load in ompl_benchmark_statistics", "[sweep]") {
+  TempDir dir;
+  const fs::path sweep = writeSweep(dir);
+  const fs::path out = dir.path / "out";
+  REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --out '{}'", kBinary, sweep.string(), out.string())) == 0);
+  const fs::path db = dir.path / "benchmark.db";
+  REQUIRE(shell(fmt::format("cd '{}' && ompl_benchmark_statistics ompl/maze2d.log ompl/chain5.log -d '{}'", out.string(),
+                            db.string())) == 0);
+  std::string answer;
+  REQUIRE(shell(fmt::format("sqlite3 '{}' 'SELECT COUNT(*) FROM experiments; SELECT COUNT(*) FROM plannerConfigs; "
+                            "SELECT COUNT(*) FROM runs; SELECT SUM(solved), COUNT(time) FROM runs; "
+                            "SELECT COUNT(*) FROM runs WHERE static_queries > 0;'",
+                            db.string()),
+                &answer) == 0);
+  // 2 experiments (problems), 4 combinations, 24 runs, all solved with a time and counted static checks.
+  REQUIRE(answer == "2\n4\n24\n24|24\n24\n");
+}
+
+TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log and plots; bad lists exit 2", "[sweep]") {
+  TempDir dir;
+  const fs::path out = dir.path / "compare";
+  const auto run = cli({"compare", test::problemFile("maze2d").string(), "--checkers", "discrete,adaptive", "--planners",
+                        "lazy_prm,ompl_prm,ompl_fcl_default", "--runs", "2", "--jobs", "2", "--out", out.string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  const auto records = readRecords(out / "runs.jsonl");
+  // 2 planners x 2 checkers + ompl_fcl_default once, 2 seeds each.
+  REQUIRE(records.size() == 10);
+  std::map<std::string, std::set<std::uint32_t>> seeds;
+  for (const auto& r : records) {
+    seeds[r.spec.combination()].insert(r.spec.seed);
+    REQUIRE(r.failure.empty());
+    if (r.spec.checker == "adaptive" && r.spec.planner != "ompl_fcl_default") REQUIRE_FALSE(r.unsafe);
+    REQUIRE(r.unsafe == (r.solved && !r.verify_message.empty()));
+  }
+  REQUIRE(seeds.size() == 5);
+  for (const auto& [combination, used] : seeds) REQUIRE(used == std::set<std::uint32_t>{1, 2});
+  REQUIRE(lineCount(out / "runs.csv") == 11);
+  REQUIRE(fs::exists(out / "summary.md"));
+  REQUIRE(fs::exists(out / "ompl" / "maze2d.log"));
+  REQUIRE(fs::file_size(out / "plot_maze2d.png") > 1000);
+  REQUIRE(fs::exists(out / "plot_maze2d.svg"));
+
+  const fs::path bad = dir.path / "bad";
+  const auto unknown = cli({"compare", test::problemFile("maze2d").string(), "--checkers", "discrete,exactish", "--out", bad.string()});
+  REQUIRE(unknown.code == 2);
+  REQUIRE(unknown.err.find("unknown name 'exactish'") != std::string::npos);
+  REQUIRE_FALSE(fs::exists(bad));
+}
+
+TEST_CASE("sweep: bad sweep files and shards exit 2 with file:line:column", "[sweep]") {
+  TempDir dir;
+  const fs::path sweep = writeSweep(dir, "");
+  const std::string text = [&] {
+    std::ifstream in(sweep);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }();
+  const auto badGrid = dir.write("bad_grid.yaml", text + "# end\n");
+  {
+    std::ofstream(badGrid) << test::replaceOnce(text, "{type: adaptive}", "{type: adaptive, grid: {etaa: [0.1]}}");
+    const auto run = cli({"sweep", badGrid.string(), "--out", (dir.path / "o1").string()});
+    REQUIRE(run.code == 2);
+    REQUIRE(run.err.find("bad_grid.yaml:6:") != std::string::npos);
+    REQUIRE(run.err.find("etaa") != std::string::npos);
+  }
+  {
+    const auto run = cli({"sweep", sweep.string(), "--shard", "4/3", "--out", (dir.path / "o2").string()});
+    REQUIRE(run.code == 2);
+    REQUIRE(run.err.find("1 <= i <= N") != std::string::npos);
+  }
+  {
+    std::ofstream(badGrid) << test::replaceOnce(text, "seeds: 3", "seeds: three");
+    const auto run = cli({"sweep", badGrid.string(), "--out", (dir.path / "o3").string()});
+    REQUIRE(run.code == 2);
+    REQUIRE(run.err.find("bad_grid.yaml:3:") != std::string::npos);
+  }
+  REQUIRE_FALSE(fs::exists(dir.path / "o1"));
+}
