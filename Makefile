@@ -25,7 +25,7 @@ test-release: release
 	cd build/release && ctest --output-on-failure -j $(JOBS)
 
 test-asan: asan
-	cd build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PRMKIT_TEST_SCALE=0.25 ctest --output-on-failure -j $(JOBS)
+	cd build/asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PRMKIT_TEST_SCALE=0.25 ctest --output-on-failure -j $(JOBS)
 
 test: test-release test-asan
 
