@@ -29,16 +29,6 @@ std::string shortName(const std::string& keyPath) {
   return dot == std::string::npos ? keyPath : keyPath.substr(dot + 1);
 }
 
-/// Quantile with linear interpolation between order statistics (Hyndman & Fan type 7).
-double quantile(std::vector<double> values, double p) {
-  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(values.begin(), values.end());
-  const double h = p * static_cast<double>(values.size() - 1);
-  const auto lower = static_cast<std::size_t>(std::floor(h));
-  const std::size_t upper = std::min(lower + 1, values.size() - 1);
-  return values[lower] + (h - static_cast<double>(lower)) * (values[upper] - values[lower]);
-}
-
 std::string csvCell(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string quoted = "\"";
@@ -60,6 +50,15 @@ std::string cpuModel() {
 
 }  // namespace
 
+double quantile(std::vector<double> values, double p) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(values.begin(), values.end());
+  const double h = p * static_cast<double>(values.size() - 1);
+  const auto lower = static_cast<std::size_t>(std::floor(h));
+  const std::size_t upper = std::min(lower + 1, values.size() - 1);
+  return values[lower] + (h - static_cast<double>(lower)) * (values[upper] - values[lower]);
+}
+
 std::string RunSpec::combination() const {
   std::string name = planner == "ompl_fcl_default" ? planner : planner + "+" + checker;
   if (parameters.empty()) return name;
@@ -75,8 +74,9 @@ std::string RunSpec::key() const {
 }
 
 std::vector<std::string> RunSpec::overrides() const {
-  std::vector<std::string> out{"planner.type=" + planner, "checker.type=" + checker, fmt::format("seed={}", seed),
-                               fmt::format("limits.time={}", time_limit_s)};
+  std::vector<std::string> out = problem_overrides;
+  out.insert(out.end(), {"planner.type=" + planner, "checker.type=" + checker, fmt::format("seed={}", seed),
+                         fmt::format("limits.time={}", time_limit_s)});
   for (const auto& [key, value] : parameters) out.push_back(key + "=" + value);
   return out;
 }
@@ -84,7 +84,7 @@ std::vector<std::string> RunSpec::overrides() const {
 RunRecord runPlanning(const RunSpec& spec) {
   RunRecord record;
   record.spec = spec;
-  record.problem = spec.problem_file.stem().string();
+  record.problem = defaultProblemName(spec.problem_file);
   try {
     const Problem problem = loadProblem(spec.problem_file, {spec.overrides(), true});
     record.problem = problem.name;
@@ -108,6 +108,9 @@ RunRecord runPlanning(const RunSpec& spec) {
       record.unsafe = !verdict.valid;
       record.verify_message = verdict.message;
     }
+  } catch (const InputError& e) {
+    record.status = "failed";
+    record.failure = std::string(kInvalidInput) + e.what();
   } catch (const std::exception& e) {
     record.status = "failed";
     record.failure = e.what();
@@ -126,6 +129,7 @@ std::string recordJson(const RunRecord& r) {
   j["combination"] = r.spec.combination();
   j["parameters"] = nlohmann::ordered_json::array();
   for (const auto& [key, value] : r.spec.parameters) j["parameters"].push_back({key, value});
+  if (!r.spec.problem_overrides.empty()) j["problem_overrides"] = r.spec.problem_overrides;
   j["seed"] = r.spec.seed;
   j["time_limit_s"] = r.spec.time_limit_s;
   j["solved"] = r.solved;
@@ -154,6 +158,7 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
     r.spec.planner = j.at("planner").get<std::string>();
     r.spec.checker = j.at("checker").get<std::string>();
     for (const auto& p : j.at("parameters")) r.spec.parameters.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
+    if (j.contains("problem_overrides")) r.spec.problem_overrides = j.at("problem_overrides").get<std::vector<std::string>>();
     r.spec.seed = j.at("seed").get<std::uint32_t>();
     r.spec.time_limit_s = j.at("time_limit_s").get<double>();
     r.problem = j.at("problem").get<std::string>();

@@ -24,6 +24,9 @@ struct RunSpec {
   std::vector<std::pair<std::string, std::string>> parameters;
   std::uint32_t seed = 1;
   double time_limit_s = 10.0;
+  /// Overrides that complete the problem itself (the robot files of a MoveIt
+  /// request), applied before the run's own; not part of the combination.
+  std::vector<std::string> problem_overrides = {};
 
   /// The combination without the seed: "planner+checker[parameters]".
   std::string combination() const;
@@ -50,6 +53,9 @@ struct RunRecord {
   CheckStats check_stats;
 };
 
+/// How the failure of a run whose problem does not load (e.g. a start in collision) begins.
+inline constexpr const char* kInvalidInput = "invalid input: ";
+
 /// Loads the problem with the run's overrides, plans, and verifies the
 /// returned path with verifyPath at the default eps. Bad input becomes a
 /// failed record, not an exception.
@@ -61,6 +67,10 @@ std::string recordJson(const RunRecord& record);
 RunRecord parseRecordJson(const std::string& line, const std::string& where);
 
 std::string recordsCsv(const std::vector<RunRecord>& records);
+
+/// Quantile p in [0, 1] with linear interpolation between order statistics
+/// (Hyndman & Fan type 7, as numpy's default); NaN for no values.
+double quantile(std::vector<double> values, double p);
 
 /// Per (problem, combination): runs, success rate, median and IQR of the
 /// planning time over all runs, medians of static checks, distance queries

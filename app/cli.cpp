@@ -1,6 +1,7 @@
 #include "app/cli.h"
 
 #include "app/benchmark.h"
+#include "app/benchmark_set.h"
 #include "app/edge_check.h"
 #include "app/experiment.h"
 #include "app/outputs.h"
@@ -154,12 +155,15 @@ struct CompareOptions {
   bool noPlots = false;
 };
 
-int compare(const std::string& file, const std::vector<std::string>& overrides, const CompareOptions& o,
-            const std::string& outDir, std::ostream& out) {
+int compare(const std::string& file, const std::vector<std::string>& problemOverrides,
+            const std::vector<std::string>& overrides, const CompareOptions& o, const std::string& outDir,
+            std::ostream& out) {
   if (!(o.timeLimit > 0 && std::isfinite(o.timeLimit))) throw InputError("--time-limit must be a positive number of seconds");
   const auto checkers = splitList(o.checkers, "--checkers", checkerNames());
   const auto planners = splitList(o.planners, "--planners", plannerNames());
-  const Problem problem = loadProblem(file, {overrides, true});  // bad input fails here, before any run
+  std::vector<std::string> all = problemOverrides;
+  all.insert(all.end(), overrides.begin(), overrides.end());
+  const Problem problem = loadProblem(file, {all, true});  // bad input fails here, before any run
   std::vector<std::pair<std::string, std::string>> parameters;
   for (const auto& assignment : overrides) parameters.push_back(splitAssignment(assignment));
   std::vector<RunSpec> specs;
@@ -168,7 +172,8 @@ int compare(const std::string& file, const std::vector<std::string>& overrides, 
     const std::vector<std::string> used = planner == "ompl_fcl_default" ? std::vector<std::string>{"discrete"} : checkers;
     for (const auto& checker : used)
       for (std::size_t seed = 1; seed <= o.runs; ++seed)
-        specs.push_back({file, file, planner, checker, parameters, static_cast<std::uint32_t>(seed), o.timeLimit});
+        specs.push_back({file, file, planner, checker, parameters, static_cast<std::uint32_t>(seed), o.timeLimit,
+                         problemOverrides});
   }
   out << fmt::format("compare {}: {} runs ({} seeds per combination, time limit {:g} s per run, {} thread(s))\n",
                      problem.name, specs.size(), o.runs, o.timeLimit, o.jobs);
@@ -195,9 +200,14 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   std::string problemFile, outDir = "out", pathFile, planner, checker;
   long seed = -1;
   double timeLimit = 0, eps = 0;
+  std::string urdfFile, srdfFile, sceneFile, requestFile;
   auto addProblemOptions = [&](CLI::App* sub) {
-    sub->add_option("problem", problemFile, "problem YAML file")->required();
+    sub->add_option("problem", problemFile, "problem YAML file, or a MoveIt MotionPlanRequest YAML (with --urdf)");
     sub->add_option("--set", overrides, "override a value of the problem file: key.path=value (repeatable)");
+    sub->add_option("--urdf", urdfFile, "MoveIt problem: the robot's URDF (robot.file)");
+    sub->add_option("--srdf", srdfFile, "MoveIt problem: the robot's SRDF (robot.srdf)");
+    sub->add_option("--scene", sceneFile, "MoveIt problem: PlanningScene YAML (default: sceneNNNN.yaml beside requestNNNN.yaml)");
+    sub->add_option("--request", requestFile, "MoveIt problem: MotionPlanRequest YAML (instead of PROBLEM)");
   };
   auto* planCmd = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg");
   addProblemOptions(planCmd);
@@ -254,6 +264,25 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   mergeCmd->add_option("folders", mergeFolders, "shard output folders")->required();
   mergeCmd->add_option("--out", outDir, "output folder (default: out/merged)");
   mergeCmd->add_flag("--no-plots", noPlots, "do not run matplotlib");
+  auto* benchmarkSetCmd = app.add_subcommand(
+      "benchmark-set", "plan every MoveIt problem (requestNNNN.yaml + sceneNNNN.yaml) of folders, e.g. MotionBenchMaker "
+                       "scenarios; success rate, time and verify-rejected paths per folder");
+  std::vector<std::string> setFolders;
+  BenchmarkSetOptions setOptions;
+  benchmarkSetCmd->add_option("folders", setFolders, "folders of requestNNNN.yaml and sceneNNNN.yaml")->required();
+  benchmarkSetCmd->add_option("--urdf", urdfFile, "the robot's URDF")->required();
+  benchmarkSetCmd->add_option("--srdf", srdfFile, "the robot's SRDF")->required();
+  benchmarkSetCmd->add_option("--planner", planner, "planner (default lazy_prm)");
+  benchmarkSetCmd->add_option("--checker", checker, "checker (default adaptive)");
+  benchmarkSetCmd->add_option("--set", overrides, "a setting for every run: key.path=value (repeatable)");
+  benchmarkSetCmd->add_option("--seeds", setOptions.seeds, "runs per problem, seeds 1..N (default 1)")
+      ->check(CLI::PositiveNumber);
+  benchmarkSetCmd->add_option("--limit", setOptions.limit, "at most N problems per folder, first by name (default all)");
+  benchmarkSetCmd->add_option("--time-limit", setOptions.time_limit_s, "planning time limit per run (s, default 10)");
+  benchmarkSetCmd->add_option("--jobs", setOptions.jobs, "worker processes (default 1)")->check(CLI::PositiveNumber);
+  benchmarkSetCmd->add_flag("--resume", setOptions.resume, "skip the runs already in OUT/runs.jsonl");
+  benchmarkSetCmd->add_option("--out", outDir, "output folder (default: out/benchmark_set)");
+  benchmarkSetCmd->add_flag("--plots", setOptions.plots, "also draw per-problem plots with matplotlib (off by default)");
   auto* experimentCmd =
       app.add_subcommand("experiment", "run a shipped experiment (Lin & Li's Tables 1 and 2) and write its tables as CSV");
   std::string experimentFile;
@@ -280,8 +309,20 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     return kBadInput;
   }
   try {
+    // The MoveIt flags are overrides of the problem the request stands for.
+    std::vector<std::string> problemOverrides;
+    if (!requestFile.empty()) {
+      if (!problemFile.empty()) throw InputError("give a problem file or --request, not both");
+      problemFile = requestFile;
+    }
+    for (const auto& [file, key] : {std::pair{&urdfFile, "robot.file"}, std::pair{&srdfFile, "robot.srdf"},
+                                    std::pair{&sceneFile, "moveit.scene"}})
+      if (!file->empty()) problemOverrides.push_back(fmt::format("{}={}", key, std::filesystem::absolute(*file).string()));
+    for (auto* sub : {planCmd, checkCmd, compareCmd, validateCmd, verifyCmd})
+      if (sub->parsed() && problemFile.empty()) throw InputError("give a problem file (or --request with --urdf)");
     LoadOptions options;
-    options.overrides = overrides;
+    options.overrides = problemOverrides;
+    options.overrides.insert(options.overrides.end(), overrides.begin(), overrides.end());
     if (planCmd->parsed()) {
       if (!planner.empty()) options.overrides.push_back("planner.type=" + planner);
       if (!checker.empty()) options.overrides.push_back("checker.type=" + checker);
@@ -293,7 +334,17 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       if (!checker.empty()) options.overrides.push_back("checker.type=" + checker);
       return check(problemFile, options, seed >= 0 ? static_cast<std::uint32_t>(seed) : 1u, checkOptions, out);
     }
-    if (compareCmd->parsed()) return compare(problemFile, overrides, compareOptions, outDir, out);
+    if (compareCmd->parsed()) return compare(problemFile, problemOverrides, overrides, compareOptions, outDir, out);
+    if (benchmarkSetCmd->parsed()) {
+      for (const auto& assignment : overrides) setOptions.parameters.push_back(splitAssignment(assignment));
+      setOptions.urdf = urdfFile;
+      setOptions.srdf = srdfFile;
+      setOptions.out = benchmarkSetCmd->count("--out") ? outDir : "out/benchmark_set";
+      if (!planner.empty()) setOptions.planner = planner;
+      if (!checker.empty()) setOptions.checker = checker;
+      std::vector<std::filesystem::path> folders(setFolders.begin(), setFolders.end());
+      return runBenchmarkSet(folders, setOptions, out);
+    }
     if (sweepCmd->parsed()) {
       sweepOptions.shard = Shard::parse(shard);
       sweepOptions.plots = !noPlots;

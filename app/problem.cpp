@@ -1,5 +1,7 @@
 #include "app/problem.h"
 
+#include "app/moveit_problem.h"
+
 #include "checkers/collision_queries.h"
 #include "environments/generators.h"
 #include "robots/kinematic_chain.h"
@@ -8,8 +10,13 @@
 #include "robots/urdf_robot.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
+#include <array>
+#include <map>
 #include <numbers>
+#include <optional>
 
 namespace prmkit {
 
@@ -178,10 +185,11 @@ Mesh readGeometry(const YamlReader& in, const YAML::Node& node, const std::strin
   }
 }
 
-std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root) {
+std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, const MotionPlanRequest* request) {
   const YAML::Node node = in.require(root, "robot", "problem");
   const std::string type =
       in.oneOf(in.require(node, "type", "robot"), "robot type", {"rigid2d", "rigid3d", "planar_chain", "urdf"});
+  if (request && type != "urdf") in.fail(node["type"], "a problem with a MoveIt request needs a robot of type urdf");
   if (type == "rigid2d" || type == "rigid3d") {
     in.requireMap(node, "robot", {"type", "geometry"});
     const YAML::Node bounds = in.require(root, "bounds", "problem");
@@ -215,13 +223,22 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root) {
     }
     return makePlanarChain(chain, base, lower, upper);
   }
-  in.requireMap(node, "robot", {"type", "file", "srdf", "base"});
+  in.requireMap(node, "robot", {"type", "file", "srdf", "base", "group"});
   const YAML::Node fileNode = in.require(node, "file", "robot");
-  std::optional<std::filesystem::path> srdf;
-  if (node["srdf"]) srdf = in.path(node["srdf"], "robot.srdf");
-  const Transform base = node["base"] ? readPose(in, node["base"], "robot.base") : Transform::Identity();
+  UrdfOptions urdf;
+  if (node["srdf"]) urdf.srdf = in.path(node["srdf"], "robot.srdf");
+  if (node["base"]) urdf.base = readPose(in, node["base"], "robot.base");
+  if (node["group"]) urdf.group = in.string(node["group"], "robot.group");
+  if (request) {
+    if (!urdf.group.empty() && urdf.group != request->group)
+      in.fail(node["group"], fmt::format("robot.group '{}' differs from the request's group_name '{}'", urdf.group,
+                                         request->group));
+    urdf.group = request->group;
+    // Joints outside the planning group keep their start values (MoveIt's semantics).
+    urdf.locked_values = request->start;
+  }
   try {
-    return loadUrdfRobot(in.path(fileNode, "robot.file"), srdf, base);
+    return loadUrdfRobot(in.path(fileNode, "robot.file"), urdf);
   } catch (const RobotLoadError& e) {
     in.fail(node["srdf"] && std::string(e.what()).find("SRDF") != std::string::npos ? node["srdf"] : fileNode, e.what());
   }
@@ -271,7 +288,7 @@ Config readConfig(const YamlReader& in, const YAML::Node& node, const std::strin
 
 void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& s) {
   if (const YAML::Node p = root["planner"]) {
-    in.requireMap(p, "planner", {"type", "k", "radius", "batch", "skip_same_component", "shortcut", "shortcut_attempts",
+    in.requireMap(p, "planner", {"type", "k", "radius", "batch", "enhance", "skip_same_component", "shortcut", "shortcut_attempts",
                                  "min_confidence", "verify_final_path"});
     if (p["min_confidence"]) {
       s.min_confidence = in.number(p["min_confidence"], "planner.min_confidence (%)");
@@ -283,6 +300,10 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
     if (p["k"]) s.k = static_cast<std::size_t>(in.integer(p["k"], "planner.k", 1));
     if (p["radius"]) s.radius = in.positive(p["radius"], "planner.radius");
     if (p["batch"]) s.batch = static_cast<std::size_t>(in.integer(p["batch"], "planner.batch", 1));
+    if (p["enhance"]) {
+      s.enhance = in.number(p["enhance"], "planner.enhance");
+      if (!(s.enhance >= 0 && s.enhance <= 1)) in.fail(p["enhance"], "planner.enhance is a fraction in [0, 1]");
+    }
     if (p["skip_same_component"]) s.skip_same_component = in.boolean(p["skip_same_component"], "planner.skip_same_component");
     if (p["shortcut"]) s.shortcut = in.boolean(p["shortcut"], "planner.shortcut");
     if (p["shortcut_attempts"])
@@ -378,23 +399,124 @@ double Problem::sceneSize() const {
   return box.isEmpty() ? 1.0 : std::max(box.diagonal().norm(), 1e-9);
 }
 
+std::string defaultProblemName(const std::filesystem::path& file) {
+  // MotionBenchMaker keeps requestNNNN.yaml in one folder per scenario: name both.
+  const std::string stem = file.stem().string();
+  if (stem.rfind("request", 0) == 0 && file.has_parent_path() && file.parent_path().has_filename())
+    return fmt::format("{}-{}", file.parent_path().filename().string(), stem.substr(7));
+  return stem;
+}
+
+namespace {
+
+/// A MotionPlanRequest given as the problem: a problem that names it, with
+/// the scene beside it (MotionBenchMaker's sceneNNNN.yaml next to requestNNNN.yaml).
+YAML::Node problemForRequest(const std::filesystem::path& file) {
+  YAML::Node root(YAML::NodeType::Map);
+  root["robot"]["type"] = "urdf";
+  root["moveit"]["request"] = file.filename().string();
+  const std::string stem = file.stem().string();
+  if (stem.rfind("request", 0) == 0) {
+    const auto scene = file.parent_path() / ("scene" + stem.substr(7) + file.extension().string());
+    if (std::filesystem::exists(scene)) root["moveit"]["scene"] = scene.filename().string();
+  }
+  return root;
+}
+
+/// Start or goal in the robot's coordinate order from joint values by name.
+Config jointsToConfig(const YamlReader& in, const YAML::Node& node, const std::string& what, const Robot& robot,
+                      const std::map<std::string, double>& values) {
+  Config q(static_cast<Eigen::Index>(robot.configSize()));
+  for (std::size_t i = 0; i < robot.configSize(); ++i) {
+    const auto& name = robot.coordinateNames()[i];
+    const auto it = values.find(name);
+    if (it == values.end()) in.fail(node, fmt::format("the {} gives no value for the planned joint '{}'", what, name));
+    q[static_cast<Eigen::Index>(i)] = it->second;
+  }
+  return q;
+}
+
+}  // namespace
+
 Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options) {
   YamlReader in(file);
+  const bool requestFile = isMotionPlanRequest(in.root());
+  if (requestFile) in.replaceRoot(problemForRequest(file));
   for (const auto& o : options.overrides) in.applyOverride(o);
   const YAML::Node& root = in.root();
+  if (requestFile && !(root["robot"].IsMap() && root["robot"]["file"]))
+    throw InputError(fmt::format("{}: a MoveIt MotionPlanRequest needs its robot: give --urdf and --srdf "
+                                 "(or --set robot.file=... --set robot.srdf=...)",
+                                 file.string()));
   in.requireMap(root, "problem",
-                {"name", "description", "robot", "scene", "bounds", "start", "goal", "planner", "checker", "seed", "limits"});
+                {"name", "description", "robot", "scene", "bounds", "start", "goal", "planner", "checker", "seed", "limits",
+                 "moveit"});
   Problem problem;
   problem.file = file;
-  problem.name = root["name"] ? in.string(root["name"], "name") : file.stem().string();
+  problem.name = root["name"] ? in.string(root["name"], "name") : defaultProblemName(file);
   if (root["description"]) in.string(root["description"], "description");
-  auto robot = readRobot(in, root);
+
+  // A MoveIt problem: the request gives group, start and goal; the scene the obstacles.
+  std::optional<YamlReader> requestIn, sceneIn;
+  std::optional<MotionPlanRequest> request;
+  const YAML::Node moveit = root["moveit"];
+  if (moveit) {
+    in.requireMap(moveit, "moveit", {"scene", "request"});
+    for (const char* key : {"start", "goal", "scene"})
+      if (root[key]) in.fail(root[key], fmt::format("a problem with 'moveit' takes '{}' from the MoveIt files", key));
+    requestIn.emplace(in.path(in.require(moveit, "request", "moveit"), "moveit.request"));
+    request = readMotionPlanRequest(*requestIn);
+    if (moveit["scene"]) sceneIn.emplace(in.path(moveit["scene"], "moveit.scene"));
+  }
+
+  auto robot = readRobot(in, root, request ? &*request : nullptr);
+  std::shared_ptr<Scene> scene;
+  if (moveit) {
+    scene = std::make_shared<Scene>();
+    if (sceneIn) {
+      auto& chain = dynamic_cast<KinematicChain&>(*robot);
+      const auto allowed = readPlanningScene(*sceneIn, *scene, chain.description().frames[0].name);
+      if (!allowed.empty()) {
+        ChainDescription description = chain.description();
+        description.disabled_pairs.insert(description.disabled_pairs.end(), allowed.begin(), allowed.end());
+        robot = std::make_shared<KinematicChain>(std::move(description));
+      }
+    }
+  } else {
+    scene = readScene(in, root);
+  }
   problem.robot = robot;
-  problem.scene = readScene(in, root);
-  const YAML::Node startNode = in.require(root, "start", "problem");
-  const YAML::Node goalNode = in.require(root, "goal", "problem");
-  problem.start = readConfig(in, startNode, "start", *robot);
-  problem.goal = readConfig(in, goalNode, "goal", *robot);
+  problem.scene = scene;
+
+  // Where start and goal were written, for errors about them.
+  struct Endpoint {
+    const YamlReader* reader;
+    YAML::Node node;
+    Config* q;
+    const char* what;
+  };
+  std::array<Endpoint, 2> endpoints{};
+  if (request) {
+    problem.start = jointsToConfig(*requestIn, request->start_node, "start_state", *robot, request->start);
+    std::map<std::string, double> goal;
+    for (const auto& [name, value] : request->goal) {
+      const auto& names = robot->coordinateNames();
+      if (std::find(names.begin(), names.end(), name) == names.end())
+        requestIn->fail(request->goal_node, fmt::format("the goal constrains joint '{}', which is not in planning group '{}' "
+                                                        "(planned joints: {})",
+                                                        name, request->group, fmt::join(names, ", ")));
+      goal[name] = value;
+    }
+    problem.goal = jointsToConfig(*requestIn, request->goal_node, "goal", *robot, goal);
+    endpoints = {Endpoint{&*requestIn, request->start_node, &problem.start, "start"},
+                 Endpoint{&*requestIn, request->goal_node, &problem.goal, "goal"}};
+  } else {
+    const YAML::Node startNode = in.require(root, "start", "problem");
+    const YAML::Node goalNode = in.require(root, "goal", "problem");
+    problem.start = readConfig(in, startNode, "start", *robot);
+    problem.goal = readConfig(in, goalNode, "goal", *robot);
+    endpoints = {Endpoint{&in, startNode, &problem.start, "start"}, Endpoint{&in, goalNode, &problem.goal, "goal"}};
+  }
   readPlanner(in, root, problem.planner);
   readChecker(in, root, problem.checker);
   try {
@@ -405,12 +527,21 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
   }
   if (options.checkEndpoints) {
     CollisionQueries collision(problem.robot, problem.scene);
-    for (const auto& [node, q, what] : {std::tuple{startNode, problem.start, "start"}, std::tuple{goalNode, problem.goal, "goal"}}) {
-      if (!robot->inBounds(q)) in.fail(node, fmt::format("the {} configuration is out of bounds", what));
+    for (const auto& e : endpoints) {
+      if (!robot->inBounds(*e.q)) {
+        std::string outside;
+        for (Eigen::Index i = 0; i < e.q->size(); ++i)
+          if (!((*e.q)[i] >= robot->bounds().lower[i] && (*e.q)[i] <= robot->bounds().upper[i]))
+            outside += fmt::format("{}{} = {} not in [{}, {}]", outside.empty() ? "" : ", ",
+                                   robot->coordinateNames()[static_cast<std::size_t>(i)], (*e.q)[i],
+                                   robot->bounds().lower[i], robot->bounds().upper[i]);
+        e.reader->fail(e.node, fmt::format("the {} configuration is out of bounds ({})", e.what, outside));
+      }
       CheckStats ignored;
       Contact contact;
-      if (collision.inCollision(q, ignored, &contact))
-        in.fail(node, fmt::format("the {} configuration is in collision ({})", what, describe(contact, *robot, *problem.scene)));
+      if (collision.inCollision(*e.q, ignored, &contact))
+        e.reader->fail(e.node, fmt::format("the {} configuration is in collision ({})", e.what,
+                                           describe(contact, *robot, *problem.scene)));
     }
   }
   return problem;

@@ -34,7 +34,12 @@ struct LoadOptions {
   bool checkEndpoints = true;
 };
 
-/// Loads and validates a problem; throws InputError with file:line:column.
+/// The name of a problem without `name`: the file stem, or "<folder>-NNNN"
+/// for a MotionBenchMaker requestNNNN.yaml.
+std::string defaultProblemName(const std::filesystem::path& file);
+
+/// Loads and validates a problem (a prmkit problem YAML, or a MoveIt
+/// MotionPlanRequest YAML whose robot is given by overrides); throws InputError with file:line:column.
 Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options = {});
 
 }  // namespace prmkit

@@ -14,6 +14,7 @@
 #include <map>
 #include <poll.h>
 #include <set>
+#include <sstream>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
@@ -333,7 +334,7 @@ int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out)
       } else {
         RunRecord r;
         r.spec = spec;
-        r.problem = std::filesystem::path(spec.problem_id).stem().string();
+        r.problem = defaultProblemName(spec.problem_id);
         r.status = "failed";
         r.failure = failureReason(status, w.killed, seconds);
         r.time_s = seconds;
@@ -351,6 +352,11 @@ int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out)
   });
   writeReport(options.out, sweep.name, records, options.plots, out);
   return failed > 0 ? 1 : 0;
+}
+
+std::vector<RunRecord> readRunsFile(const std::filesystem::path& file) {
+  std::ostringstream ignored;
+  return readRuns(file, false, ignored);
 }
 
 int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& folders, const std::filesystem::path& outDir,

@@ -43,6 +43,9 @@ struct SweepOptions {
 /// writes the report of everything in runs.jsonl. Returns the exit code.
 int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out);
 
+/// The records of a runs.jsonl file (InputError on a malformed or torn line).
+std::vector<RunRecord> readRunsFile(const std::filesystem::path& file);
+
 /// Combines the runs.jsonl of shard folders; every run of the sweep must be
 /// there exactly once (else InputError naming what is missing or duplicated).
 int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& folders,

@@ -23,6 +23,9 @@ class YamlReader {
   explicit YamlReader(std::filesystem::path file);
   const std::filesystem::path& file() const { return file_; }
   YAML::Node& root() { return root_; }
+  const YAML::Node& root() const { return root_; }
+  /// Reads a document built in memory instead of the file's (locations then name only the file).
+  void replaceRoot(YAML::Node root) { root_ = std::move(root); }
 
   /// Applies "a.b.c=value" (the value is YAML); throws InputError on a malformed assignment.
   void applyOverride(const std::string& assignment);

@@ -1,5 +1,9 @@
 #include "planner/lazy_prm.h"
 
+#include <boost/graph/connected_components.hpp>
+
+#include <cmath>
+
 namespace prmkit {
 
 std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
@@ -11,6 +15,10 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
     }
   };
   connectUnchecked(1);
+  // Ends of edges found in collision, with the edge's length: node
+  // enhancement samples around them (Bohlin & Kavraki 2000, section 3.3),
+  // where the free space is narrow and the uniform batch rarely lands.
+  std::vector<std::pair<Vertex, double>> enhancementSeeds;
   while (true) {
     ++result.planner_stats.graph_searches;
     if (auto path = roadmap.shortestPath(0, 1)) {
@@ -38,6 +46,9 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
             roadmap.graph()[e].state = *state;
           } else {
             ++result.planner_stats.edges_colliding;
+            const double length = roadmap.graph()[e].length;
+            enhancementSeeds.emplace_back(boost::source(e, roadmap.graph()), length);
+            enhancementSeeds.emplace_back(boost::target(e, roadmap.graph()), length);
             roadmap.removeEdge(e);
             collided = true;
           }
@@ -54,8 +65,38 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
       }
       continue;
     }
+    // Start and goal are disconnected. Half of the enhancement grows the
+    // smaller of their two components (Kavraki et al. 1996 expand the poorly
+    // connected parts of a roadmap): a goal deep in a shelf or a cage has a
+    // small component that uniform samples rarely reach.
+    const auto& g = roadmap.graph();
+    std::vector<std::size_t> component(roadmap.vertexCount());
+    boost::connected_components(g, component.data());
+    std::vector<Vertex> smaller[2];
+    for (Vertex v = 0; v < roadmap.vertexCount(); ++v)
+      for (int end = 0; end < 2; ++end)
+        if (component[v] == component[static_cast<std::size_t>(end)]) smaller[end].push_back(v);
+    const std::vector<Vertex>& grow = smaller[0].size() <= smaller[1].size() ? smaller[0] : smaller[1];
+    double meanLength = 0.0;
+    for (auto [it, last] = boost::edges(g); it != last; ++it) meanLength += g[*it].length;
+    meanLength = roadmap.edgeCount() > 0 ? meanLength / static_cast<double>(roadmap.edgeCount())
+                                         : 0.05 * checker.robot().maxExtent();
+    const auto enhanced = static_cast<std::size_t>(std::lround(settings_.enhance * static_cast<double>(settings_.batch)));
     for (std::size_t s = 0; s < settings_.batch; ++s) {
-      const auto q = sampleValid(checker, result);
+      std::optional<Config> q;
+      if (s < enhanced) {
+        if (s % 2 == 0 && !enhancementSeeds.empty()) {
+          const auto& [seed, length] = enhancementSeeds[static_cast<std::size_t>(
+              rng_.uniformInt(0, static_cast<int>(enhancementSeeds.size()) - 1))];
+          q = sampleValidNear(checker, roadmap.config(seed), 0.5 * length, result);
+        } else {
+          const Vertex seed = grow[static_cast<std::size_t>(rng_.uniformInt(0, static_cast<int>(grow.size()) - 1))];
+          q = sampleValidNear(checker, roadmap.config(seed), meanLength, result);
+        }
+        result.planner_stats.enhancement_nodes += q.has_value();
+      } else {
+        q = sampleValid(checker, result);
+      }
       if (!q) return std::nullopt;
       connectUnchecked(roadmap.addVertex(*q));
     }

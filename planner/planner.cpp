@@ -19,6 +19,7 @@ Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng
   if (!(settings_.time_limit_s > 0)) throw std::invalid_argument("planner time limit must be positive");
   if (settings_.max_samples == 0) throw std::invalid_argument("planner max_samples must be positive");
   if (settings_.batch == 0) throw std::invalid_argument("planner batch must be positive");
+  if (!(settings_.enhance >= 0 && settings_.enhance <= 1)) throw std::invalid_argument("planner enhance must be in [0, 1]");
   if (!(settings_.min_confidence >= 0 && settings_.min_confidence <= 100))
     throw std::invalid_argument("planner min_confidence must be a percentage in [0, 100]");
 }
@@ -74,6 +75,27 @@ std::optional<Config> Planner::sampleValid(Checker& checker, PlanResult& result)
       return std::nullopt;
     }
     checker.robot().sampleUniform(rng_, q);
+    ++result.planner_stats.samples_drawn;
+    if (checker.isValid(q)) return q;
+    ++result.planner_stats.samples_invalid;
+  }
+}
+
+std::optional<Config> Planner::sampleValidNear(Checker& checker, const Config& center, double sigma, PlanResult& result) {
+  Config towards, q;
+  while (true) {
+    if (result.planner_stats.samples_drawn >= settings_.max_samples) {
+      result.status = "sample limit";
+      return std::nullopt;
+    }
+    if (outOfTime()) {
+      result.status = "time limit";
+      return std::nullopt;
+    }
+    checker.robot().sampleUniform(rng_, towards);
+    const double d = checker.robot().distance(center, towards);
+    const double r = std::abs(rng_.gaussian(0.0, sigma));
+    checker.robot().interpolate(center, towards, d > 0 ? std::min(1.0, r / d) : 0.0, q);
     ++result.planner_stats.samples_drawn;
     if (checker.isValid(q)) return q;
     ++result.planner_stats.samples_invalid;

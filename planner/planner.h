@@ -15,6 +15,9 @@ struct PlannerSettings {
   std::size_t k = 10;             // neighbours per new vertex (ignored by *_star and when radius > 0)
   double radius = 0.0;            // > 0: connect to every vertex within this C-space distance
   std::size_t batch = 100;        // lazy_prm: samples added each time the roadmap grows
+  /// lazy_prm: fraction of each batch drawn near the ends of edges found in
+  /// collision (Bohlin & Kavraki's node enhancement); the rest is uniform.
+  double enhance = 0.5;
   bool skip_same_component = false;  // prm: do not try edges inside one connected component
   bool shortcut = false;          // random shortcutting of the returned path
   std::size_t shortcut_attempts = 100;
@@ -40,6 +43,7 @@ struct PlannerStats {
   std::uint64_t shortcuts_applied = 0;
   std::uint64_t tentative_edges = 0;        // Unknown edges kept for their confidence
   std::uint64_t verification_failures = 0;  // tentative edges on a found path the exact verifier rejected
+  std::uint64_t enhancement_nodes = 0;      // lazy_prm: valid nodes added near colliding edges
 
   /// Visits every field as (name, member pointer): the one list of counters, all counts.
   template <class Visitor>
@@ -53,6 +57,7 @@ struct PlannerStats {
     visit(std::string_view("shortcuts_applied"), &PlannerStats::shortcuts_applied);
     visit(std::string_view("tentative_edges"), &PlannerStats::tentative_edges);
     visit(std::string_view("verification_failures"), &PlannerStats::verification_failures);
+    visit(std::string_view("enhancement_nodes"), &PlannerStats::enhancement_nodes);
   }
 };
 
@@ -97,6 +102,10 @@ class Planner {
 
   /// Draws one valid configuration, counting draws; nothing when a limit is hit.
   std::optional<Config> sampleValid(Checker& checker, PlanResult& result);
+  /// Draws one valid configuration at a C-space distance about |N(0, sigma)|
+  /// from `center`, in a uniformly drawn direction (along the interpolation
+  /// towards a uniform sample, so it works for every robot); counts draws.
+  std::optional<Config> sampleValidNear(Checker& checker, const Config& center, double sigma, PlanResult& result);
   /// Neighbour count for a roadmap of n vertices (k, or e(1 + 1/d) log n for *_star).
   std::size_t neighbourCount(std::size_t n, std::size_t dof) const;
   bool outOfTime() const;

@@ -4,7 +4,10 @@
 #include <tinyxml2.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <set>
 #include <functional>
 #include <numbers>
 #include <sstream>
@@ -22,13 +25,22 @@ Transform toTransform(const urdf::Pose& pose) {
   return t;
 }
 
+/// ROS resolves package://NAME/rest against package NAME's folder. Without
+/// ROS, the package folder is taken to be the URDF's folder or one of its
+/// parents (URDFs often sit in NAME/urdf/), and packages named like a folder
+/// ("package://meshes/...", as VAMP's Panda writes) are tried whole too.
 std::filesystem::path resolveMeshPath(const std::string& filename, const std::filesystem::path& urdfDir) {
   const std::string package = "package://";
   const std::string file = "file://";
   if (filename.rfind(package, 0) == 0) {
     const auto rest = filename.substr(package.size());
     const auto slash = rest.find('/');
-    return urdfDir / (slash == std::string::npos ? rest : rest.substr(slash + 1));
+    const std::filesystem::path inPackage = slash == std::string::npos ? rest : rest.substr(slash + 1);
+    std::filesystem::path folder = urdfDir.empty() ? std::filesystem::path(".") : urdfDir;
+    for (int up = 0; up < 3; ++up, folder = folder / "..")
+      for (const auto& candidate : {folder / inPackage, folder / rest})
+        if (std::filesystem::is_regular_file(candidate)) return candidate.lexically_normal();
+    return urdfDir / inPackage;
   }
   if (filename.rfind(file, 0) == 0) return filename.substr(file.size());
   const std::filesystem::path p(filename);
@@ -66,27 +78,99 @@ Mesh collisionMesh(const urdf::Collision& collision, const std::filesystem::path
   return mesh.transformed(toTransform(collision.origin));
 }
 
+tinyxml2::XMLElement* srdfRobot(tinyxml2::XMLDocument& doc, const std::filesystem::path& srdf) {
+  if (doc.LoadFile(srdf.string().c_str()) != tinyxml2::XML_SUCCESS)
+    throw RobotLoadError(fmt::format("cannot read SRDF '{}': {} (line {})", srdf.string(), doc.ErrorStr(), doc.ErrorLineNum()));
+  auto* robot = doc.FirstChildElement("robot");
+  if (!robot) throw RobotLoadError(fmt::format("SRDF '{}' has no <robot> element", srdf.string()));
+  return robot;
+}
+
+std::string requiredAttribute(const tinyxml2::XMLElement& e, const char* name, const std::filesystem::path& srdf) {
+  const char* value = e.Attribute(name);
+  if (!value)
+    throw RobotLoadError(fmt::format("{}:{}: <{}> needs the attribute '{}'", srdf.string(), e.GetLineNum(), e.Name(), name));
+  return value;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> readSrdfDisabledPairs(const std::filesystem::path& srdf) {
   tinyxml2::XMLDocument doc;
-  if (doc.LoadFile(srdf.string().c_str()) != tinyxml2::XML_SUCCESS)
-    throw RobotLoadError(fmt::format("cannot read SRDF '{}': {} (line {})", srdf.string(), doc.ErrorStr(), doc.ErrorLineNum()));
-  const auto* robot = doc.FirstChildElement("robot");
-  if (!robot) throw RobotLoadError(fmt::format("SRDF '{}' has no <robot> element", srdf.string()));
+  const auto* robot = srdfRobot(doc, srdf);
   std::vector<std::pair<std::string, std::string>> pairs;
-  for (const auto* e = robot->FirstChildElement("disable_collisions"); e; e = e->NextSiblingElement("disable_collisions")) {
-    const char* a = e->Attribute("link1");
-    const char* b = e->Attribute("link2");
-    if (!a || !b)
-      throw RobotLoadError(fmt::format("{}:{}: disable_collisions needs link1 and link2", srdf.string(), e->GetLineNum()));
-    pairs.emplace_back(a, b);
-  }
+  for (const auto* e = robot->FirstChildElement("disable_collisions"); e; e = e->NextSiblingElement("disable_collisions"))
+    pairs.emplace_back(requiredAttribute(*e, "link1", srdf), requiredAttribute(*e, "link2", srdf));
   return pairs;
 }
 
-std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
-                                              const std::optional<std::filesystem::path>& srdf, const Transform& base) {
+std::vector<std::string> readSrdfGroupJoints(
+    const std::filesystem::path& srdf, const std::string& group,
+    const std::map<std::string, std::pair<std::string, std::string>>& parentJoint) {
+  tinyxml2::XMLDocument doc;
+  const auto* robot = srdfRobot(doc, srdf);
+  std::vector<std::string> joints;
+  auto add = [&](const std::string& joint) {
+    if (std::find(joints.begin(), joints.end(), joint) == joints.end()) joints.push_back(joint);
+  };
+  std::vector<std::string> visiting;
+  std::function<void(const std::string&)> visit = [&](const std::string& name) {
+    if (std::find(visiting.begin(), visiting.end(), name) != visiting.end())
+      throw RobotLoadError(fmt::format("SRDF '{}': group '{}' contains itself", srdf.string(), name));
+    const tinyxml2::XMLElement* found = nullptr;
+    for (auto* g = robot->FirstChildElement("group"); g; g = g->NextSiblingElement("group"))
+      if (const char* n = g->Attribute("name"); n && name == n) found = g;
+    if (!found) throw RobotLoadError(fmt::format("SRDF '{}' has no group '{}'", srdf.string(), name));
+    visiting.push_back(name);
+    for (auto* e = found->FirstChildElement(); e; e = e->NextSiblingElement()) {
+      const std::string kind = e->Name();
+      auto parentOf = [&](const std::string& link) -> const std::pair<std::string, std::string>* {
+        const auto it = parentJoint.find(link);
+        return it == parentJoint.end() ? nullptr : &it->second;
+      };
+      auto requireLink = [&](const std::string& link) {
+        if (!parentOf(link) && std::none_of(parentJoint.begin(), parentJoint.end(),
+                                            [&](const auto& entry) { return entry.second.second == link; }))
+          throw RobotLoadError(fmt::format("{}:{}: group '{}' names link '{}', which the URDF does not have",
+                                           srdf.string(), e->GetLineNum(), name, link));
+      };
+      if (kind == "chain") {
+        const std::string base = requiredAttribute(*e, "base_link", srdf);
+        const std::string tip = requiredAttribute(*e, "tip_link", srdf);
+        requireLink(base);
+        requireLink(tip);
+        std::vector<std::string> chain;
+        std::string link = tip;
+        while (link != base) {
+          const auto* parent = parentOf(link);
+          if (!parent)
+            throw RobotLoadError(fmt::format("{}:{}: chain of group '{}': '{}' is not below '{}'", srdf.string(),
+                                             e->GetLineNum(), name, tip, base));
+          chain.push_back(parent->first);
+          link = parent->second;
+        }
+        if (const auto* parent = parentOf(base)) chain.push_back(parent->first);
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) add(*it);
+      } else if (kind == "joint") {
+        add(requiredAttribute(*e, "name", srdf));
+      } else if (kind == "link") {
+        const std::string link = requiredAttribute(*e, "name", srdf);
+        requireLink(link);
+        if (const auto* parent = parentOf(link)) add(parent->first);
+      } else if (kind == "group") {
+        visit(requiredAttribute(*e, "name", srdf));
+      } else {
+        throw RobotLoadError(fmt::format("{}:{}: group '{}' holds <{}>; expected chain, joint, link or group",
+                                         srdf.string(), e->GetLineNum(), name, kind));
+      }
+    }
+    visiting.pop_back();
+  };
+  visit(group);
+  return joints;
+}
+
+std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf, const UrdfOptions& options) {
   std::ifstream in(urdf);
   if (!in) throw RobotLoadError(fmt::format("cannot open URDF '{}'", urdf.string()));
   std::stringstream text;
@@ -97,9 +181,66 @@ std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
   if (!root) throw RobotLoadError(fmt::format("URDF '{}' has no root link", urdf.string()));
   const auto urdfDir = urdf.parent_path();
 
+  std::map<std::string, std::pair<std::string, std::string>> parentJoint;
+  for (const auto& [name, joint] : model->joints_) parentJoint[joint->child_link_name] = {name, joint->parent_link_name};
+  auto movable = [](const urdf::Joint& j) {
+    return j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::CONTINUOUS || j.type == urdf::Joint::PRISMATIC;
+  };
+
+  // Which joints are planned for; the others are locked at a value.
+  std::set<std::string> planned;
+  if (!options.group.empty()) {
+    if (!options.srdf)
+      throw RobotLoadError(fmt::format("URDF '{}': planning group '{}' needs an SRDF", urdf.string(), options.group));
+    for (const auto& name : readSrdfGroupJoints(*options.srdf, options.group, parentJoint)) {
+      const auto joint = model->getJoint(name);
+      if (!joint)
+        throw RobotLoadError(fmt::format("SRDF '{}': group '{}' names joint '{}', which URDF '{}' does not have",
+                                         options.srdf->string(), options.group, name, urdf.string()));
+      if (movable(*joint)) planned.insert(name);
+    }
+    if (planned.empty())
+      throw RobotLoadError(fmt::format("SRDF '{}': group '{}' has no revolute, continuous or prismatic joint",
+                                       options.srdf->string(), options.group));
+  } else {
+    for (const auto& [name, joint] : model->joints_)
+      if (movable(*joint) && !joint->mimic) planned.insert(name);
+  }
+  for (const auto& [name, value] : options.locked_values) {
+    if (!model->getJoint(name))
+      throw RobotLoadError(fmt::format("URDF '{}' has no joint '{}' (given a value)", urdf.string(), name));
+    if (!std::isfinite(value))
+      throw RobotLoadError(fmt::format("joint '{}' is given a value that is not finite", name));
+  }
+  auto limitsOf = [&](const urdf::Joint& j) -> std::pair<double, double> {
+    if (j.type == urdf::Joint::CONTINUOUS) return {-std::numbers::pi, std::numbers::pi};
+    if (!j.limits) throw RobotLoadError(fmt::format("URDF '{}': joint '{}' needs <limit>", urdf.string(), j.name));
+    return {j.limits->lower, j.limits->upper};
+  };
+  std::function<double(const urdf::Joint&, int)> lockedValue = [&](const urdf::Joint& j, int depth) -> double {
+    if (j.mimic) {
+      const auto master = model->getJoint(j.mimic->joint_name);
+      if (!master || depth > 32)
+        throw RobotLoadError(fmt::format("URDF '{}': joint '{}' mimics '{}', which is not a joint (or mimics in a cycle)",
+                                         urdf.string(), j.name, j.mimic->joint_name));
+      if (planned.count(master->name))
+        throw RobotLoadError(fmt::format("URDF '{}': joint '{}' mimics the planned joint '{}'; mimic joints are supported "
+                                         "only outside the planning group (give a group that leaves '{}' out)",
+                                         urdf.string(), j.name, master->name, master->name));
+      return j.mimic->multiplier * lockedValue(*master, depth + 1) + j.mimic->offset;
+    }
+    const auto [lower, upper] = limitsOf(j);
+    const auto given = options.locked_values.find(j.name);
+    if (given == options.locked_values.end()) return std::clamp(0.0, lower, upper);
+    if (given->second < lower - 1e-9 || given->second > upper + 1e-9)
+      throw RobotLoadError(fmt::format("joint '{}' is locked at {} outside its limits [{}, {}]", j.name, given->second,
+                                       lower, upper));
+    return given->second;
+  };
+
   ChainDescription d;
   d.kind = "urdf";
-  d.base = base;
+  d.base = options.base;
   std::function<void(const urdf::LinkConstSharedPtr&, int)> visit = [&](const urdf::LinkConstSharedPtr& link, int jointIndex) {
     const int frame = static_cast<int>(d.frames.size());
     d.frames.push_back({link->name, jointIndex});
@@ -114,31 +255,27 @@ std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
       joint.parent_frame = frame;
       joint.origin = toTransform(uj.parent_to_joint_origin_transform);
       joint.axis = Eigen::Vector3d(uj.axis.x, uj.axis.y, uj.axis.z);
-      switch (uj.type) {
-        case urdf::Joint::REVOLUTE:
-        case urdf::Joint::PRISMATIC:
-          joint.type = uj.type == urdf::Joint::REVOLUTE ? JointType::Revolute : JointType::Prismatic;
-          if (!uj.limits) throw RobotLoadError(fmt::format("URDF '{}': joint '{}' needs <limit>", urdf.string(), uj.name));
-          joint.lower = uj.limits->lower;
-          joint.upper = uj.limits->upper;
-          break;
-        case urdf::Joint::CONTINUOUS:
-          joint.type = JointType::Revolute;
-          joint.lower = -std::numbers::pi;
-          joint.upper = std::numbers::pi;
-          break;
-        case urdf::Joint::FIXED:
-          joint.type = JointType::Fixed;
-          break;
-        default:
-          throw RobotLoadError(fmt::format("URDF '{}': joint '{}' is floating or planar; only revolute, continuous, "
-                                           "prismatic and fixed joints are supported",
-                                           urdf.string(), uj.name));
-      }
-      if (joint.type != JointType::Fixed) {
+      if (!movable(uj) && uj.type != urdf::Joint::FIXED)
+        throw RobotLoadError(fmt::format("URDF '{}': joint '{}' is floating or planar; only revolute, continuous, "
+                                         "prismatic and fixed joints are supported",
+                                         urdf.string(), uj.name));
+      if (movable(uj)) {
         if (joint.axis.norm() < 1e-12)
           throw RobotLoadError(fmt::format("URDF '{}': joint '{}' has a zero axis", urdf.string(), uj.name));
         joint.axis.normalize();
+        const bool revolute = uj.type != urdf::Joint::PRISMATIC;
+        if (planned.count(uj.name)) {
+          joint.type = revolute ? JointType::Revolute : JointType::Prismatic;
+          std::tie(joint.lower, joint.upper) = limitsOf(uj);
+        } else {
+          // A locked joint is a fixed joint whose origin includes its motion.
+          const double value = lockedValue(uj, 0);
+          joint.origin = revolute ? joint.origin * Transform(Eigen::AngleAxisd(value, joint.axis))
+                                  : joint.origin * Transform(Eigen::Translation3d(value * joint.axis));
+          joint.type = JointType::Fixed;
+        }
+      } else {
+        joint.type = JointType::Fixed;
       }
       d.joints.push_back(joint);
       visit(child, static_cast<int>(d.joints.size()) - 1);
@@ -146,7 +283,8 @@ std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
   };
   visit(root, -1);
   if (d.geometry.empty()) throw RobotLoadError(fmt::format("URDF '{}' has no collision geometry", urdf.string()));
-  if (srdf) d.disabled_pairs = readSrdfDisabledPairs(*srdf);
+  if (options.srdf) d.disabled_pairs = readSrdfDisabledPairs(*options.srdf);
+  d.disabled_pairs.insert(d.disabled_pairs.end(), options.allowed_pairs.begin(), options.allowed_pairs.end());
   try {
     return std::make_unique<KinematicChain>(std::move(d));
   } catch (const std::invalid_argument& e) {

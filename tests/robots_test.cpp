@@ -92,7 +92,7 @@ TEST_CASE("motion bounds are upper bounds for every robot kind", "[robots]") {
     requireMotionBoundsHold(*robot, edges / 2, 3);
   }
   SECTION("urdf") {
-    auto robot = loadUrdfRobot(test::sourceDir() / "configs/robots/arm6.urdf", std::nullopt);
+    auto robot = loadUrdfRobot(test::sourceDir() / "configs/robots/arm6.urdf");
     requireMotionBoundsHold(*robot, edges / 4, 4);
   }
 }
@@ -112,8 +112,9 @@ TEST_CASE("planar chain forward kinematics matches hand-computed poses", "[robot
 }
 
 TEST_CASE("URDF arm forward kinematics and self-collision pairs", "[robots]") {
-  auto robot = loadUrdfRobot(test::sourceDir() / "configs/robots/arm6.urdf",
-                             test::sourceDir() / "configs/robots/arm6.srdf");
+  UrdfOptions options;
+  options.srdf = test::sourceDir() / "configs/robots/arm6.srdf";
+  auto robot = loadUrdfRobot(test::sourceDir() / "configs/robots/arm6.urdf", options);
   REQUIRE(robot->dof() == 6);
   std::vector<Transform> frames;
   Config q = Config::Zero(6);

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -56,5 +58,29 @@ inline std::string replaceOnce(std::string text, const std::string& from, const 
   if (at == std::string::npos) throw std::logic_error("replaceOnce: '" + from + "' not found");
   return text.replace(at, from.size(), to);
 }
+
+/// ../shared/benchdata (third-party data beside the checkout; PRMKIT_BENCHDATA overrides), if present.
+inline std::optional<std::filesystem::path> benchdata() {
+  const char* env = std::getenv("PRMKIT_BENCHDATA");
+  const std::filesystem::path dir = env ? std::filesystem::path(env) : sourceDir() / ".." / "shared" / "benchdata";
+  if (std::filesystem::is_directory(dir)) return std::filesystem::canonical(dir);
+  return std::nullopt;
+}
+
+/// Skips the calling test when benchdata is absent: under CTest (which sets
+/// PRMKIT_UNDER_CTEST) the test process exits with 77, CTest's SKIP_RETURN_CODE,
+/// so it is reported as skipped rather than passed; run by hand, it warns and returns.
+#define PRMKIT_REQUIRE_BENCHDATA(dir)                                                                 \
+  const auto dir##_found = ::prmkit::test::benchdata();                                              \
+  if (!dir##_found) {                                                                                \
+    const char* message = "SKIPPED: ../shared/benchdata is absent (set PRMKIT_BENCHDATA to its path)"; \
+    if (std::getenv("PRMKIT_UNDER_CTEST")) {                                                         \
+      std::puts(message);                                                                            \
+      std::exit(77);                                                                                 \
+    }                                                                                                \
+    WARN(message);                                                                                   \
+    return;                                                                                          \
+  }                                                                                                  \
+  const std::filesystem::path dir = *dir##_found
 
 }  // namespace prmkit::test
