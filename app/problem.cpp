@@ -1,6 +1,7 @@
 #include "app/problem.h"
 
 #include "app/moveit_problem.h"
+#include "app/omplapp_problem.h"
 
 #include "checkers/collision_queries.h"
 #include "environments/generators.h"
@@ -155,7 +156,7 @@ Mesh readGeometry(const YamlReader& in, const YAML::Node& node, const std::strin
                           in.positive(in.require(g, "length", gwhat), gwhat + ".length"));
     }
     if (kind == "mesh") {
-      in.requireMap(g, gwhat, {"file", "scale"});
+      in.requireMap(g, gwhat, {"file", "scale", "center"});
       Eigen::Vector3d scale = Eigen::Vector3d::Ones();
       if (g["scale"]) {
         if (g["scale"].IsSequence())
@@ -165,7 +166,14 @@ Mesh readGeometry(const YamlReader& in, const YAML::Node& node, const std::strin
       }
       const YAML::Node fileNode = in.require(g, "file", gwhat);
       try {
-        return loadMeshFile(in.path(fileNode, gwhat + ".file"), scale);
+        Mesh mesh = loadMeshFile(in.path(fileNode, gwhat + ".file"), scale);
+        // OMPL.app's convention: a robot's pose is that of the mean of its vertices.
+        if (g["center"] && in.boolean(g["center"], gwhat + ".center") && !mesh.vertices.empty()) {
+          Eigen::Vector3d mean = Eigen::Vector3d::Zero();
+          for (const auto& v : mesh.vertices) mean += v;
+          mesh = mesh.transformed(Transform(Eigen::Translation3d(-mean / static_cast<double>(mesh.vertices.size()))));
+        }
+        return mesh;
       } catch (const MeshLoadError& e) {
         in.fail(fileNode, e.what());
       }
@@ -439,7 +447,7 @@ Config jointsToConfig(const YamlReader& in, const YAML::Node& node, const std::s
 }  // namespace
 
 Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options) {
-  YamlReader in(file);
+  YamlReader in = isOmplAppConfig(file) ? readOmplAppConfig(file) : YamlReader(file);
   const bool requestFile = isMotionPlanRequest(in.root());
   if (requestFile) in.replaceRoot(problemForRequest(file));
   for (const auto& o : options.overrides) in.applyOverride(o);

@@ -22,6 +22,10 @@ YamlReader::YamlReader(std::filesystem::path file) : file_(std::move(file)) {
   if (!root_.IsMap()) throw InputError(fmt::format("{}:1:1: expected a YAML map at the top level", file_.string()));
 }
 
+YamlReader::YamlReader(std::filesystem::path file, YAML::Node root,
+                       std::vector<std::pair<YAML::Node, std::string>> located)
+    : file_(std::move(file)), root_(std::move(root)), located_(std::move(located)) {}
+
 void YamlReader::applyOverride(const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
@@ -57,6 +61,8 @@ void YamlReader::applyOverride(const std::string& assignment) {
 std::string YamlReader::where(const YAML::Node& node) const {
   for (const auto& [overridden, path] : overrides_)
     if (overridden.is(node)) return fmt::format("--set {}", path);
+  for (const auto& [source, location] : located_)
+    if (source.is(node)) return location;
   const YAML::Mark mark = node.Mark();
   if (mark.is_null()) return file_.string();
   return fmt::format("{}:{}:{}", file_.string(), mark.line + 1, mark.column + 1);

@@ -21,6 +21,9 @@ class YamlReader {
  public:
   /// Parses `file`; throws InputError on a missing file or a syntax error.
   explicit YamlReader(std::filesystem::path file);
+  /// A document built in memory from `file` (another format); `located`
+  /// gives the "file:line" of the nodes that came from somewhere in it.
+  YamlReader(std::filesystem::path file, YAML::Node root, std::vector<std::pair<YAML::Node, std::string>> located);
   const std::filesystem::path& file() const { return file_; }
   YAML::Node& root() { return root_; }
   const YAML::Node& root() const { return root_; }
@@ -52,7 +55,8 @@ class YamlReader {
  private:
   std::filesystem::path file_;
   YAML::Node root_;
-  std::vector<std::pair<YAML::Node, std::string>> overrides_;
+  std::vector<std::pair<YAML::Node, std::string>> overrides_;  // node -> "--set PATH"
+  std::vector<std::pair<YAML::Node, std::string>> located_;    // node -> where it came from
 };
 
 }  // namespace prmkit

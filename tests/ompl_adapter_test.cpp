@@ -44,7 +44,9 @@ TEST_CASE("OMPL's PRM and LazyPRM with the adaptive checker return paths that ve
 }
 
 TEST_CASE("OMPL peers are deterministic for a seed", "[ompl]") {
-  for (const std::string planner : {"ompl_prm", "ompl_lazy_prm", "ompl_fcl_default"}) {
+  // Not ompl_prm: OMPL's PRM grows its roadmap on a second thread in time
+  // slices (growRoadmap / expandRoadmap), so under load its runs differ.
+  for (const std::string planner : {"ompl_lazy_prm", "ompl_fcl_default"}) {
     std::vector<std::vector<Config>> paths;
     for (int run = 0; run < 2; ++run) {
       Problem problem = loadProblem(test::problemFile("chain5"), {{"planner.type=" + planner, "seed=4"}, true});

@@ -101,14 +101,20 @@ TEST_CASE("lazy PRM never keeps a colliding edge and checks each edge at most on
 }
 
 TEST_CASE("the default discrete resolution returns paths that verify rejects on thin_wall", "[planning]") {
-  // The problem is built so 1% C-space steps can cross the 2 cm wall; seed 1 does.
-  Problem problem = loadProblem(test::problemFile("thin_wall"));
-  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-  const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
-  REQUIRE(result.solved);
-  const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
-  REQUIRE_FALSE(verdict.valid);
-  REQUIRE(verdict.segment.has_value());
+  // The problem is built so 1% C-space steps can cross the 2 cm wall; some seeds' paths do.
+  int rejected = 0;
+  for (int seed = 1; seed <= 10 && rejected == 0; ++seed) {
+    Problem problem = loadProblem(test::problemFile("thin_wall"), {{fmt::format("seed={}", seed)}, true});
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    REQUIRE(result.solved);
+    const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
+    if (!verdict.valid) {
+      REQUIRE(verdict.segment.has_value());
+      ++rejected;
+    }
+  }
+  REQUIRE(rejected > 0);
 }
 
 TEST_CASE("budgeted checker: with final-path verification no returned path is rejected by verify", "[planning]") {

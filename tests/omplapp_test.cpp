@@ -1,0 +1,159 @@
+// OMPL.app .cfg problems on COLLADA meshes the test writes itself: node
+// transforms (translate, scale) are applied, the robot is centred on the mean
+// of its vertices as OMPL.app does, axis-angle start and goal, volume bounds.
+#include "app/problem.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+
+#include <numbers>
+
+using namespace prmkit;
+using test::cli;
+using test::TempDir;
+
+namespace {
+
+/// A tetrahedron (0,0,0), (1,0,0), (0,1,0), (0,0,1) under a node with `transform` (COLLADA elements).
+std::string tetrahedronDae(const std::string& transform) {
+  return R"(<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="meter" meter="1"/><up_axis>Y_UP</up_axis></asset>
+  <library_geometries>
+    <geometry id="tet" name="tet">
+      <mesh>
+        <source id="tet-pos">
+          <float_array id="tet-pos-array" count="12">0 0 0 1 0 0 0 1 0 0 0 1</float_array>
+          <technique_common><accessor source="#tet-pos-array" count="4" stride="3">
+            <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+          </accessor></technique_common>
+        </source>
+        <vertices id="tet-vtx"><input semantic="POSITION" source="#tet-pos"/></vertices>
+        <triangles count="4"><input semantic="VERTEX" source="#tet-vtx" offset="0"/><p>0 2 1 0 1 3 0 3 2 1 2 3</p></triangles>
+      </mesh>
+    </geometry>
+  </library_geometries>
+  <library_visual_scenes>
+    <visual_scene id="scene">
+      <node id="n" name="n">)" +
+         transform + R"(<instance_geometry url="#tet"/></node>
+    </visual_scene>
+  </library_visual_scenes>
+  <scene><instance_visual_scene url="#scene"/></scene>
+</COLLADA>
+)";
+}
+
+const std::string kConfig3D = R"([problem]
+name = tiny_cfg
+robot = robot.dae
+world = world.dae
+start.x = 0
+start.y = 0
+start.z = 0
+start.theta = 0
+start.axis.x = 1
+start.axis.y = 0
+start.axis.z = 0
+goal.x = 9
+goal.y = 1
+goal.z = 1
+goal.theta = 1.5707963267948966
+goal.axis.x = 0
+goal.axis.y = 0
+goal.axis.z = 2
+volume.min.x = -1
+volume.min.y = -1
+volume.min.z = -1
+volume.max.x = 10
+volume.max.y = 3
+volume.max.z = 3
+
+[solver]
+planners = rrtconnect
+)";
+
+struct CfgFiles {
+  TempDir dir;
+  std::filesystem::path cfg;
+  explicit CfgFiles(const std::string& config = kConfig3D) {
+    dir.write("robot.dae", tetrahedronDae("<scale>0.4 0.4 0.4</scale>"));
+    dir.write("world.dae", tetrahedronDae("<translate>5 0 0</translate><scale>2 2 2</scale>"));
+    cfg = dir.write("tiny.cfg", config);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("OMPL.app .cfg: COLLADA node transforms, centred robot, axis-angle poses, bounds", "[omplapp]") {
+  CfgFiles files;
+  const Problem problem = loadProblem(files.cfg);
+  REQUIRE(problem.name == "tiny_cfg");
+  REQUIRE(problem.robot->kind() == "rigid3d");
+  // The world's node scales by 2 and translates by (5, 0, 0).
+  const auto& world = problem.scene->obstacles().at(0);
+  const auto bounds = world.mesh.transformed(world.pose).bounds();
+  REQUIRE(bounds.min().isApprox(Eigen::Vector3d(5, 0, 0)));
+  REQUIRE(bounds.max().isApprox(Eigen::Vector3d(7, 2, 2)));
+  // The robot (scaled by 0.4) is centred on the mean of its vertices.
+  Eigen::Vector3d mean = Eigen::Vector3d::Zero();
+  for (const auto& v : problem.robot->links().at(0).mesh.vertices) mean += v;
+  REQUIRE(mean.norm() < 1e-9);
+  REQUIRE(problem.robot->links().at(0).mesh.bounds().sizes().isApprox(Eigen::Vector3d(0.4, 0.4, 0.4), 1e-6));
+  REQUIRE(problem.robot->bounds().lower.isApprox(Eigen::Vector3d(-1, -1, -1)));
+  REQUIRE(problem.robot->bounds().upper.isApprox(Eigen::Vector3d(10, 3, 3)));
+  // Goal: a quarter turn about z (the axis is normalized), as [x, y, z, qx, qy, qz, qw].
+  Config goal(7);
+  goal << 9, 1, 1, 0, 0, std::sin(std::numbers::pi / 4), std::cos(std::numbers::pi / 4);
+  REQUIRE(problem.goal.isApprox(goal));
+
+  const auto out = files.dir.path / "out";
+  const auto planned = cli({"plan", files.cfg.string(), "--checker", "adaptive", "--out", out.string()});
+  INFO(planned.out << planned.err);
+  REQUIRE(planned.code == 0);
+  REQUIRE(cli({"verify", files.cfg.string(), (out / "path.csv").string()}).code == 0);
+}
+
+TEST_CASE("OMPL.app .cfg in 2D: x, y, theta", "[omplapp]") {
+  CfgFiles files(R"([problem]
+robot = robot.dae
+world = world.dae
+start.x = 0
+start.y = 0
+start.theta = 0
+goal.x = 9
+goal.y = 0.5
+goal.theta = 3
+volume.min.x = -1
+volume.min.y = -1
+volume.max.x = 10
+volume.max.y = 3
+)");
+  const Problem problem = loadProblem(files.cfg);
+  REQUIRE(problem.name == "tiny");
+  REQUIRE(problem.robot->kind() == "rigid2d");
+  REQUIRE(problem.goal.isApprox(Eigen::Vector3d(9, 0.5, 3)));
+}
+
+TEST_CASE("OMPL.app .cfg errors name file and line, exit 2", "[omplapp]") {
+  struct Case {
+    std::string from, to, message;
+  };
+  const std::vector<Case> cases{
+      {"start.y = 0\n", "start.y = zero\n", "tiny.cfg:6: expected a number for 'start.y', got 'zero'"},
+      {"goal.x = 9\ngoal.y = 1\ngoal.z = 1\n", "goal.x = 5\ngoal.y = 0.4\ngoal.z = 0.4\n",
+       "tiny.cfg:12: the goal configuration is in collision"},
+      {"goal.x = 9\n", "goal.x = 60\n", "tiny.cfg:12: the goal configuration is out of bounds"},
+      {"start.theta = 0\n", "start.theta = 0\nstart.speed = 3\n", "tiny.cfg:9: unknown key 'start.speed'"},
+      {"world = world.dae\n", "world = missing.dae\n", "missing.dae"},
+      {"[problem]\n", "[problem\n", "tiny.cfg:1:"},
+      {"volume.max.z = 3\n", "volume.max.z = 3\ncontrol = kinematic_car\n", "control-based (kinodynamic) problems are not supported"},
+  };
+  for (const auto& c : cases) {
+    CfgFiles files(test::replaceOnce(kConfig3D, c.from, c.to));
+    const auto run = cli({"validate", files.cfg.string()});
+    INFO(c.to << "\n" << run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE_THAT(run.err, Catch::Contains(c.message));
+  }
+}
