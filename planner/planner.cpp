@@ -63,17 +63,22 @@ std::size_t Planner::neighbourCount(std::size_t n, std::size_t dof) const {
   return static_cast<std::size_t>(std::ceil(k));
 }
 
+bool Planner::sampleLimitReached(PlanResult& result) const {
+  if (result.planner_stats.samples_drawn >= settings_.max_samples) {
+    result.status = "sample limit";
+    return true;
+  }
+  if (outOfTime()) {
+    result.status = "time limit";
+    return true;
+  }
+  return false;
+}
+
 std::optional<Config> Planner::sampleValid(Checker& checker, PlanResult& result) {
   Config q;
   while (true) {
-    if (result.planner_stats.samples_drawn >= settings_.max_samples) {
-      result.status = "sample limit";
-      return std::nullopt;
-    }
-    if (outOfTime()) {
-      result.status = "time limit";
-      return std::nullopt;
-    }
+    if (sampleLimitReached(result)) return std::nullopt;
     checker.robot().sampleUniform(rng_, q);
     ++result.planner_stats.samples_drawn;
     if (checker.isValid(q)) return q;
@@ -84,14 +89,7 @@ std::optional<Config> Planner::sampleValid(Checker& checker, PlanResult& result)
 std::optional<Config> Planner::sampleValidNear(Checker& checker, const Config& center, double sigma, PlanResult& result) {
   Config towards, q;
   while (true) {
-    if (result.planner_stats.samples_drawn >= settings_.max_samples) {
-      result.status = "sample limit";
-      return std::nullopt;
-    }
-    if (outOfTime()) {
-      result.status = "time limit";
-      return std::nullopt;
-    }
+    if (sampleLimitReached(result)) return std::nullopt;
     checker.robot().sampleUniform(rng_, towards);
     const double d = checker.robot().distance(center, towards);
     const double r = std::abs(rng_.gaussian(0.0, sigma));

@@ -105,6 +105,8 @@ class Planner {
   /// Draws one valid configuration at a C-space distance about |N(0, sigma)|
   /// from `center`, in a uniformly drawn direction (along the interpolation
   /// towards a uniform sample, so it works for every robot); counts draws.
+  /// True (with the status set) when no more samples may be drawn.
+  bool sampleLimitReached(PlanResult& result) const;
   std::optional<Config> sampleValidNear(Checker& checker, const Config& center, double sigma, PlanResult& result);
   /// Neighbour count for a roadmap of n vertices (k, or e(1 + 1/d) log n for *_star).
   std::size_t neighbourCount(std::size_t n, std::size_t dof) const;
