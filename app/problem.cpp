@@ -538,12 +538,14 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
     for (const auto& e : endpoints) {
       if (!robot->inBounds(*e.q)) {
         std::string outside;
-        for (Eigen::Index i = 0; i < e.q->size(); ++i)
+        // Bounds cover the bounded coordinates only (translation for rigid bodies).
+        for (Eigen::Index i = 0; i < std::min(e.q->size(), robot->bounds().lower.size()); ++i)
           if (!((*e.q)[i] >= robot->bounds().lower[i] && (*e.q)[i] <= robot->bounds().upper[i]))
             outside += fmt::format("{}{} = {} not in [{}, {}]", outside.empty() ? "" : ", ",
                                    robot->coordinateNames()[static_cast<std::size_t>(i)], (*e.q)[i],
                                    robot->bounds().lower[i], robot->bounds().upper[i]);
-        e.reader->fail(e.node, fmt::format("the {} configuration is out of bounds ({})", e.what, outside));
+        e.reader->fail(e.node, fmt::format("the {} configuration is out of bounds ({})", e.what,
+                                           outside.empty() ? "a coordinate is not finite" : outside));
       }
       CheckStats ignored;
       Contact contact;
