@@ -1,5 +1,6 @@
 #include "app/benchmark_set.h"
 
+#include "app/moveit_problem.h"
 #include "app/outputs.h"
 #include "app/sweep.h"
 #include "app/yaml_reader.h"
@@ -17,8 +18,7 @@ std::vector<std::filesystem::path> requestFiles(const std::filesystem::path& fol
     throw InputError(fmt::format("{}: not a folder (expected a folder of requestNNNN.yaml and sceneNNNN.yaml)", folder.string()));
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(folder)) {
-    const auto name = entry.path().filename().string();
-    if (entry.is_regular_file() && name.starts_with("request") && entry.path().extension() == ".yaml")
+    if (entry.is_regular_file() && requestNumber(entry.path()))
       files.push_back(entry.path());
   }
   if (files.empty()) throw InputError(fmt::format("{}: holds no requestNNNN.yaml files", folder.string()));

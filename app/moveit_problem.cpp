@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 namespace prmkit {
 
 namespace {
@@ -103,6 +105,12 @@ Mesh readShapeMesh(const YamlReader& in, const YAML::Node& node, const std::stri
 
 }  // namespace
 
+std::optional<std::string> requestNumber(const std::filesystem::path& file) {
+  const std::string stem = file.stem().string();
+  if (!stem.starts_with("request") || file.extension() != ".yaml") return std::nullopt;
+  return stem.substr(std::string("request").size());
+}
+
 bool isMotionPlanRequest(const YAML::Node& root) {
   return root.IsMap() && !root["robot"] && (root["goal_constraints"] || root["start_state"]);
 }
@@ -148,8 +156,7 @@ MotionPlanRequest readMotionPlanRequest(const YamlReader& in) {
   return request;
 }
 
-std::vector<std::pair<std::string, std::string>> readPlanningScene(const YamlReader& in, Scene& scene,
-                                                                   const std::string& rootLink) {
+void readPlanningScene(const YamlReader& in, Scene& scene, const std::string& rootLink) {
   const YAML::Node& root = in.root();
   if (const YAML::Node robotState = root["robot_state"]; robotState && !emptyOrAbsent(robotState["attached_collision_objects"]))
     in.fail(robotState["attached_collision_objects"], "attached collision objects are not supported");
@@ -213,6 +220,14 @@ std::vector<std::pair<std::string, std::string>> readPlanningScene(const YamlRea
     }
   }
 
+}
+
+std::vector<std::pair<std::string, std::string>> readAllowedCollisions(const YamlReader& in) {
+  const YAML::Node& root = in.root();
+  std::set<std::string> objectIds;
+  if (root["world"])
+    for (const auto& o : items(in, root["world"], "collision_objects", "world"))
+      if (o.IsMap() && o["id"] && o["id"].IsScalar()) objectIds.insert(o["id"].Scalar());
   std::vector<std::pair<std::string, std::string>> allowed;
   if (const YAML::Node acm = root["allowed_collision_matrix"]) {
     const YAML::Node names = in.require(acm, "entry_names", "allowed_collision_matrix");
@@ -228,11 +243,10 @@ std::vector<std::pair<std::string, std::string>> readPlanningScene(const YamlRea
         if (k == i || !in.boolean(entries[k], "allowed_collision_matrix entry")) continue;
         const std::string a = in.string(names[i], "entry_names[]"), b = in.string(names[k], "entry_names[]");
         for (const auto& name : {a, b})
-          for (const auto& obstacle : scene.obstacles())
-            if (obstacle.name == name || obstacle.name.rfind(name + "#", 0) == 0)
-              in.fail(entries[k], fmt::format("the allowed collision matrix allows contact with the object '{}'; "
-                                              "allowed robot-object contacts are not supported",
-                                              name));
+          if (objectIds.count(name))
+            in.fail(entries[k], fmt::format("the allowed collision matrix allows contact with the object '{}'; "
+                                            "allowed robot-object contacts are not supported",
+                                            name));
         allowed.emplace_back(a, b);
       }
     }

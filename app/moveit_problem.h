@@ -8,7 +8,9 @@
 #include "app/yaml_reader.h"
 #include "environments/scene.h"
 
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +24,9 @@ struct MotionPlanRequest {
   YAML::Node start_node, goal_node;               // for error locations
 };
 
+/// "NNNN" of a MotionBenchMaker requestNNNN.yaml (whose scene is sceneNNNN.yaml beside it).
+std::optional<std::string> requestNumber(const std::filesystem::path& file);
+
 /// True when a YAML file's top level looks like a MotionPlanRequest (and not a prmkit problem).
 bool isMotionPlanRequest(const YAML::Node& root);
 
@@ -29,9 +34,11 @@ bool isMotionPlanRequest(const YAML::Node& root);
 MotionPlanRequest readMotionPlanRequest(const YamlReader& in);
 
 /// Adds a PlanningScene's world collision objects (boxes, spheres, cylinders,
-/// meshes; poses in the robot's root frame `rootLink` or a fixed frame) to
-/// `scene` and returns the link pairs its allowed collision matrix allows.
-std::vector<std::pair<std::string, std::string>> readPlanningScene(const YamlReader& in, Scene& scene,
-                                                                   const std::string& rootLink);
+/// meshes; poses in the robot's root frame `rootLink` or a fixed frame) to `scene`.
+void readPlanningScene(const YamlReader& in, Scene& scene, const std::string& rootLink);
+
+/// The robot link pairs a PlanningScene's allowed collision matrix allows
+/// (InputError when it allows contact with one of the scene's objects).
+std::vector<std::pair<std::string, std::string>> readAllowedCollisions(const YamlReader& in);
 
 }  // namespace prmkit

@@ -193,7 +193,8 @@ Mesh readGeometry(const YamlReader& in, const YAML::Node& node, const std::strin
   }
 }
 
-std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, const MotionPlanRequest* request) {
+std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, const MotionPlanRequest* request,
+                                 const std::vector<std::pair<std::string, std::string>>& allowedPairs) {
   const YAML::Node node = in.require(root, "robot", "problem");
   const std::string type =
       in.oneOf(in.require(node, "type", "robot"), "robot type", {"rigid2d", "rigid3d", "planar_chain", "urdf"});
@@ -245,6 +246,7 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, c
     // Joints outside the planning group keep their start values (MoveIt's semantics).
     urdf.locked_values = request->start;
   }
+  urdf.allowed_pairs = allowedPairs;
   try {
     return loadUrdfRobot(in.path(fileNode, "robot.file"), urdf);
   } catch (const RobotLoadError& e) {
@@ -409,10 +411,9 @@ double Problem::sceneSize() const {
 
 std::string defaultProblemName(const std::filesystem::path& file) {
   // MotionBenchMaker keeps requestNNNN.yaml in one folder per scenario: name both.
-  const std::string stem = file.stem().string();
-  if (stem.rfind("request", 0) == 0 && file.has_parent_path() && file.parent_path().has_filename())
-    return fmt::format("{}-{}", file.parent_path().filename().string(), stem.substr(7));
-  return stem;
+  if (const auto number = requestNumber(file); number && file.parent_path().has_filename())
+    return fmt::format("{}-{}", file.parent_path().filename().string(), *number);
+  return file.stem().string();
 }
 
 namespace {
@@ -423,9 +424,8 @@ YAML::Node problemForRequest(const std::filesystem::path& file) {
   YAML::Node root(YAML::NodeType::Map);
   root["robot"]["type"] = "urdf";
   root["moveit"]["request"] = file.filename().string();
-  const std::string stem = file.stem().string();
-  if (stem.rfind("request", 0) == 0) {
-    const auto scene = file.parent_path() / ("scene" + stem.substr(7) + file.extension().string());
+  if (const auto number = requestNumber(file)) {
+    const auto scene = file.parent_path() / ("scene" + *number + ".yaml");
     if (std::filesystem::exists(scene)) root["moveit"]["scene"] = scene.filename().string();
   }
   return root;
@@ -477,19 +477,13 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
     if (moveit["scene"]) sceneIn.emplace(in.path(moveit["scene"], "moveit.scene"));
   }
 
-  auto robot = readRobot(in, root, request ? &*request : nullptr);
+  const auto allowed = sceneIn ? readAllowedCollisions(*sceneIn) : std::vector<std::pair<std::string, std::string>>{};
+  auto robot = readRobot(in, root, request ? &*request : nullptr, allowed);
   std::shared_ptr<Scene> scene;
   if (moveit) {
     scene = std::make_shared<Scene>();
-    if (sceneIn) {
-      auto& chain = dynamic_cast<KinematicChain&>(*robot);
-      const auto allowed = readPlanningScene(*sceneIn, *scene, chain.description().frames[0].name);
-      if (!allowed.empty()) {
-        ChainDescription description = chain.description();
-        description.disabled_pairs.insert(description.disabled_pairs.end(), allowed.begin(), allowed.end());
-        robot = std::make_shared<KinematicChain>(std::move(description));
-      }
-    }
+    if (sceneIn)
+      readPlanningScene(*sceneIn, *scene, dynamic_cast<const KinematicChain&>(*robot).description().frames[0].name);
   } else {
     scene = readScene(in, root);
   }

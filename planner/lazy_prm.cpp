@@ -69,19 +69,22 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
     // smaller of their two components (Kavraki et al. 1996 expand the poorly
     // connected parts of a roadmap): a goal deep in a shelf or a cage has a
     // small component that uniform samples rarely reach.
-    const auto& g = roadmap.graph();
-    std::vector<std::size_t> component(roadmap.vertexCount());
-    boost::connected_components(g, component.data());
-    std::vector<Vertex> smaller[2];
-    for (Vertex v = 0; v < roadmap.vertexCount(); ++v)
-      for (int end = 0; end < 2; ++end)
-        if (component[v] == component[static_cast<std::size_t>(end)]) smaller[end].push_back(v);
-    const std::vector<Vertex>& grow = smaller[0].size() <= smaller[1].size() ? smaller[0] : smaller[1];
-    double meanLength = 0.0;
-    for (auto [it, last] = boost::edges(g); it != last; ++it) meanLength += g[*it].length;
-    meanLength = roadmap.edgeCount() > 0 ? meanLength / static_cast<double>(roadmap.edgeCount())
-                                         : 0.05 * checker.robot().maxExtent();
     const auto enhanced = static_cast<std::size_t>(std::lround(settings_.enhance * static_cast<double>(settings_.batch)));
+    std::vector<Vertex> grow;
+    double meanLength = 0.0;
+    if (enhanced > 0) {
+      const auto& g = roadmap.graph();
+      std::vector<std::size_t> component(roadmap.vertexCount());
+      boost::connected_components(g, component.data());
+      std::vector<Vertex> endComponents[2];
+      for (Vertex v = 0; v < roadmap.vertexCount(); ++v)
+        for (std::size_t end = 0; end < 2; ++end)
+          if (component[v] == component[end]) endComponents[end].push_back(v);
+      grow = std::move(endComponents[endComponents[0].size() <= endComponents[1].size() ? 0 : 1]);
+      for (auto [it, last] = boost::edges(g); it != last; ++it) meanLength += g[*it].length;
+      meanLength = roadmap.edgeCount() > 0 ? meanLength / static_cast<double>(roadmap.edgeCount())
+                                           : 0.05 * checker.robot().maxExtent();
+    }
     for (std::size_t s = 0; s < settings_.batch; ++s) {
       std::optional<Config> q;
       if (s < enhanced) {

@@ -251,7 +251,7 @@ TEST_CASE("MoveIt files prmkit cannot honour are errors with file:line:column an
   REQUIRE_THAT(noRobot.err, Catch::Contains("robot.file"));
 }
 
-TEST_CASE("Panda (moveit_resources URDF + SRDF): ready pose free, link 7 folded into link 1 in collision", "[moveit][benchdata]") {
+TEST_CASE("Panda (moveit_resources URDF + SRDF): ready pose free, link 7 folded onto the shoulder in collision", "[moveit][benchdata]") {
   PRMKIT_REQUIRE_BENCHDATA(data);
   const fs::path dir = data / "panda_moveit_resources";
   UrdfOptions options;
@@ -267,13 +267,22 @@ TEST_CASE("Panda (moveit_resources URDF + SRDF): ready pose free, link 7 folded 
   Config ready(7);
   ready << 0, -0.785, 0, -2.356, 0, 1.571, 0.785;
   REQUIRE_FALSE(queries.inCollision(ready, stats));
-  // Elbow folded fully and the wrist swung back: link 7 and the hand hit link 1.
+  // Elbow folded fully and the wrist swung back: link 7 hits the shoulder (link 2).
   Config folded(7);
   folded << 0, -1.76, 0, -3.07, 0, 0.0, 0.785;
   Contact contact;
   REQUIRE(queries.inCollision(folded, stats, &contact));
-  INFO(describe(contact, *robot, *scene));
   REQUIRE(contact.obstacle == -1);
+  REQUIRE(describe(contact, *robot, *scene) == "link 'panda_link2' with link 'panda_link7'");
+  // Links 1 and 7 are checked against each other (the SRDF does not disable them).
+  auto linkIndex = [&](const std::string& name) {
+    for (std::size_t i = 0; i < robot->links().size(); ++i)
+      if (robot->links()[i].name == name) return static_cast<int>(i);
+    return -1;
+  };
+  const std::pair<int, int> link1Link7{linkIndex("panda_link1"), linkIndex("panda_link7")};
+  REQUIRE(std::find(robot->selfCollisionPairs().begin(), robot->selfCollisionPairs().end(), link1Link7) !=
+          robot->selfCollisionPairs().end());
   // Every self-collision pair the SRDF disables is really left out.
   const auto disabled = readSrdfDisabledPairs(*options.srdf);
   for (const auto& [i, k] : robot->selfCollisionPairs())
