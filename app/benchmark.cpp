@@ -102,6 +102,7 @@ RunRecord runPlanning(const RunSpec& spec) {
     record.roadmap_vertices = result.roadmap_vertices;
     record.roadmap_edges = result.roadmap_edges;
     record.planner_stats = result.planner_stats;
+    record.node_sources = result.node_sources;
     record.check_stats = result.check_stats;
     if (result.solved) {
       const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
@@ -144,6 +145,7 @@ std::string recordJson(const RunRecord& r) {
   j["roadmap_vertices"] = r.roadmap_vertices;
   j["roadmap_edges"] = r.roadmap_edges;
   PlannerStats::forEachField([&](std::string_view name, auto member) { j[std::string(name)] = r.planner_stats.*member; });
+  j["node_sources"] = nodeSourcesJson(r.node_sources);
   CheckStats::forEachField(
       [&](std::string_view name, auto member, std::string_view) { j[std::string(name)] = r.check_stats.*member; });
   return j.dump();
@@ -174,8 +176,10 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
     r.roadmap_vertices = j.at("roadmap_vertices").get<std::size_t>();
     r.roadmap_edges = j.at("roadmap_edges").get<std::size_t>();
     PlannerStats::forEachField([&](std::string_view name, auto member) {
-      r.planner_stats.*member = j.at(std::string(name)).get<std::uint64_t>();
+      // Counters added after a runs file was written read as 0 (resumable sweeps).
+      r.planner_stats.*member = j.value(std::string(name), std::uint64_t{0});
     });
+    if (j.contains("node_sources")) r.node_sources = parseNodeSources(j.at("node_sources"));
     CheckStats::forEachField([&](std::string_view name, auto member, std::string_view) {
       using Field = std::remove_reference_t<decltype(r.check_stats.*member)>;
       r.check_stats.*member = j.at(std::string(name)).get<Field>();

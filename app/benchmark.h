@@ -50,6 +50,7 @@ struct RunRecord {
   std::string verify_message;
   std::size_t roadmap_vertices = 0, roadmap_edges = 0;
   PlannerStats planner_stats;
+  std::vector<NodeSourceStats> node_sources;
   CheckStats check_stats;
 };
 

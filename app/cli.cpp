@@ -52,6 +52,10 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
       result.roadmap_vertices, result.roadmap_edges, c.static_queries, c.edges_checked,
       c.distance_queries > 0 ? fmt::format("{} distance queries, {} bisection steps, ", c.distance_queries, c.bisection_steps) : "",
       c.bv_tests, c.primitive_tests, c.time_s);
+  for (const NodeSourceStats& source : result.node_sources)
+    out << fmt::format("nodes from {}: {} nodes from {} samples drawn, {:.1f} static checks per node, {} nodes on the path\n",
+                       source.source, source.nodes, source.samples_drawn, source.staticChecksPerNode(),
+                       source.nodes_on_path);
   OutputFiles files(outDir);
   if (result.solved)
     files.add("path.csv", pathCsv(*problem.robot, result.path));
@@ -197,7 +201,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   CLI::App app{"prmkit: PRM and lazy PRM motion planning with pluggable collision checkers"};
   app.require_subcommand(1);
   std::vector<std::string> overrides;
-  std::string problemFile, outDir = "out", pathFile, planner, checker;
+  std::string problemFile, outDir = "out", pathFile, planner, checker, sampler;
   long seed = -1;
   double timeLimit = 0, eps = 0;
   std::string urdfFile, srdfFile, sceneFile, requestFile;
@@ -213,6 +217,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   addProblemOptions(planCmd);
   planCmd->add_option("--planner", planner, fmt::format("{}", fmt::join(plannerNames(), ", ")));
   planCmd->add_option("--checker", checker, "collision checker strategy (discrete, adaptive, budgeted)");
+  planCmd->add_option("--sampler", sampler,
+                      fmt::format("node sampler: {}, or a mix such as uniform:0.5,bridge:0.5", fmt::join(samplerNames(), ", ")));
   planCmd->add_option("--seed", seed, "random seed")->check(CLI::NonNegativeNumber);
   planCmd->add_option("--time-limit", timeLimit, "time limit (s)");
   planCmd->add_option("--out", outDir, "output folder (default: out)");
@@ -326,6 +332,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (planCmd->parsed()) {
       if (!planner.empty()) options.overrides.push_back("planner.type=" + planner);
       if (!checker.empty()) options.overrides.push_back("checker.type=" + checker);
+      if (!sampler.empty()) options.overrides.push_back("planner.sampler=" + sampler);
       if (seed >= 0) options.overrides.push_back(fmt::format("seed={}", seed));
       if (planCmd->count("--time-limit")) options.overrides.push_back(fmt::format("limits.time={}", timeLimit));
       return plan(problemFile, options, outDir, out);

@@ -105,6 +105,27 @@ std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& 
   return readConfigCsv(file, robot.coordinateNames(), "path");
 }
 
+nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources) {
+  auto list = nlohmann::ordered_json::array();
+  for (const NodeSourceStats& s : sources)
+    list.push_back({{"source", s.source},
+                    {"samples_drawn", s.samples_drawn},
+                    {"static_checks", s.static_checks},
+                    {"nodes", s.nodes},
+                    {"static_checks_per_node", s.staticChecksPerNode()},
+                    {"nodes_on_path", s.nodes_on_path}});
+  return list;
+}
+
+std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list) {
+  std::vector<NodeSourceStats> sources;
+  for (const auto& s : list)
+    sources.push_back(NodeSourceStats{s.at("source").get<std::string>(), s.at("samples_drawn").get<std::uint64_t>(),
+                                      s.at("static_checks").get<std::uint64_t>(), s.at("nodes").get<std::uint64_t>(),
+                                      s.at("nodes_on_path").get<std::uint64_t>()});
+  return sources;
+}
+
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result) {
   nlohmann::ordered_json j;
   j["problem"] = problem.name;
@@ -123,6 +144,7 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   PlannerStats::forEachField(
       [&](std::string_view name, auto member) { j[std::string(name)] = result.planner_stats.*member; });
   j["path_verified"] = result.path_verified;
+  j["node_sources"] = nodeSourcesJson(result.node_sources);
   result.check_stats.forEach([&](std::string_view name, double value, std::string_view unit) {
     if (unit == "count")
       j[std::string(name)] = static_cast<std::uint64_t>(value);

@@ -2,6 +2,8 @@
 // What `prmkit plan` writes: the path (CSV), statistics (JSON) and a picture (SVG).
 #include "app/problem.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <map>
 #include <string>
@@ -40,6 +42,9 @@ std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::
 std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot);
 
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result);
+/// Node-source statistics as a JSON list (stats.json, runs.jsonl), and back.
+nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources);
+std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list);
 
 /// Top view (2D problems) or top and front views (3D problems) of obstacles,
 /// roadmap, path, start and goal.

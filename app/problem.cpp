@@ -55,7 +55,7 @@ void setNumber(const YamlReader& in, const YAML::Node& node, const char* key, co
 
 Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   const std::string type = in.oneOf(in.require(node, "type", what), what + ".type",
-                                    {"spring", "gear", "gear_plate", "slot_wall", "bug_trap", "random"});
+                                    {"spring", "gear", "gear_plate", "slot_wall", "twisted_slot", "bug_trap", "random"});
   try {
     if (type == "spring") {
       in.requireMap(node, what, {"type", "turns", "coil_radius", "wire_radius", "pitch", "segments", "sides"});
@@ -101,6 +101,18 @@ Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::stri
       setNumber(in, node, "slot_width", what, p.slot_width);
       setNumber(in, node, "slot_height", what, p.slot_height);
       return slotWallMesh(p);
+    }
+    if (type == "twisted_slot") {
+      in.requireMap(node, what, {"type", "plates", "spacing", "twist", "size", "thickness", "slot_width", "slot_height"});
+      TwistedSlotParams p;
+      setNumber(in, node, "plates", what, p.plates);
+      setNumber(in, node, "spacing", what, p.spacing);
+      setNumber(in, node, "twist", what, p.twist);
+      setNumber(in, node, "size", what, p.size);
+      setNumber(in, node, "thickness", what, p.thickness);
+      setNumber(in, node, "slot_width", what, p.slot_width);
+      setNumber(in, node, "slot_height", what, p.slot_height);
+      return twistedSlotMesh(p);
     }
     if (type == "bug_trap") {
       in.requireMap(node, what, {"type", "size", "wall", "opening", "lip", "height"});
@@ -298,8 +310,9 @@ Config readConfig(const YamlReader& in, const YAML::Node& node, const std::strin
 
 void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& s) {
   if (const YAML::Node p = root["planner"]) {
-    in.requireMap(p, "planner", {"type", "k", "radius", "batch", "enhance", "skip_same_component", "shortcut", "shortcut_attempts",
-                                 "min_confidence", "verify_final_path"});
+    in.requireMap(p, "planner", {"type", "k", "radius", "batch", "enhance", "sampler", "sampler_sigma", "expand",
+                                 "expand_bounces", "expand_step", "skip_same_component", "shortcut",
+                                 "shortcut_attempts", "min_confidence", "verify_final_path"});
     if (p["min_confidence"]) {
       s.min_confidence = in.number(p["min_confidence"], "planner.min_confidence (%)");
       if (s.min_confidence < 0 || s.min_confidence > 100)
@@ -310,10 +323,27 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
     if (p["k"]) s.k = static_cast<std::size_t>(in.integer(p["k"], "planner.k", 1));
     if (p["radius"]) s.radius = in.positive(p["radius"], "planner.radius");
     if (p["batch"]) s.batch = static_cast<std::size_t>(in.integer(p["batch"], "planner.batch", 1));
-    if (p["enhance"]) {
-      s.enhance = in.number(p["enhance"], "planner.enhance");
-      if (!(s.enhance >= 0 && s.enhance <= 1)) in.fail(p["enhance"], "planner.enhance is a fraction in [0, 1]");
+    if (p["sampler"]) {
+      s.sampler = in.string(p["sampler"], "planner.sampler");
+      try {
+        parseSamplerMix(s.sampler);
+      } catch (const std::invalid_argument& e) {
+        in.fail(p["sampler"], e.what());
+      }
     }
+    auto fraction = [&](const char* key, double& value) {
+      if (!p[key]) return;
+      value = in.number(p[key], fmt::format("planner.{}", key));
+      if (!(value >= 0 && value <= 1)) in.fail(p[key], fmt::format("planner.{} is a fraction in [0, 1]", key));
+    };
+    fraction("sampler_sigma", s.sampler_sigma);
+    if (p["sampler_sigma"] && s.sampler_sigma == 0) in.fail(p["sampler_sigma"], "planner.sampler_sigma must be positive");
+    fraction("enhance", s.enhance);
+    fraction("expand", s.expand);
+    fraction("expand_step", s.expand_step);
+    if (p["expand_step"] && s.expand_step == 0) in.fail(p["expand_step"], "planner.expand_step must be positive");
+    if (p["expand_bounces"])
+      s.expand_bounces = static_cast<std::size_t>(in.integer(p["expand_bounces"], "planner.expand_bounces", 1));
     if (p["skip_same_component"]) s.skip_same_component = in.boolean(p["skip_same_component"], "planner.skip_same_component");
     if (p["shortcut"]) s.shortcut = in.boolean(p["shortcut"], "planner.shortcut");
     if (p["shortcut_attempts"])

@@ -124,6 +124,22 @@ Mesh slotWallMesh(const SlotWallParams& p) {
   return m;
 }
 
+Mesh twistedSlotMesh(const TwistedSlotParams& p) {
+  if (p.plates < 2) throw std::invalid_argument("twisted_slot needs at least 2 plates");
+  requirePositive(p.spacing, "twisted_slot spacing");
+  if (!(p.thickness > 0 && p.thickness < p.spacing))
+    throw std::invalid_argument("twisted_slot thickness must be positive and below the spacing");
+  if (!std::isfinite(p.twist)) throw std::invalid_argument("twisted_slot twist must be finite");
+  const Mesh plate = slotWallMesh({p.size, p.size, p.thickness, p.slot_width, p.slot_height});
+  Mesh m;
+  for (int k = 0; k < p.plates; ++k) {
+    const double x = (k - 0.5 * (p.plates - 1)) * p.spacing;
+    const double angle = p.twist * k / (p.plates - 1);
+    m.append(plate, Transform(Eigen::Translation3d(x, 0, 0)) * Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()));
+  }
+  return m;
+}
+
 Mesh bugTrapMesh(const BugTrapParams& p) {
   requirePositive(p.size, "bug_trap size");
   requirePositive(p.wall, "bug_trap wall");

@@ -52,6 +52,21 @@ struct SlotWallParams {
 /// Thin wall in the plane x = 0 with a rectangular slot at its centre.
 Mesh slotWallMesh(const SlotWallParams& params);
 
+struct TwistedSlotParams {
+  int plates = 4;            // thin walls across x, evenly spaced
+  double spacing = 0.35;     // between consecutive walls, along x
+  double twist = 1.5707963267948966;  // rotation about x of the last slot relative to the first (rad)
+  double size = 3.0;         // side of each square wall
+  double thickness = 0.02;   // of each wall, along x
+  double slot_width = 0.66;  // slot extent along y in the first wall
+  double slot_height = 0.3;  // slot extent along z in the first wall
+};
+/// Walls across x (centred on x = 0), each with a rectangular slot turned a
+/// little further about x than the one before, so that a flat body longer
+/// than the spacing must turn while it threads the slots (the "twisted
+/// slot" narrow passage of issue 7).
+Mesh twistedSlotMesh(const TwistedSlotParams& params);
+
 struct BugTrapParams {
   double size = 2.0;          // outer side of the trap
   double wall = 0.1;          // wall thickness

@@ -1,6 +1,7 @@
 #include "planner/lazy_prm.h"
 
 #include <boost/graph/connected_components.hpp>
+#include <boost/pending/disjoint_sets.hpp>
 
 #include <cmath>
 
@@ -8,20 +9,56 @@ namespace prmkit {
 
 std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
   const std::size_t dof = checker.robot().dof();
+  // Components of the roadmap's edges (any state but Colliding, which are
+  // removed). Removing an edge may split a component, which union-find cannot
+  // undo, so they are rebuilt after a search finds no path; until new edges
+  // join start and goal again, no search is run (each costs O(E log V)).
+  std::vector<std::size_t> rank{0, 0}, parent{0, 1};
+  boost::disjoint_sets<std::size_t*, std::size_t*> components(rank.data(), parent.data());
+  bool componentsExact = true;
+  auto rebuildComponents = [&] {
+    const std::size_t n = roadmap.vertexCount();
+    std::vector<std::size_t> label(n);
+    boost::connected_components(roadmap.graph(), label.data());
+    // Each vertex's parent is the first vertex of its component: a valid union-find forest.
+    std::vector<std::size_t> first(n, n);
+    for (std::size_t v = 0; v < n; ++v) {
+      if (first[label[v]] == n) first[label[v]] = v;
+      parent[v] = first[label[v]];
+      rank[v] = parent[v] == v ? 1 : 0;
+    }
+    componentsExact = true;
+  };
   auto connectUnchecked = [&](Vertex v) {
     for (Vertex n : roadmap.neighbours(v, neighbourCount(roadmap.vertexCount(), dof), settings_.radius)) {
       const auto [existing, exists] = boost::edge(n, v, roadmap.graph());
-      if (!exists) roadmap.addEdge(n, v, EdgeState::Unchecked);
+      if (!exists) {
+        roadmap.addEdge(n, v, EdgeState::Unchecked);
+        components.union_set(n, v);
+      }
     }
+  };
+  auto addVertex = [&](const Sample& sample) {
+    const Vertex v = roadmap.addVertex(sample.q, sample.source);
+    rank.push_back(0);
+    parent.push_back(v);
+    components = boost::disjoint_sets<std::size_t*, std::size_t*>(rank.data(), parent.data());
+    connectUnchecked(v);
   };
   connectUnchecked(1);
   // Ends of edges found in collision, with the edge's length: node
   // enhancement samples around them (Bohlin & Kavraki 2000, section 3.3),
   // where the free space is narrow and the uniform batch rarely lands.
   std::vector<std::pair<Vertex, double>> enhancementSeeds;
+  const std::size_t enhancementSource = settings_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
   while (true) {
-    ++result.planner_stats.graph_searches;
-    if (auto path = roadmap.shortestPath(0, 1)) {
+    std::optional<std::vector<Vertex>> path;
+    if (!componentsExact || components.find_set(0) == components.find_set(1)) {
+      ++result.planner_stats.graph_searches;
+      path = roadmap.shortestPath(0, 1);
+      if (!path) rebuildComponents();
+    }
+    if (path) {
       // Check the runs of consecutive unchecked edges, each as one path, so a
       // strategy with a multi-segment queue sees the whole run at once.
       bool collided = false;
@@ -50,6 +87,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
             enhancementSeeds.emplace_back(boost::source(e, roadmap.graph()), length);
             enhancementSeeds.emplace_back(boost::target(e, roadmap.graph()), length);
             roadmap.removeEdge(e);
+            componentsExact = false;
             collided = true;
           }
         }
@@ -57,7 +95,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
       }
       if (!collided) {
         if (confirmTentative(*path, roadmap, result)) return path;
-        collided = true;  // a tentative edge failed: search again
+        componentsExact = false;  // a tentative edge failed and was removed: search again
       }
       if (outOfTime()) {
         result.status = "time limit";
@@ -74,34 +112,33 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
     double meanLength = 0.0;
     if (enhanced > 0) {
       const auto& g = roadmap.graph();
-      std::vector<std::size_t> component(roadmap.vertexCount());
-      boost::connected_components(g, component.data());
+      // The components are exact here: the last search found no path.
       std::vector<Vertex> endComponents[2];
       for (Vertex v = 0; v < roadmap.vertexCount(); ++v)
         for (std::size_t end = 0; end < 2; ++end)
-          if (component[v] == component[end]) endComponents[end].push_back(v);
+          if (components.find_set(v) == components.find_set(end)) endComponents[end].push_back(v);
       grow = std::move(endComponents[endComponents[0].size() <= endComponents[1].size() ? 0 : 1]);
       for (auto [it, last] = boost::edges(g); it != last; ++it) meanLength += g[*it].length;
       meanLength = roadmap.edgeCount() > 0 ? meanLength / static_cast<double>(roadmap.edgeCount())
                                            : 0.05 * checker.robot().maxExtent();
     }
     for (std::size_t s = 0; s < settings_.batch; ++s) {
-      std::optional<Config> q;
+      std::optional<Sample> q;
       if (s < enhanced) {
         if (s % 2 == 0 && !enhancementSeeds.empty()) {
           const auto& [seed, length] = enhancementSeeds[static_cast<std::size_t>(
               rng_.uniformInt(0, static_cast<int>(enhancementSeeds.size()) - 1))];
-          q = sampleValidNear(checker, roadmap.config(seed), 0.5 * length, result);
+          q = sampleValidNear(checker, roadmap.config(seed), 0.5 * length, enhancementSource, result);
         } else {
           const Vertex seed = grow[static_cast<std::size_t>(rng_.uniformInt(0, static_cast<int>(grow.size()) - 1))];
-          q = sampleValidNear(checker, roadmap.config(seed), meanLength, result);
+          q = sampleValidNear(checker, roadmap.config(seed), meanLength, enhancementSource, result);
         }
         result.planner_stats.enhancement_nodes += q.has_value();
       } else {
         q = sampleValid(checker, result);
       }
       if (!q) return std::nullopt;
-      connectUnchecked(roadmap.addVertex(*q));
+      addVertex(*q);
     }
   }
 }

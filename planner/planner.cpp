@@ -20,6 +20,13 @@ Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng
   if (settings_.max_samples == 0) throw std::invalid_argument("planner max_samples must be positive");
   if (settings_.batch == 0) throw std::invalid_argument("planner batch must be positive");
   if (!(settings_.enhance >= 0 && settings_.enhance <= 1)) throw std::invalid_argument("planner enhance must be in [0, 1]");
+  if (!(settings_.expand >= 0 && settings_.expand <= 1)) throw std::invalid_argument("planner expand must be in [0, 1]");
+  if (settings_.expand_bounces == 0) throw std::invalid_argument("planner expand_bounces must be positive");
+  if (!(settings_.expand_step > 0 && settings_.expand_step <= 1))
+    throw std::invalid_argument("planner expand_step must be a fraction of the maximum extent in (0, 1]");
+  if (!(settings_.sampler_sigma > 0 && settings_.sampler_sigma <= 1))
+    throw std::invalid_argument("planner sampler_sigma must be a fraction of the maximum extent in (0, 1]");
+  parseSamplerMix(settings_.sampler);  // throws on a bad mix before any planning
   if (!(settings_.min_confidence >= 0 && settings_.min_confidence <= 100))
     throw std::invalid_argument("planner min_confidence must be a percentage in [0, 100]");
 }
@@ -75,27 +82,44 @@ bool Planner::sampleLimitReached(PlanResult& result) const {
   return false;
 }
 
-std::optional<Config> Planner::sampleValid(Checker& checker, PlanResult& result) {
-  Config q;
-  while (true) {
-    if (sampleLimitReached(result)) return std::nullopt;
-    checker.robot().sampleUniform(rng_, q);
-    ++result.planner_stats.samples_drawn;
-    if (checker.isValid(q)) return q;
-    ++result.planner_stats.samples_invalid;
-  }
+std::size_t Planner::nodeSource(PlanResult& result, std::string_view name) {
+  for (std::size_t i = 0; i < result.node_sources.size(); ++i)
+    if (result.node_sources[i].source == name) return i;
+  result.node_sources.push_back(NodeSourceStats{std::string(name)});
+  return result.node_sources.size() - 1;
 }
 
-std::optional<Config> Planner::sampleValidNear(Checker& checker, const Config& center, double sigma, PlanResult& result) {
+std::optional<Planner::Sample> Planner::sampleValid(Checker& checker, PlanResult& result) {
+  (void)checker;  // the sampler was made for it in solve()
+  const std::uint64_t drawnBefore = result.planner_stats.samples_drawn;
+  auto sample = sampler_->sample([&] { return sampleLimitReached(result); }, result.planner_stats.samples_drawn);
+  result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - (sample ? 1 : 0);
+  if (!sample) return std::nullopt;
+  return Sample{std::move(sample->first), sample->second};
+}
+
+std::optional<Planner::Sample> Planner::sampleValidNear(Checker& checker, const Config& center, double sigma,
+                                                        std::size_t source, PlanResult& result) {
+  NodeSourceStats& stats = result.node_sources.at(source);
+  const std::uint64_t checksBefore = checker.stats().static_queries;
+  auto charge = [&] { stats.static_checks += checker.stats().static_queries - checksBefore; };
   Config towards, q;
   while (true) {
-    if (sampleLimitReached(result)) return std::nullopt;
+    if (sampleLimitReached(result)) {
+      charge();
+      return std::nullopt;
+    }
     checker.robot().sampleUniform(rng_, towards);
     const double d = checker.robot().distance(center, towards);
     const double r = std::abs(rng_.gaussian(0.0, sigma));
     checker.robot().interpolate(center, towards, d > 0 ? std::min(1.0, r / d) : 0.0, q);
     ++result.planner_stats.samples_drawn;
-    if (checker.isValid(q)) return q;
+    ++stats.samples_drawn;
+    if (checker.isValid(q)) {
+      charge();
+      ++stats.nodes;
+      return Sample{q, source};
+    }
     ++result.planner_stats.samples_invalid;
   }
 }
@@ -116,6 +140,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   verifier_ = verifier;
   verifyFinalPath_ = verifiesFinalPath() && settings_.verify_final_path.value_or(checker.confidenceBased());
   rng_ = ompl::RNG(settings_.seed);
+  sampler_.reset();
   const CheckStats before = checker.stats();
   PlanResult result;
   Roadmap roadmap(checker.robot());
@@ -126,10 +151,18 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   } else {
     roadmap.addVertex(start);
     roadmap.addVertex(goal);
+    if (usesNodeSampler()) {
+      const SamplerSettings sampling{parseSamplerMix(settings_.sampler), settings_.sampler_sigma, settings_.seed};
+      sampler_ = std::make_unique<NodeSampler>(checker, sampling, result.node_sources);
+    }
     if (auto vertices = search(checker, roadmap, result)) {
       result.solved = true;
       result.status = "solved";
-      for (Vertex v : *vertices) result.path.push_back(roadmap.config(v));
+      for (Vertex v : *vertices) {
+        result.path.push_back(roadmap.config(v));
+        if (const std::size_t source = roadmap.graph()[v].source; source != kNoSource)
+          ++result.node_sources.at(source).nodes_on_path;
+      }
       result.path_verified = verifyFinalPath_ || (checker.exact() && checksEdgesWithChecker());
       if (settings_.shortcut) shortcut(verifyFinalPath_ ? *verifier_ : checker, result.path, result);
       for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
@@ -138,6 +171,8 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   }
   result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   result.check_stats = checker.stats() - before;
+  if (sampler_) result.check_stats += sampler_->clearanceStats();
+  sampler_.reset();  // it refers to this call's checker and result
   result.roadmap_vertices = roadmap.vertexCount();
   result.roadmap_edges = roadmap.edgeCount();
   const auto& g = roadmap.graph();

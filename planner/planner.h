@@ -2,6 +2,7 @@
 // Roadmap planners. A planner drives a Checker; it never builds one.
 #include "checkers/checker.h"
 #include "planner/roadmap.h"
+#include "planner/sampler.h"
 
 #include <chrono>
 #include <cstdint>
@@ -18,6 +19,16 @@ struct PlannerSettings {
   /// lazy_prm: fraction of each batch drawn near the ends of edges found in
   /// collision (Bohlin & Kavraki's node enhancement); the rest is uniform.
   double enhance = 0.5;
+  /// Where nodes come from: a strategy of samplerNames() or a mix such as
+  /// "uniform:0.5,bridge:0.5" (prm, lazy_prm and their *_star forms).
+  std::string sampler = "uniform";
+  /// gaussian and bridge: the second sample's standard deviation, as a fraction of the maximum extent.
+  double sampler_sigma = 0.02;
+  /// prm: fraction of new nodes made by random-bounce expansion of poorly
+  /// connected nodes (Kavraki et al. 1996, section 2.3) instead of sampling.
+  double expand = 0.0;
+  std::size_t expand_bounces = 3;   // straight moves of one expansion walk
+  double expand_step = 0.05;        // longest move, as a fraction of the maximum extent
   bool skip_same_component = false;  // prm: do not try edges inside one connected component
   bool shortcut = false;          // random shortcutting of the returned path
   std::size_t shortcut_attempts = 100;
@@ -44,6 +55,7 @@ struct PlannerStats {
   std::uint64_t tentative_edges = 0;        // Unknown edges kept for their confidence
   std::uint64_t verification_failures = 0;  // tentative edges on a found path the exact verifier rejected
   std::uint64_t enhancement_nodes = 0;      // lazy_prm: valid nodes added near colliding edges
+  std::uint64_t expansion_nodes = 0;        // prm: valid nodes added by random-bounce expansion
 
   /// Visits every field as (name, member pointer): the one list of counters, all counts.
   template <class Visitor>
@@ -58,6 +70,7 @@ struct PlannerStats {
     visit(std::string_view("tentative_edges"), &PlannerStats::tentative_edges);
     visit(std::string_view("verification_failures"), &PlannerStats::verification_failures);
     visit(std::string_view("enhancement_nodes"), &PlannerStats::enhancement_nodes);
+    visit(std::string_view("expansion_nodes"), &PlannerStats::expansion_nodes);
   }
 };
 
@@ -71,6 +84,10 @@ struct PlanResult {
   double path_length = 0.0;         // C-space length (Robot::distance)
   double time_s = 0.0;
   PlannerStats planner_stats;
+  /// Per source of roadmap nodes (each sampling strategy of the mix, then
+  /// enhancement or expansion when they ran): what it drew and checked, and
+  /// how many of its nodes the path uses. Empty for OMPL's planners.
+  std::vector<NodeSourceStats> node_sources;
   CheckStats check_stats;
   std::size_t roadmap_vertices = 0;
   std::size_t roadmap_edges = 0;
@@ -99,15 +116,27 @@ class Planner {
   virtual bool checksEdgesWithChecker() const { return true; }
   /// False for planners that cannot replan after the verifier rejects an edge.
   virtual bool verifiesFinalPath() const { return true; }
+  /// False for planners that draw their own samples (OMPL's).
+  virtual bool usesNodeSampler() const { return true; }
 
-  /// Draws one valid configuration, counting draws; nothing when a limit is hit.
-  std::optional<Config> sampleValid(Checker& checker, PlanResult& result);
+  /// A valid configuration and the index of the node source that made it.
+  struct Sample {
+    Config q;
+    std::size_t source = kNoSource;
+  };
+  /// Draws one valid configuration from the sampler mix, counting draws;
+  /// nothing when a limit is hit.
+  std::optional<Sample> sampleValid(Checker& checker, PlanResult& result);
   /// Draws one valid configuration at a C-space distance about |N(0, sigma)|
   /// from `center`, in a uniformly drawn direction (along the interpolation
-  /// towards a uniform sample, so it works for every robot); counts draws.
+  /// towards a uniform sample, so it works for every robot); counts draws
+  /// and checks into node source `source`.
+  std::optional<Sample> sampleValidNear(Checker& checker, const Config& center, double sigma, std::size_t source,
+                                        PlanResult& result);
   /// True (with the status set) when no more samples may be drawn.
   bool sampleLimitReached(PlanResult& result) const;
-  std::optional<Config> sampleValidNear(Checker& checker, const Config& center, double sigma, PlanResult& result);
+  /// Index of the node source called `name` in result.node_sources, added on first use.
+  static std::size_t nodeSource(PlanResult& result, std::string_view name);
   /// Neighbour count for a roadmap of n vertices (k, or e(1 + 1/d) log n for *_star).
   std::size_t neighbourCount(std::size_t n, std::size_t dof) const;
   bool outOfTime() const;
@@ -125,6 +154,7 @@ class Planner {
   std::chrono::steady_clock::time_point started_;
   Checker* verifier_ = nullptr;
   bool verifyFinalPath_ = false;
+  std::unique_ptr<NodeSampler> sampler_;  // made by solve(), for this call's checker and result
 
  private:
   void shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result);

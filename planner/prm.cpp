@@ -1,34 +1,115 @@
 #include "planner/prm.h"
 
+#include "planner/ompl_space.h"
+
 #include <boost/pending/disjoint_sets.hpp>
 
+#include <cmath>
+
 namespace prmkit {
+
+namespace {
+/// Vertices compared when one is chosen for expansion: the most poorly
+/// connected of a few random ones, which costs O(1) where Kavraki et al.'s
+/// weighted draw over all vertices costs O(n) per expansion.
+constexpr int kExpansionCandidates = 8;
+}  // namespace
 
 std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
   std::vector<std::size_t> rank, parent;
   boost::disjoint_sets<std::size_t*, std::size_t*> components(nullptr, nullptr);
+  // Connection attempts and failures per vertex: Kavraki et al. (1996,
+  // section 2.3) expand the vertices with the highest failure ratio f / (n + 1).
+  std::vector<std::uint32_t> attempts, failures;
   // Component storage grows with the roadmap; rebuild the view after each resize.
-  auto makeSet = [&](Vertex v) {
+  auto addVertex = [&](const Config& q, std::size_t source) {
+    const Vertex v = roadmap.addVertex(q, source);
     rank.push_back(0);
     parent.push_back(v);
+    attempts.push_back(0);
+    failures.push_back(0);
     components = boost::disjoint_sets<std::size_t*, std::size_t*>(rank.data(), parent.data());
+    return v;
   };
-  makeSet(0);
-  makeSet(1);
+  rank = {0, 0};
+  parent = {0, 1};
+  attempts = failures = {0, 0};
+  components = boost::disjoint_sets<std::size_t*, std::size_t*>(rank.data(), parent.data());
   const std::size_t dof = checker.robot().dof();
   auto connect = [&](Vertex v) {
     for (Vertex n : roadmap.neighbours(v, neighbourCount(roadmap.vertexCount(), dof), settings_.radius)) {
       if (settings_.skip_same_component && components.find_set(n) == components.find_set(v)) continue;
       ++result.planner_stats.edges_attempted;
+      ++attempts[v];
+      ++attempts[n];
       const EdgeResult edge = checker.checkEdge(roadmap.config(n), roadmap.config(v));
       if (const auto state = acceptEdge(edge, result)) {
         roadmap.addEdge(n, v, *state);
         components.union_set(n, v);
       } else {
         ++result.planner_stats.edges_colliding;
+        ++failures[v];
+        ++failures[n];
       }
     }
   };
+
+  const std::size_t expansionSource = settings_.expand > 0 ? nodeSource(result, "expansion") : kNoSource;
+  auto failureRatio = [&](Vertex v) { return failures[v] / (attempts[v] + 1.0); };
+  // Random-bounce walk (Kavraki et al. 1996, section 2.3): from a poorly
+  // connected vertex, move straight in random directions, each time until the
+  // robot would collide; every stop becomes a vertex joined to the previous
+  // one by the edge just checked, and the last is connected as a new sample.
+  auto expand = [&]() {
+    NodeSourceStats& stats = result.node_sources[expansionSource];
+    const std::uint64_t checksBefore = checker.stats().static_queries;
+    Vertex from = static_cast<Vertex>(rng_.uniformInt(0, static_cast<int>(roadmap.vertexCount()) - 1));
+    for (int c = 1; c < kExpansionCandidates; ++c) {
+      const auto candidate = static_cast<Vertex>(rng_.uniformInt(0, static_cast<int>(roadmap.vertexCount()) - 1));
+      if (failureRatio(candidate) > failureRatio(from)) from = candidate;
+    }
+    const Robot& robot = checker.robot();
+    const double step = settings_.expand_step * robot.maxExtent();
+    const auto accepted = [&](const EdgeResult& edge) {
+      return edge.verdict == Verdict::Free ||
+             (edge.verdict == Verdict::Unknown && edge.confidence >= settings_.min_confidence);
+    };
+    std::optional<Vertex> last;
+    Config direction, target;
+    for (std::size_t bounce = 0; bounce < settings_.expand_bounces; ++bounce) {
+      if (sampleLimitReached(result)) break;
+      robot.sampleUniform(rng_, direction);
+      ++result.planner_stats.samples_drawn;
+      ++stats.samples_drawn;
+      const Config& at = roadmap.config(from);
+      const double d = robot.distance(at, direction);
+      if (d <= 0) continue;
+      robot.interpolate(at, direction, std::min(1.0, step / d), target);
+      ++result.planner_stats.edges_attempted;
+      ValidPrefix reached{1.0, target, EdgeResult{}};
+      double invalidFrom = 0.0;  // 0: the whole move is valid
+      if (!checker.isValid(target)) {
+        invalidFrom = 1.0;
+      } else if (reached.verdict = checker.checkEdge(at, target); !accepted(reached.verdict)) {
+        invalidFrom = std::isnan(reached.verdict.witness_t) ? 1.0 : reached.verdict.witness_t;
+      }
+      if (invalidFrom > 0) {
+        ++result.planner_stats.edges_colliding;
+        reached = validPrefix(checker, at, target, invalidFrom, accepted);
+        if (reached.t <= 0) continue;  // blocked at once: bounce in another direction
+      }
+      const Vertex v = addVertex(reached.end, expansionSource);
+      roadmap.addEdge(from, v, *acceptEdge(reached.verdict, result));
+      components.union_set(from, v);
+      ++stats.nodes;
+      ++result.planner_stats.expansion_nodes;
+      from = v;
+      last = v;
+    }
+    stats.static_checks += checker.stats().static_queries - checksBefore;
+    if (last) connect(*last);
+  };
+
   connect(1);  // the goal may see the start directly
   // Components only grow; after a tentative edge fails verification they may
   // claim a connection that is gone, so then every new vertex tries a search.
@@ -43,11 +124,14 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
       }
       if (!edgeRemoved) return std::nullopt;  // cannot happen without removals
     }
-    const auto q = sampleValid(checker, result);
-    if (!q) return std::nullopt;
-    const Vertex v = roadmap.addVertex(*q);
-    makeSet(v);
-    connect(v);
+    if (expansionSource != kNoSource && rng_.uniform01() < settings_.expand) {
+      if (sampleLimitReached(result)) return std::nullopt;
+      expand();
+      continue;
+    }
+    const auto sample = sampleValid(checker, result);
+    if (!sample) return std::nullopt;
+    connect(addVertex(sample->q, sample->source));
   }
 }
 

@@ -9,8 +9,8 @@ Roadmap::Roadmap(const Robot& robot) : robot_(robot) {
   nearest_.setDistanceFunction([this](const Vertex& a, const Vertex& b) { return robot_.distance(graph_[a].q, graph_[b].q); });
 }
 
-Vertex Roadmap::addVertex(const Config& q) {
-  const Vertex v = boost::add_vertex(RoadmapVertex{q}, graph_);
+Vertex Roadmap::addVertex(const Config& q, std::size_t source) {
+  const Vertex v = boost::add_vertex(RoadmapVertex{q, source}, graph_);
   nearest_.add(v);
   return v;
 }
@@ -52,8 +52,14 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
   const std::size_t n = vertexCount();
   std::vector<Vertex> predecessor(n);
   std::vector<double> cost(n);
-  const Config& goalQ = graph_[goal].q;
-  auto heuristic = [&](Vertex v) { return robot_.distance(graph_[v].q, goalQ); };
+  if (goalOfCache_ != goal) goalDistance_.clear();
+  goalOfCache_ = goal;
+  goalDistance_.resize(n, -1.0);
+  auto heuristic = [&](Vertex v) {
+    double& h = goalDistance_[v];
+    if (h < 0) h = robot_.distance(graph_[v].q, graph_[goal].q);
+    return h;
+  };
   try {
     boost::astar_search(graph_, start, heuristic,
                         boost::predecessor_map(boost::make_iterator_property_map(predecessor.begin(), boost::get(boost::vertex_index, graph_)))

@@ -16,8 +16,12 @@ namespace prmkit {
 /// Verified: found free by the exact verifier of final paths.
 enum class EdgeState { Unchecked, Free, Colliding, Tentative, Verified };
 
+/// A vertex not drawn by a node source (start, goal, OMPL's own samples).
+inline constexpr std::size_t kNoSource = static_cast<std::size_t>(-1);
+
 struct RoadmapVertex {
   Config q;
+  std::size_t source = kNoSource;  // index in PlanResult::node_sources of what added it
 };
 struct RoadmapEdge {
   double length = 0.0;  // C-space distance, the A* weight
@@ -34,7 +38,7 @@ class Roadmap {
   Roadmap(const Roadmap&) = delete;
   Roadmap& operator=(const Roadmap&) = delete;
 
-  Vertex addVertex(const Config& q);
+  Vertex addVertex(const Config& q, std::size_t source = kNoSource);
   /// Adds an edge (or updates the state of an existing one).
   Edge addEdge(Vertex a, Vertex b, EdgeState state);
   void removeEdge(Edge e) { boost::remove_edge(e, graph_); }
@@ -52,6 +56,11 @@ class Roadmap {
  private:
   const Robot& robot_;
   RoadmapGraph graph_;
+  /// A*'s heuristic per vertex for the goal of the last search: lazy PRM
+  /// searches thousands of times towards the same goal, and the C-space
+  /// distance (an acos on SE(3)) was a fifth of its time.
+  mutable std::vector<double> goalDistance_;
+  mutable Vertex goalOfCache_ = static_cast<Vertex>(-1);
   ompl::NearestNeighborsGNATNoThreadSafety<Vertex> nearest_;
 };
 

@@ -44,7 +44,8 @@ struct AdaptiveStrategy {
   }
 };
 
-const std::vector<std::string> kShippedProblems{"maze2d", "chain5", "thin_wall", "spring_spring", "gear_spindle", "arm6_shelf"};
+const std::vector<std::string> kShippedProblems{"maze2d",       "chain5",     "thin_wall",   "spring_spring",
+                                                "gear_spindle", "arm6_shelf", "twisted_slot"};
 
 /// FCL says the robot at parameter t of a -> b is in collision.
 bool collidesAt(const Robot& robot, const std::shared_ptr<const Robot>& shared, const std::shared_ptr<const Scene>& scene,

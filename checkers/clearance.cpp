@@ -1,0 +1,23 @@
+#include "checkers/clearance.h"
+
+#include <limits>
+
+namespace prmkit {
+
+double ClearanceQuery::clearance(const Config& q, double relativeError, CheckStats& stats) {
+  robot_.linkPoses(q, poses_);
+  double smallest = std::numeric_limits<double>::infinity();
+  const auto& links = robot_.links();
+  for (std::size_t l = 0; l < links.size(); ++l) {
+    for (const Obstacle& obstacle : scene_.obstacles()) {
+      // A pair whose bound reaches the smallest distance so far cannot lower
+      // it, so the current minimum is the traversal's stopping threshold.
+      const DistanceBound bound = distance_.lowerBound(*links[l].bvh, poses_[l], *obstacle.bvh, obstacle.pose,
+                                                       smallest, relativeError, stats);
+      smallest = std::min(smallest, bound.lower);
+    }
+  }
+  return smallest;
+}
+
+}  // namespace prmkit

@@ -1,0 +1,94 @@
+#pragma once
+// prmkit's robot and checker seen through OMPL's interfaces: the state space,
+// state validity and motion validation that OMPL's planners and valid-state
+// samplers call, so that every check they make is a prmkit check, counted.
+#include "checkers/checker.h"
+
+#include <ompl/base/MotionValidator.h>
+#include <ompl/base/StateValidityChecker.h>
+#include <ompl/base/spaces/RealVectorStateSpace.h>
+
+#include <atomic>
+#include <functional>
+
+namespace prmkit {
+
+/// The robot's configuration space for OMPL: prmkit's distance, interpolation
+/// (slerp on rotations), maximum extent and uniform sampler, so OMPL's
+/// resolutions and neighbourhoods mean what they mean in prmkit.
+class RobotStateSpace final : public ompl::base::RealVectorStateSpace {
+ public:
+  /// Samplers draw from their own RNGs seeded from `seed`; `samplesDrawn` counts every draw.
+  RobotStateSpace(const Robot& robot, std::uint32_t seed, std::atomic<std::uint64_t>& samplesDrawn);
+
+  double distance(const ompl::base::State* a, const ompl::base::State* b) const override;
+  void interpolate(const ompl::base::State* from, const ompl::base::State* to, double t,
+                   ompl::base::State* state) const override;
+  double getMaximumExtent() const override;
+  bool satisfiesBounds(const ompl::base::State* state) const override;
+  void enforceBounds(ompl::base::State* state) const override;
+  ompl::base::StateSamplerPtr allocDefaultStateSampler() const override;
+
+  Config toConfig(const ompl::base::State* state) const;
+  void fromConfig(const Config& q, ompl::base::State* state) const;
+  const Robot& robot() const { return robot_; }
+
+ private:
+  const Robot& robot_;
+  std::uint32_t seed_;
+  mutable std::uint32_t samplersAllocated_ = 0;
+  std::atomic<std::uint64_t>& samplesDrawn_;
+};
+
+/// The distance from a configuration to the obstacles (m), for clearance-seeking samplers.
+using ClearanceFunction = std::function<double(const Config&)>;
+
+/// OMPL state validity through Checker::isValid (counted in CheckStats);
+/// clearance through `clearance` when one is given (else 0, OMPL's default).
+class CheckerValidityChecker final : public ompl::base::StateValidityChecker {
+ public:
+  CheckerValidityChecker(const ompl::base::SpaceInformationPtr& si, Checker& checker,
+                         ClearanceFunction clearance = nullptr);
+  bool isValid(const ompl::base::State* state) const override;
+  /// Clearance is computed for valid states only: an invalid one has none.
+  bool isValid(const ompl::base::State* state, double& distance) const override;
+  double clearance(const ompl::base::State* state) const override;
+
+ private:
+  Checker& checker_;  // not owned; one checker per planner run
+  ClearanceFunction clearance_;
+};
+
+/// The end of the longest prefix of a -> b known valid by the checker's own
+/// verdicts, given that the configuration at `invalidFrom` is not: the gap is
+/// narrowed by bisection to below 0.1% of the edge. `accepted` says which
+/// edge verdicts count as valid. Used where a motion must stop before an
+/// obstacle (OMPL's lastValid, random-bounce expansion).
+struct ValidPrefix {
+  double t = 0.0;        // edge parameter of the end; 0 when no prefix is known valid
+  Config end;            // the configuration at t (valid)
+  EdgeResult verdict;    // the accepted verdict of the prefix a -> end (Free for t = 0)
+};
+ValidPrefix validPrefix(Checker& checker, const Config& a, const Config& b, double invalidFrom,
+                        const std::function<bool(const EdgeResult&)>& accepted);
+
+/// OMPL motion validation through Checker::checkEdge. A motion is valid when
+/// the edge is Free, or Unknown with at least `minConfidence` percent (the
+/// planner policy of prmkit's own planners; OMPL cannot verify afterwards).
+class CheckerMotionValidator final : public ompl::base::MotionValidator {
+ public:
+  CheckerMotionValidator(const ompl::base::SpaceInformationPtr& si, Checker& checker, double minConfidence);
+  bool checkMotion(const ompl::base::State* s1, const ompl::base::State* s2) const override;
+  /// On an invalid motion, `lastValid` gets a configuration and its parameter
+  /// such that the motion from s1 to it is valid by the checker's own verdict:
+  /// the free prefix is narrowed by bisection between 0 and the witness.
+  bool checkMotion(const ompl::base::State* s1, const ompl::base::State* s2,
+                   std::pair<ompl::base::State*, double>& lastValid) const override;
+
+ private:
+  bool accepted(const EdgeResult& edge) const;
+  Checker& checker_;
+  double minConfidence_;
+};
+
+}  // namespace prmkit

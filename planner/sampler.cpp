@@ -1,0 +1,149 @@
+#include "planner/sampler.h"
+
+#include "planner/ompl_space.h"
+
+#include <ompl/base/samplers/BridgeTestValidStateSampler.h>
+#include <ompl/base/samplers/GaussianValidStateSampler.h>
+#include <ompl/base/samplers/MaximizeClearanceValidStateSampler.h>
+#include <ompl/base/samplers/ObstacleBasedValidStateSampler.h>
+#include <ompl/base/samplers/UniformValidStateSampler.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+namespace prmkit {
+
+namespace ob = ompl::base;
+
+namespace {
+
+/// Attempts per OMPL sample() call: small enough that the planner's time and
+/// sample limits are looked at often, large enough that the call is cheap
+/// next to the checks it makes.
+constexpr unsigned int kAttemptsPerCall = 20;
+
+/// The relative error of clearance bounds: max_clearance compares
+/// clearances, and a factor 1.25 is far finer than the spread among samples.
+constexpr double kClearanceRelativeError = 0.25;
+
+ob::ValidStateSamplerPtr makeValidStateSampler(const std::string& strategy, const ob::SpaceInformation* si,
+                                               double sigma) {
+  if (strategy == "uniform") return std::make_shared<ob::UniformValidStateSampler>(si);
+  if (strategy == "gaussian") {
+    auto sampler = std::make_shared<ob::GaussianValidStateSampler>(si);
+    sampler->setStdDev(sigma);
+    return sampler;
+  }
+  if (strategy == "bridge") {
+    auto sampler = std::make_shared<ob::BridgeTestValidStateSampler>(si);
+    sampler->setStdDev(sigma);
+    return sampler;
+  }
+  if (strategy == "obstacle_based") return std::make_shared<ob::ObstacleBasedValidStateSampler>(si);
+  if (strategy == "max_clearance") return std::make_shared<ob::MaximizeClearanceValidStateSampler>(si);
+  throw std::invalid_argument(
+      fmt::format("unknown sampler '{}' (expected one of {})", strategy, fmt::join(samplerNames(), ", ")));
+}
+
+}  // namespace
+
+const std::vector<std::string>& samplerNames() {
+  static const std::vector<std::string> names{"uniform", "gaussian", "bridge", "obstacle_based", "max_clearance"};
+  return names;
+}
+
+std::vector<SamplerShare> parseSamplerMix(std::string_view text) {
+  std::vector<SamplerShare> mix;
+  double total = 0.0;
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    SamplerShare share;
+    const std::size_t colon = item.find(':');
+    share.strategy = std::string(item.substr(0, colon));
+    if (std::find(samplerNames().begin(), samplerNames().end(), share.strategy) == samplerNames().end())
+      throw std::invalid_argument(fmt::format("unknown sampler '{}' (expected one of {}, or a mix such as "
+                                              "'uniform:0.5,bridge:0.5')",
+                                              share.strategy, fmt::join(samplerNames(), ", ")));
+    if (std::any_of(mix.begin(), mix.end(), [&](const SamplerShare& s) { return s.strategy == share.strategy; }))
+      throw std::invalid_argument(fmt::format("sampler '{}' appears twice in the mix", share.strategy));
+    if (colon != std::string_view::npos) {
+      const std::string_view weight = item.substr(colon + 1);
+      const auto [end, error] = std::from_chars(weight.data(), weight.data() + weight.size(), share.weight);
+      if (error != std::errc() || end != weight.data() + weight.size() || !(share.weight > 0) ||
+          !std::isfinite(share.weight))
+        throw std::invalid_argument(
+            fmt::format("sampler '{}' has weight '{}', expected a positive number", share.strategy, weight));
+    }
+    total += share.weight;
+    mix.push_back(share);
+  }
+  if (mix.empty()) throw std::invalid_argument("the sampler is empty (expected e.g. 'uniform' or 'uniform:0.5,bridge:0.5')");
+  for (SamplerShare& share : mix) share.weight /= total;
+  return mix;
+}
+
+NodeSampler::NodeSampler(Checker& checker, const SamplerSettings& settings, std::vector<NodeSourceStats>& sources)
+    : checker_(checker),
+      sources_(sources),
+      firstSource_(sources.size()),
+      rng_(settings.seed * 2654435761u + 97u),
+      clearance_(checker.robot(), checker.scene()) {
+  auto space = std::make_shared<RobotStateSpace>(checker.robot(), settings.seed, drawn_);
+  si_ = std::make_shared<ob::SpaceInformation>(space);
+  const bool needsClearance = std::any_of(settings.mix.begin(), settings.mix.end(),
+                                          [](const SamplerShare& s) { return s.strategy == "max_clearance"; });
+  ClearanceFunction clearance;
+  if (needsClearance)
+    clearance = [this](const Config& q) { return clearance_.clearance(q, kClearanceRelativeError, clearanceStats_); };
+  si_->setStateValidityChecker(std::make_shared<CheckerValidityChecker>(si_, checker, std::move(clearance)));
+  // Obstacle-based sampling stops a motion before the obstacle with the
+  // checker's own edge check (OMPL's checkMotion with lastValid).
+  si_->setMotionValidator(std::make_shared<CheckerMotionValidator>(si_, checker, 100.0));
+  si_->setup();
+  const double sigma = settings.sigma * checker.robot().maxExtent();
+  double cumulative = 0.0;
+  for (const SamplerShare& share : settings.mix) {
+    samplers_.push_back(makeValidStateSampler(share.strategy, si_.get(), sigma));
+    samplers_.back()->setNrAttempts(kAttemptsPerCall);
+    cumulative += share.weight;
+    cumulativeWeights_.push_back(cumulative);
+    sources_.push_back(NodeSourceStats{share.strategy});
+  }
+  state_ = si_->allocState();
+}
+
+NodeSampler::~NodeSampler() { si_->freeState(state_); }
+
+std::optional<std::pair<Config, std::size_t>> NodeSampler::sample(const std::function<bool()>& stop,
+                                                                  std::uint64_t& samplesDrawn) {
+  const auto* space = si_->getStateSpace()->as<RobotStateSpace>();
+  while (!stop()) {
+    const double u = rng_.uniform01() * cumulativeWeights_.back();
+    const auto index = static_cast<std::size_t>(
+        std::min<std::ptrdiff_t>(std::upper_bound(cumulativeWeights_.begin(), cumulativeWeights_.end(), u) -
+                                     cumulativeWeights_.begin(),
+                                 static_cast<std::ptrdiff_t>(samplers_.size()) - 1));
+    const std::uint64_t drawnBefore = drawn_.load();
+    const std::uint64_t checksBefore = checker_.stats().static_queries;
+    const bool found = samplers_[index]->sample(state_);
+    NodeSourceStats& source = sources_[firstSource_ + index];
+    const std::uint64_t drawn = drawn_.load() - drawnBefore;
+    source.samples_drawn += drawn;
+    source.static_checks += checker_.stats().static_queries - checksBefore;
+    samplesDrawn += drawn;
+    if (found) {
+      ++source.nodes;
+      return std::make_pair(space->toConfig(state_), firstSource_ + index);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace prmkit

@@ -1,0 +1,86 @@
+#pragma once
+// Where roadmap nodes come from: OMPL's valid-state samplers (uniform,
+// Gaussian, bridge test, obstacle-based, maximum clearance) run on prmkit's
+// robot and checker, alone or mixed, each counting its own work.
+#include "checkers/checker.h"
+#include "checkers/clearance.h"
+
+#include <ompl/base/SpaceInformation.h>
+#include <ompl/base/ValidStateSampler.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace prmkit {
+
+/// One strategy of a sampling mix and its share of the samples.
+struct SamplerShare {
+  std::string strategy;
+  double weight = 1.0;
+};
+
+/// The strategies a mix may name.
+const std::vector<std::string>& samplerNames();
+/// Reads "bridge" or "uniform:0.5,bridge:0.5" (weights are normalised to
+/// sum to 1). Throws std::invalid_argument naming what was expected.
+std::vector<SamplerShare> parseSamplerMix(std::string_view text);
+
+/// What one source of roadmap nodes cost and gave: a sampling strategy, or
+/// the planner's own node enhancement (lazy_prm) and expansion (prm).
+struct NodeSourceStats {
+  std::string source;
+  std::uint64_t samples_drawn = 0;   // configurations drawn from the C-space
+  std::uint64_t static_checks = 0;   // Checker::isValid calls it spent
+  std::uint64_t nodes = 0;           // valid configurations it added to the roadmap
+  std::uint64_t nodes_on_path = 0;   // of those, the ones on the returned path
+
+  double staticChecksPerNode() const {
+    return nodes > 0 ? static_cast<double>(static_checks) / static_cast<double>(nodes) : 0.0;
+  }
+};
+
+struct SamplerSettings {
+  std::vector<SamplerShare> mix{{"uniform", 1.0}};
+  /// Standard deviation of the second sample of `gaussian` and `bridge`, as a
+  /// fraction of the C-space's maximum extent: about the width of the
+  /// passages to be found.
+  double sigma = 0.02;
+  std::uint32_t seed = 1;
+};
+
+class NodeSampler {
+ public:
+  /// `sources` receives one entry per strategy of the mix (in mix order).
+  NodeSampler(Checker& checker, const SamplerSettings& settings, std::vector<NodeSourceStats>& sources);
+  ~NodeSampler();
+  NodeSampler(const NodeSampler&) = delete;
+  NodeSampler& operator=(const NodeSampler&) = delete;
+
+  /// One valid configuration from a strategy drawn by its weight, with the
+  /// index of that strategy in `sources`; nothing once `stop` says so (it is
+  /// asked before each attempt). Draws are added to `samplesDrawn`.
+  std::optional<std::pair<Config, std::size_t>> sample(const std::function<bool()>& stop,
+                                                       std::uint64_t& samplesDrawn);
+  /// Work of the clearance queries (max_clearance), which are not the checker's.
+  const CheckStats& clearanceStats() const { return clearanceStats_; }
+
+ private:
+  Checker& checker_;
+  std::vector<NodeSourceStats>& sources_;
+  std::size_t firstSource_;  // index in sources_ of the mix's first strategy
+  std::vector<double> cumulativeWeights_;
+  std::atomic<std::uint64_t> drawn_{0};
+  ompl::base::SpaceInformationPtr si_;
+  std::vector<ompl::base::ValidStateSamplerPtr> samplers_;
+  ompl::base::State* state_ = nullptr;
+  ompl::RNG rng_;
+  ClearanceQuery clearance_;
+  CheckStats clearanceStats_;
+};
+
+}  // namespace prmkit
