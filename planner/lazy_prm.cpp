@@ -135,7 +135,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
         }
         result.planner_stats.enhancement_nodes += q.has_value();
       } else {
-        q = sampleValid(checker, result);
+        q = sampleValid(result);
       }
       if (!q) return std::nullopt;
       addVertex(*q);

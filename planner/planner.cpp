@@ -31,13 +31,16 @@ Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng
     throw std::invalid_argument("planner min_confidence must be a percentage in [0, 100]");
 }
 
+bool Planner::usable(const EdgeResult& edge) const {
+  return edge.verdict == Verdict::Free ||
+         (edge.verdict == Verdict::Unknown && edge.confidence >= settings_.min_confidence);
+}
+
 std::optional<EdgeState> Planner::acceptEdge(const EdgeResult& edge, PlanResult& result) const {
+  if (!usable(edge)) return std::nullopt;
   if (edge.verdict == Verdict::Free) return EdgeState::Free;
-  if (edge.verdict == Verdict::Unknown && edge.confidence >= settings_.min_confidence) {
-    ++result.planner_stats.tentative_edges;
-    return EdgeState::Tentative;
-  }
-  return std::nullopt;
+  ++result.planner_stats.tentative_edges;
+  return EdgeState::Tentative;
 }
 
 bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result) {
@@ -89,8 +92,7 @@ std::size_t Planner::nodeSource(PlanResult& result, std::string_view name) {
   return result.node_sources.size() - 1;
 }
 
-std::optional<Planner::Sample> Planner::sampleValid(Checker& checker, PlanResult& result) {
-  (void)checker;  // the sampler was made for it in solve()
+std::optional<Planner::Sample> Planner::sampleValid(PlanResult& result) {
   const std::uint64_t drawnBefore = result.planner_stats.samples_drawn;
   auto sample = sampler_->sample([&] { return sampleLimitReached(result); }, result.planner_stats.samples_drawn);
   result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - (sample ? 1 : 0);

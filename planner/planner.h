@@ -126,7 +126,7 @@ class Planner {
   };
   /// Draws one valid configuration from the sampler mix, counting draws;
   /// nothing when a limit is hit.
-  std::optional<Sample> sampleValid(Checker& checker, PlanResult& result);
+  std::optional<Sample> sampleValid(PlanResult& result);
   /// Draws one valid configuration at a C-space distance about |N(0, sigma)|
   /// from `center`, in a uniformly drawn direction (along the interpolation
   /// towards a uniform sample, so it works for every robot); counts draws
@@ -144,6 +144,8 @@ class Planner {
   /// What to do with an edge verdict: the state to give the edge, or nothing
   /// when it must not be in the roadmap. Counts tentative edges.
   std::optional<EdgeState> acceptEdge(const EdgeResult& edge, PlanResult& result) const;
+  /// Whether an edge verdict may be used: Free, or Unknown with at least min_confidence.
+  bool usable(const EdgeResult& edge) const;
   /// Checks the edges of a found path with the verifier (if the final path is
   /// verified): true when the path stands, false when an edge failed and was
   /// removed from the roadmap.

@@ -70,10 +70,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
     }
     const Robot& robot = checker.robot();
     const double step = settings_.expand_step * robot.maxExtent();
-    const auto accepted = [&](const EdgeResult& edge) {
-      return edge.verdict == Verdict::Free ||
-             (edge.verdict == Verdict::Unknown && edge.confidence >= settings_.min_confidence);
-    };
+    const auto accepted = [this](const EdgeResult& edge) { return usable(edge); };
     std::optional<Vertex> last;
     Config direction, target;
     for (std::size_t bounce = 0; bounce < settings_.expand_bounces; ++bounce) {
@@ -129,7 +126,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
       expand();
       continue;
     }
-    const auto sample = sampleValid(checker, result);
+    const auto sample = sampleValid(result);
     if (!sample) return std::nullopt;
     connect(addVertex(sample->q, sample->source));
   }
