@@ -20,8 +20,8 @@ TEST_CASE("every shipped problem is solved by both planners and the path verifie
         // checker and the dense verification agree.
         Problem probe = loadProblem(test::problemFile(name));
         const double eps = defaultVerifyEps(probe);
-        Problem problem = loadProblem(test::problemFile(name),
-                                      {{"planner.type=" + planner, "checker.discrete.space=workspace", fmt::format("checker.discrete.eps={}", eps), "limits.time=60", "seed=7"}, true});
+        Problem problem = test::loadForPlanning(name, {"planner.type=" + planner, "checker.discrete.space=workspace",
+                                                       fmt::format("checker.discrete.eps={}", eps), "seed=7"});
         auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
         const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
         INFO(result.status);
@@ -39,7 +39,7 @@ TEST_CASE("every shipped problem is solved by both planners and the path verifie
 TEST_CASE("every shipped problem is solved with the adaptive checker and the path verifies", "[planning]") {
   for (const auto& name : kShippedProblems) {
     DYNAMIC_SECTION(name) {
-      Problem problem = loadProblem(test::problemFile(name), {{"checker.type=adaptive", "limits.time=60", "seed=3"}, true});
+      Problem problem = test::loadForPlanning(name, {"checker.type=adaptive", "seed=3"});
       auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
       const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
       INFO(result.status);
@@ -56,8 +56,8 @@ TEST_CASE("thin wall: 1% discretization returns paths verify rejects, adaptive n
   int discreteRejected = 0, adaptiveRejected = 0;
   for (int seed = 1; seed <= 10; ++seed) {
     for (const std::string checkerType : {"discrete", "adaptive"}) {
-      Problem problem = loadProblem(test::problemFile("thin_wall"),
-                                    {{"planner.type=lazy_prm", "checker.type=" + checkerType, fmt::format("seed={}", seed)}, true});
+      Problem problem =
+          test::loadForPlanning("thin_wall", {"planner.type=lazy_prm", "checker.type=" + checkerType, fmt::format("seed={}", seed)});
       auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
       const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
       INFO(checkerType << " seed " << seed << ": " << result.status);
@@ -72,7 +72,7 @@ TEST_CASE("thin wall: 1% discretization returns paths verify rejects, adaptive n
 
 TEST_CASE("planning is deterministic for a seed", "[planning]") {
   for (const std::string planner : {"prm", "lazy_prm"}) {
-    Problem problem = loadProblem(test::problemFile("maze2d"), {{"planner.type=" + planner}, true});
+    Problem problem = test::loadForPlanning("maze2d", {"planner.type=" + planner});
     auto run = [&] {
       auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
       return makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
@@ -89,7 +89,7 @@ TEST_CASE("planning is deterministic for a seed", "[planning]") {
 TEST_CASE("lazy PRM never keeps a colliding edge and checks each edge at most once", "[planning]") {
   // discrete checks the segments of a path one by one up to the first collision,
   // so every checked edge gets a verdict (adaptive's shared queue may leave some open).
-  Problem problem = loadProblem(test::problemFile("maze2d"), {{"checker.type=discrete"}, true});
+  Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete"});
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
   REQUIRE(result.solved);
@@ -104,7 +104,7 @@ TEST_CASE("the default discrete resolution returns paths that verify rejects on 
   // The problem is built so 1% C-space steps can cross the 2 cm wall; some seeds' paths do.
   int rejected = 0;
   for (int seed = 1; seed <= 10 && rejected == 0; ++seed) {
-    Problem problem = loadProblem(test::problemFile("thin_wall"), {{fmt::format("seed={}", seed)}, true});
+    Problem problem = test::loadForPlanning("thin_wall", {fmt::format("seed={}", seed)});
     auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
     const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
     REQUIRE(result.solved);
@@ -121,8 +121,8 @@ TEST_CASE("budgeted checker: with final-path verification no returned path is re
   for (const std::string name : {"thin_wall", "arm6_shelf", "spring_spring"}) {
     for (int seed = 1; seed <= 5; ++seed) {
       for (const std::string planner : {"prm", "lazy_prm"}) {
-        Problem problem = loadProblem(test::problemFile(name), {{"checker.type=budgeted", "planner.type=" + planner,
-                                                                 fmt::format("seed={}", seed), "limits.time=60"}, true});
+        Problem problem = test::loadForPlanning(
+            name, {"checker.type=budgeted", "planner.type=" + planner, fmt::format("seed={}", seed)});
         auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
         CheckerSettings exact;
         exact.type = "adaptive";
@@ -141,8 +141,8 @@ TEST_CASE("budgeted checker: with final-path verification no returned path is re
 }
 
 TEST_CASE("budgeted checker: without final-path verification the result says the path is unverified", "[planning]") {
-  Problem problem = loadProblem(test::problemFile("thin_wall"),
-                                {{"checker.type=budgeted", "planner.verify_final_path=false", "seed=2"}, true});
+  Problem problem =
+      test::loadForPlanning("thin_wall", {"checker.type=budgeted", "planner.verify_final_path=false", "seed=2"});
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
   REQUIRE(result.solved);

@@ -117,8 +117,8 @@ TEST_CASE("a mix draws from each of its strategies in proportion", "[sampling]")
 TEST_CASE("expansion never adds invalid nodes or unchecked edges to a PRM roadmap", "[sampling]") {
   for (const std::string name : {"maze2d", "thin_wall"}) {
     DYNAMIC_SECTION(name) {
-      const Problem problem = loadProblem(test::problemFile(name), {{"planner.type=prm", "planner.expand=0.5",
-                                                                     "checker.type=adaptive", "seed=4"}, true});
+      const Problem problem =
+          test::loadForPlanning(name, {"planner.type=prm", "planner.expand=0.5", "checker.type=adaptive", "seed=4"});
       auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
       const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
       INFO(result.status);
@@ -141,10 +141,9 @@ TEST_CASE("expansion never adds invalid nodes or unchecked edges to a PRM roadma
 TEST_CASE("node sources account for every intermediate vertex of the path", "[sampling]") {
   for (const std::string planner : {"prm", "lazy_prm"}) {
     DYNAMIC_SECTION(planner) {
-      const Problem problem = loadProblem(test::problemFile("maze2d"),
-                                          {{"planner.type=" + planner, "planner.sampler=uniform:0.5,bridge:0.5",
-                                            "planner.expand=" + std::string(planner == "prm" ? "0.3" : "0")},
-                                           true});
+      const Problem problem =
+          test::loadForPlanning("maze2d", {"planner.type=" + planner, "planner.sampler=uniform:0.5,bridge:0.5",
+                                           "planner.expand=" + std::string(planner == "prm" ? "0.3" : "0")});
       auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
       const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
       REQUIRE(result.solved);

@@ -1,5 +1,6 @@
 #pragma once
 #include "app/cli.h"
+#include "app/problem.h"
 
 #include <unistd.h>
 
@@ -24,6 +25,15 @@ inline int scaled(int n) {
   const char* s = std::getenv("PRMKIT_TEST_SCALE");
   const double scale = s ? std::atof(s) : 1.0;
   return std::max(1, static_cast<int>(n * (scale > 0 ? scale : 1.0)));
+}
+
+/// A shipped problem for a test that plans with prmkit's own planners. Their
+/// runs are fixed by the seed and the sample limit; the wall-clock limit is
+/// lifted so that a loaded CI machine cannot turn a solvable seed into a
+/// failure (tests assert properties, never speed).
+inline Problem loadForPlanning(const std::string& name, std::vector<std::string> overrides = {}) {
+  overrides.push_back("limits.time=3600");
+  return loadProblem(problemFile(name), {std::move(overrides), true});
 }
 
 struct Run {
