@@ -311,7 +311,7 @@ Config readConfig(const YamlReader& in, const YAML::Node& node, const std::strin
 void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& s) {
   if (const YAML::Node p = root["planner"]) {
     in.requireMap(p, "planner", {"type", "k", "radius", "batch", "enhance", "sampler", "sampler_sigma", "expand",
-                                 "expand_bounces", "expand_step", "skip_same_component", "shortcut",
+                                 "expand_bounces", "expand_step", "path_check", "skip_same_component", "shortcut",
                                  "shortcut_attempts", "min_confidence", "verify_final_path"});
     if (p["min_confidence"]) {
       s.min_confidence = in.number(p["min_confidence"], "planner.min_confidence (%)");
@@ -344,6 +344,7 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
     if (p["expand_step"] && s.expand_step == 0) in.fail(p["expand_step"], "planner.expand_step must be positive");
     if (p["expand_bounces"])
       s.expand_bounces = static_cast<std::size_t>(in.integer(p["expand_bounces"], "planner.expand_bounces", 1));
+    if (p["path_check"]) s.path_check = in.oneOf(p["path_check"], "planner.path_check", {"first_collision", "whole_path"});
     if (p["skip_same_component"]) s.skip_same_component = in.boolean(p["skip_same_component"], "planner.skip_same_component");
     if (p["shortcut"]) s.shortcut = in.boolean(p["shortcut"], "planner.shortcut");
     if (p["shortcut_attempts"])

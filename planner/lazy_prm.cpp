@@ -60,38 +60,53 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
     }
     if (path) {
       // Check the runs of consecutive unchecked edges, each as one path, so a
-      // strategy with a multi-segment queue sees the whole run at once.
+      // strategy with a multi-segment queue sees the whole run at once. A
+      // check stops at its first collision and leaves the run's later edges
+      // unchecked; whole_path goes over the path again until none is left.
+      const bool stopAtCollision = settings_.path_check != "whole_path";
       bool collided = false;
-      std::size_t i = 0;
-      while (i + 1 < path->size() && !collided) {
-        auto edgeAt = [&](std::size_t j) { return boost::edge((*path)[j], (*path)[j + 1], roadmap.graph()).first; };
-        if (roadmap.graph()[edgeAt(i)].state != EdgeState::Unchecked) {
-          ++i;
-          continue;
-        }
-        std::size_t end = i;
-        while (end + 1 < path->size() && roadmap.graph()[edgeAt(end)].state == EdgeState::Unchecked) ++end;
-        std::vector<Config> run;
-        for (std::size_t j = i; j <= end; ++j) run.push_back(roadmap.config((*path)[j]));
-        result.planner_stats.edges_attempted += end - i;
-        ++result.planner_stats.path_checks;
-        const PathResult checked = checker.checkPath(run);
-        for (std::size_t s = 0; s < checked.segments.size(); ++s) {
-          if (!checked.segments[s]) continue;
-          const Edge e = edgeAt(i + s);
-          if (const auto state = acceptEdge(*checked.segments[s], result)) {
-            roadmap.graph()[e].state = *state;
-          } else {
-            ++result.planner_stats.edges_colliding;
-            const double length = roadmap.graph()[e].length;
-            enhancementSeeds.emplace_back(boost::source(e, roadmap.graph()), length);
-            enhancementSeeds.emplace_back(boost::target(e, roadmap.graph()), length);
-            roadmap.removeEdge(e);
-            componentsExact = false;
-            collided = true;
+      auto edgeAt = [&](std::size_t j) -> std::optional<Edge> {
+        const auto [e, exists] = boost::edge((*path)[j], (*path)[j + 1], roadmap.graph());
+        return exists ? std::optional<Edge>(e) : std::nullopt;
+      };
+      auto unchecked = [&](std::size_t j) {
+        const auto e = edgeAt(j);
+        return e && roadmap.graph()[*e].state == EdgeState::Unchecked;
+      };
+      bool progress = true;
+      while (progress && !(collided && stopAtCollision)) {
+        progress = false;
+        std::size_t i = 0;
+        while (i + 1 < path->size() && !(collided && stopAtCollision)) {
+          if (!unchecked(i)) {
+            ++i;
+            continue;
           }
+          std::size_t end = i;
+          while (end + 1 < path->size() && unchecked(end)) ++end;
+          std::vector<Config> run;
+          for (std::size_t j = i; j <= end; ++j) run.push_back(roadmap.config((*path)[j]));
+          result.planner_stats.edges_attempted += end - i;
+          ++result.planner_stats.path_checks;
+          const PathResult checked = checker.checkPath(run);
+          for (std::size_t s = 0; s < checked.segments.size(); ++s) {
+            if (!checked.segments[s]) continue;
+            progress = true;
+            const Edge e = *edgeAt(i + s);
+            if (const auto state = acceptEdge(*checked.segments[s], result)) {
+              roadmap.graph()[e].state = *state;
+            } else {
+              ++result.planner_stats.edges_colliding;
+              const double length = roadmap.graph()[e].length;
+              enhancementSeeds.emplace_back(boost::source(e, roadmap.graph()), length);
+              enhancementSeeds.emplace_back(boost::target(e, roadmap.graph()), length);
+              roadmap.removeEdge(e);
+              componentsExact = false;
+              collided = true;
+            }
+          }
+          i = end;
         }
-        i = end;
       }
       if (!collided) {
         if (confirmTentative(*path, roadmap, result)) return path;

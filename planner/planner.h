@@ -29,6 +29,10 @@ struct PlannerSettings {
   double expand = 0.0;
   std::size_t expand_bounces = 3;   // straight moves of one expansion walk
   double expand_step = 0.05;        // longest move, as a fraction of the maximum extent
+  /// lazy_prm: after a search, check the path's unchecked edges up to the
+  /// first colliding one (first_collision, Bohlin & Kavraki 2000) or all of
+  /// them (whole_path: more checks, fewer searches).
+  std::string path_check = "first_collision";
   bool skip_same_component = false;  // prm: do not try edges inside one connected component
   bool shortcut = false;          // random shortcutting of the returned path
   std::size_t shortcut_attempts = 100;

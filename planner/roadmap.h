@@ -1,12 +1,13 @@
 #pragma once
 // The roadmap: a Boost.Graph adjacency list with configurations on vertices
 // and cached edge verdicts on edges, OMPL's GNAT for nearest neighbours, and
-// Boost's A* for queries.
+// OMPL's Lifelong Planning A* (Boost's A* as the fallback) for queries.
 #include "robots/robot.h"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <ompl/datastructures/NearestNeighborsGNATNoThreadSafety.h>
 
+#include <memory>
 #include <optional>
 
 namespace prmkit {
@@ -28,24 +29,35 @@ struct RoadmapEdge {
   EdgeState state = EdgeState::Unchecked;
 };
 
-using RoadmapGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, RoadmapVertex, RoadmapEdge>;
+/// The edge weight is an interior property as well as RoadmapEdge::length
+/// (the same number): OMPL's LPAstarOnGraph reads `edge_weight_t`.
+using RoadmapGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, RoadmapVertex,
+                                           boost::property<boost::edge_weight_t, double, RoadmapEdge>>;
 using Vertex = RoadmapGraph::vertex_descriptor;
 using Edge = RoadmapGraph::edge_descriptor;
 
 class Roadmap {
  public:
   explicit Roadmap(const Robot& robot);
+  ~Roadmap();
   Roadmap(const Roadmap&) = delete;
   Roadmap& operator=(const Roadmap&) = delete;
 
   Vertex addVertex(const Config& q, std::size_t source = kNoSource);
   /// Adds an edge (or updates the state of an existing one).
   Edge addEdge(Vertex a, Vertex b, EdgeState state);
-  void removeEdge(Edge e) { boost::remove_edge(e, graph_); }
+  void removeEdge(Edge e);
   /// The k nearest vertices to `v`, or all within `radius` when radius > 0; `v` itself excluded.
   std::vector<Vertex> neighbours(Vertex v, std::size_t k, double radius) const;
-  /// A* shortest path over the current edges (colliding edges must have been removed).
-  std::optional<std::vector<Vertex>> shortestPath(Vertex start, Vertex goal) const;
+  /// Shortest path over the current edges (colliding edges must have been
+  /// removed). Repeated queries for the same start and goal repair the last
+  /// search (Lifelong Planning A*) instead of starting over.
+  std::optional<std::vector<Vertex>> shortestPath(Vertex start, Vertex goal);
+  /// Boost's A* from scratch, the reference the incremental search is checked against.
+  std::optional<std::vector<Vertex>> shortestPathFromScratch(Vertex start, Vertex goal) const;
+  /// Searches whose incremental answer was not a path of the roadmap or
+  /// missed one that exists, answered from scratch instead (expected 0).
+  std::size_t incrementalSearchFallbacks() const { return incrementalFallbacks_; }
 
   const RoadmapGraph& graph() const { return graph_; }
   RoadmapGraph& graph() { return graph_; }
@@ -62,6 +74,9 @@ class Roadmap {
   mutable std::vector<double> goalDistance_;
   mutable Vertex goalOfCache_ = static_cast<Vertex>(-1);
   ompl::NearestNeighborsGNATNoThreadSafety<Vertex> nearest_;
+  struct Incremental;
+  std::unique_ptr<Incremental> incremental_;
+  std::size_t incrementalFallbacks_ = 0;
 };
 
 }  // namespace prmkit

@@ -78,6 +78,8 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
       {"zero time limit", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 0}"), "expected a positive number for 'limits.time (s)'"},
       {"negative k", kValidProblem + "planner: {k: -3}\n", "expected an integer >= 1 for 'planner.k'"},
       {"unknown planner", kValidProblem + "planner: {type: rrt}\n", "unknown planner 'rrt'"},
+      {"unknown path check", kValidProblem + "planner: {path_check: all}\n",
+       "p.yaml:12:23: unknown planner.path_check 'all' (expected one of: first_collision, whole_path)"},
       {"bad robot type", test::replaceOnce(kValidProblem, "type: rigid2d", "type: hovercraft"), "p.yaml:3:9: unknown robot type 'hovercraft'"},
   };
   for (const auto& c : cases) {

@@ -1,6 +1,9 @@
 #include "app/problem.h"
 #include "app/verify.h"
+#include "planner/roadmap.h"
 #include "test_support.h"
+
+#include <ompl/util/RandomNumbers.h>
 
 #include <fmt/format.h>
 
@@ -89,15 +92,25 @@ TEST_CASE("planning is deterministic for a seed", "[planning]") {
 TEST_CASE("lazy PRM never keeps a colliding edge and checks each edge at most once", "[planning]") {
   // discrete checks the segments of a path one by one up to the first collision,
   // so every checked edge gets a verdict (adaptive's shared queue may leave some open).
-  Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete"});
-  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-  const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
-  REQUIRE(result.solved);
-  for (const auto& [a, b, state] : result.roadmap_edge_list) REQUIRE(state != EdgeState::Colliding);
-  // Every checked edge is either now Free on the graph or was removed as colliding.
-  std::size_t freeEdges = 0;
-  for (const auto& edge : result.roadmap_edge_list) freeEdges += std::get<2>(edge) == EdgeState::Free;
-  REQUIRE(result.check_stats.edges_checked == freeEdges + result.planner_stats.edges_colliding);
+  for (const std::string pathCheck : {"first_collision", "whole_path"}) {
+    DYNAMIC_SECTION(pathCheck) {
+      Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete", "planner.path_check=" + pathCheck});
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+      REQUIRE(result.solved);
+      for (const auto& [a, b, state] : result.roadmap_edge_list) REQUIRE(state != EdgeState::Colliding);
+      // Every checked edge is either now Free on the graph or was removed as colliding.
+      std::size_t freeEdges = 0;
+      for (const auto& edge : result.roadmap_edge_list) freeEdges += std::get<2>(edge) == EdgeState::Free;
+      REQUIRE(result.check_stats.edges_checked == freeEdges + result.planner_stats.edges_colliding);
+      // first_collision searches again after every colliding edge; whole_path
+      // removes all of a path's colliding edges before searching again.
+      if (pathCheck == "first_collision")
+        REQUIRE(result.planner_stats.graph_searches > result.planner_stats.edges_colliding);
+      else
+        REQUIRE(result.planner_stats.graph_searches < result.planner_stats.edges_colliding);
+    }
+  }
 }
 
 TEST_CASE("the default discrete resolution returns paths that verify rejects on thin_wall", "[planning]") {
@@ -148,4 +161,54 @@ TEST_CASE("budgeted checker: without final-path verification the result says the
   REQUIRE(result.solved);
   REQUIRE_FALSE(result.path_verified);
   REQUIRE(result.planner_stats.verification_failures == 0);
+}
+
+TEST_CASE("the incremental search answers every query as Boost's A* from scratch does", "[planning]") {
+  // Lazy PRM's pattern on a random 2D roadmap: search, remove an edge of the
+  // path found, sometimes grow the roadmap, search again.
+  const Problem problem = loadProblem(test::problemFile("maze2d"));
+  const Robot& robot = *problem.robot;
+  ompl::RNG rng(17);
+  Roadmap roadmap(robot);
+  roadmap.addVertex(problem.start);
+  roadmap.addVertex(problem.goal);
+  auto grow = [&](int count) {
+    for (int i = 0; i < count; ++i) {
+      Config q;
+      robot.sampleUniform(rng, q);
+      const Vertex v = roadmap.addVertex(q);
+      for (Vertex n : roadmap.neighbours(v, 6, 0.0)) roadmap.addEdge(n, v, EdgeState::Unchecked);
+    }
+  };
+  auto length = [&](const std::vector<Vertex>& path) {
+    double sum = 0;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      const auto [e, exists] = boost::edge(path[i], path[i + 1], roadmap.graph());
+      REQUIRE(exists);
+      sum += roadmap.graph()[e].length;
+    }
+    return sum;
+  };
+  grow(300);
+  int found = 0, missing = 0;
+  for (int round = 0; round < 400; ++round) {
+    const auto incremental = roadmap.shortestPath(0, 1);
+    const auto reference = roadmap.shortestPathFromScratch(0, 1);
+    REQUIRE(incremental.has_value() == reference.has_value());
+    if (!incremental) {
+      ++missing;
+      grow(20);
+      continue;
+    }
+    ++found;
+    REQUIRE(incremental->front() == 0);
+    REQUIRE(incremental->back() == 1);
+    REQUIRE(length(*incremental) == Approx(length(*reference)).epsilon(1e-12));
+    const std::size_t i = static_cast<std::size_t>(rng.uniformInt(0, static_cast<int>(incremental->size()) - 2));
+    roadmap.removeEdge(boost::edge((*incremental)[i], (*incremental)[i + 1], roadmap.graph()).first);
+    if (round % 7 == 0) grow(5);
+  }
+  REQUIRE(found > 100);
+  REQUIRE(missing > 0);
+  REQUIRE(roadmap.incrementalSearchFallbacks() == 0);
 }
