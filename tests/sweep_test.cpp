@@ -1,6 +1,7 @@
 // prmkit compare, sweep and merge (issue 6), through the command line and the
 // prmkit binary itself, as users and schedulers run them.
 #include "app/benchmark.h"
+#include "app/sweep.h"
 #include "test_support.h"
 
 #include <fmt/format.h>
@@ -265,4 +266,18 @@ TEST_CASE("sweep: bad sweep files and shards exit 2 with file:line:column", "[sw
     REQUIRE(run.err.find("bad_grid.yaml:3:") != std::string::npos);
   }
   REQUIRE_FALSE(fs::exists(dir.path / "o1"));
+}
+
+TEST_CASE("sweep: every shipped sweep file loads, with the grid its comment states", "[sweep]") {
+  // loadSweep loads every (problem, combination), so a key or value a shipped
+  // grid misspells fails here rather than on a user's machine.
+  std::map<std::string, std::size_t> runs;
+  for (const auto& entry : fs::directory_iterator(test::sourceDir() / "configs" / "sweeps")) {
+    INFO(entry.path());
+    const Sweep sweep = loadSweep(entry.path());
+    REQUIRE_FALSE(sweep.runs.empty());
+    runs[entry.path().stem().string()] = sweep.runs.size();
+  }
+  REQUIRE(runs.at("narrow_passages") == 4 * 6 * 20);
+  REQUIRE(runs.at("twisted_slot_path_check") == 7 * 10);
 }
