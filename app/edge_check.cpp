@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -94,9 +95,10 @@ void checkRange(const Problem& problem, Checker& checker, const std::vector<Edge
     verdict.endpoints_valid = problem.robot->inBounds(edge.a) && problem.robot->inBounds(edge.b) &&
                               !oracle.inCollision(edge.a, oracleStats) && !oracle.inCollision(edge.b, oracleStats);
     if (!verdict.endpoints_valid) continue;
-    const std::uint64_t unresolvedBefore = checker.stats().unresolved_as_colliding;
+    const CheckStats before = checker.stats();
     verdict.result = checker.checkEdge(edge.a, edge.b);
-    verdict.unresolved = checker.stats().unresolved_as_colliding > unresolvedBefore;
+    verdict.unresolved = checker.stats().unresolved_as_colliding > before.unresolved_as_colliding;
+    verdict.time_s = checker.stats().time_s - before.time_s;
     if (verdict.result.verdict == Verdict::Colliding && !verdict.unresolved) {
       problem.robot->interpolate(edge.a, edge.b, verdict.result.witness_t, witness);
       verdict.witness_confirmed = oracle.inCollision(witness, oracleStats);
@@ -155,15 +157,28 @@ EdgeCheckReport checkEdges(const Problem& problem, Checker& checker, const std::
   return report;
 }
 
+double medianEdgeTime(const EdgeCheckReport& report) {
+  std::vector<double> times;
+  for (const EdgeVerdict& v : report.edges)
+    if (v.endpoints_valid) times.push_back(v.time_s);
+  if (times.empty()) return 0.0;
+  const std::size_t middle = times.size() / 2;
+  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(middle), times.end());
+  if (times.size() % 2 == 1) return times[middle];
+  const double upper = times[middle];
+  return 0.5 * (upper + *std::max_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(middle)));
+}
+
 std::string edgeVerdictsCsv(const EdgeCheckReport& report) {
   const bool truth = report.truth_eps > 0.0;
-  std::string out = truth ? "index,verdict,confidence,witness_t,unresolved,truth,witness_confirmed\n"
-                          : "index,verdict,confidence,witness_t,unresolved\n";
+  std::string out = truth ? "index,verdict,confidence,witness_t,unresolved,time_us,truth,witness_confirmed\n"
+                          : "index,verdict,confidence,witness_t,unresolved,time_us\n";
   for (std::size_t i = 0; i < report.edges.size(); ++i) {
     const EdgeVerdict& v = report.edges[i];
     const std::string verdict = v.endpoints_valid ? toString(v.result.verdict) : "invalid_endpoint";
     const std::string witness = std::isnan(v.result.witness_t) ? "" : fmt::format("{:.17g}", v.result.witness_t);
-    out += fmt::format("{},{},{:g},{},{:d}", i, verdict, v.result.confidence, witness, v.unresolved);
+    out += fmt::format("{},{},{:g},{},{:d},{:.3f}", i, verdict, v.result.confidence, witness, v.unresolved,
+                       1e6 * v.time_s);
     if (truth) {
       const std::string truthCell = v.truth_colliding ? (*v.truth_colliding ? "colliding" : "free") : "";
       const std::string confirmed = v.witness_confirmed ? fmt::format("{:d}", *v.witness_confirmed) : "";

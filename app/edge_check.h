@@ -26,6 +26,7 @@ struct EdgeVerdict {
   bool endpoints_valid = true;  // false: the edge was not checked
   EdgeResult result;
   bool unresolved = false;  // Colliding because a segment fell below eta (no witness)
+  double time_s = 0.0;      // the checker's own time on this edge (its stats' time_s)
   /// Ground truth, when asked for: a dense workspace check says it collides.
   std::optional<bool> truth_colliding;
   /// A Colliding verdict's witness configuration is in collision for FCL.
@@ -48,8 +49,11 @@ struct EdgeCheckReport {
 EdgeCheckReport checkEdges(const Problem& problem, Checker& checker, const std::vector<EdgeCase>& edges,
                            double truthEps, std::size_t jobs);
 
-/// One row per edge: index, verdict, confidence, witness_t, unresolved, and
-/// truth and witness_confirmed when the ground truth was computed.
+/// Median of the checker's time per checked edge (s); 0 when none was checked.
+double medianEdgeTime(const EdgeCheckReport& report);
+
+/// One row per edge: index, verdict, confidence, witness_t, unresolved,
+/// time_us, and truth and witness_confirmed when the ground truth was computed.
 std::string edgeVerdictsCsv(const EdgeCheckReport& report);
 
 }  // namespace prmkit

@@ -411,7 +411,7 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
     }
   }
   if (const YAML::Node a = c["adaptive"]) {
-    in.requireMap(a, "checker.adaptive", {"eta", "distance_relative_error", "cache_nodes"});
+    in.requireMap(a, "checker.adaptive", {"eta", "distance_relative_error", "cache_nodes", "motion_bound"});
     auto& settings = s.adaptive;
     if (a["eta"]) settings.eta = in.positive(a["eta"], "checker.adaptive.eta (m)");
     if (a["distance_relative_error"]) {
@@ -422,6 +422,8 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
     }
     if (a["cache_nodes"])
       settings.cache_nodes = static_cast<std::size_t>(in.integer(a["cache_nodes"], "checker.adaptive.cache_nodes", 1));
+    if (a["motion_bound"])
+      settings.speed_bounds = in.oneOf(a["motion_bound"], "checker.adaptive.motion_bound", {"speed", "lever"}) == "speed";
   }
 }
 

@@ -7,9 +7,12 @@
 #
 # Edge level: EDGES random edges (seed 1) of at most 10% of the C-space
 # extent, checked by discrete at 1% of the extent (OMPL's default), discrete
-# with a workspace step of 1% of the scene size, and adaptive; misses are
-# counted against a dense ground truth (no robot point moves more than 1e-3 of
-# the scene size between checks).
+# with a workspace step of 1% of the scene size, discrete with the largest
+# step (1% of the scene size halved as often as needed) that misses none of
+# these edges, and adaptive; misses are counted against a dense ground truth
+# (no robot point moves more than 1e-3 of the scene size between checks);
+# times are the median of the checker's own time per edge. The last column is adaptive with SSL's
+# lever motion bound alone (checker.adaptive.motion_bound=lever).
 # Planning level: lazy_prm on seeds 1..SEEDS with discrete 1% and adaptive;
 # median planning and checking time, and how many paths `prmkit verify` rejects.
 # Needs a Release build (make demo) and python3 (stats.json).
@@ -33,16 +36,24 @@ edge_row() {  # problem checker-args... -> "us_per_edge misses"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "| problem | discrete 1% C-space: us/edge, misses | discrete 1% of scene in workspace: us/edge, misses | adaptive: us/edge, misses | adaptive / discrete 1% | adaptive / discrete workspace |"
-echo "|---|---|---|---|---|---|"
+echo "| problem | discrete 1% C-space: us/edge, misses | discrete 1% of scene in workspace: us/edge, misses | discrete missing nothing: step (m), us/edge, misses | adaptive: us/edge, misses | adaptive / discrete 1% | adaptive / discrete missing nothing | adaptive, lever bounds only: us/edge, misses |"
+echo "|---|---|---|---|---|---|---|---|"
 for p in $PROBLEMS; do
   size=$("$PRMKIT" validate "configs/problems/$p.yaml" | sed -n 's/.*scene size \([0-9.e+-]*\) m.*/\1/p')
   truth=$(python3 -c "print(1e-3 * $size)")
   coarse=$(python3 -c "print(1e-2 * $size)")
   read -r d_us d_miss <<<"$(edge_row "$p" --checker discrete)"
   read -r w_us w_miss <<<"$(edge_row "$p" --checker discrete --set checker.discrete.eps="$coarse")"
+  # The workspace step at which discrete misses none of these edges: halve 1% of the scene size until it does.
+  # (At most 8 halvings: by then the step is below the ground truth's.)
+  step=$coarse; z_us=$w_us; z_miss=$w_miss; halvings=0
+  while [ "$z_miss" != 0 ] && [ "$halvings" -lt 8 ]; do
+    step=$(python3 -c "print($step / 2)"); halvings=$((halvings + 1))
+    read -r z_us z_miss <<<"$(edge_row "$p" --checker discrete --set checker.discrete.eps="$step")"
+  done
   read -r a_us a_miss <<<"$(edge_row "$p" --checker adaptive)"
-  python3 -c "print('| $p | $d_us, $d_miss | $w_us, $w_miss | $a_us, $a_miss | %.1f | %.2f |' % ($a_us / $d_us, $a_us / $w_us))"
+  read -r l_us l_miss <<<"$(edge_row "$p" --checker adaptive --set checker.adaptive.motion_bound=lever)"
+  python3 -c "print('| $p | $d_us, $d_miss | $w_us, $w_miss | %.3g, $z_us, $z_miss | $a_us, $a_miss | %.1f | %.2f | $l_us, $l_miss |' % ($step, $a_us / $d_us, $a_us / $z_us))"
 done
 
 echo

@@ -44,8 +44,9 @@ AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
     : AdaptiveChecker(other.robot_, other.scene_, other.settings_) {}
 
 std::string AdaptiveChecker::description() const {
-  return fmt::format("adaptive (eta {:.3g} m, distance relative error {:g})", eta_,
-                     settings_.distance_relative_error);
+  return fmt::format("adaptive (eta {:.3g} m, distance relative error {:g}, motion bound {})", eta_,
+                     settings_.distance_relative_error,
+                     settings_.speed_bounds && robot_->hasSpeedBounds() ? "speed" : "lever");
 }
 
 std::unique_ptr<Checker> AdaptiveChecker::clone() const {
@@ -65,14 +66,31 @@ PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
   return checkSegments(path);
 }
 
-double AdaptiveChecker::pairMotionBound(std::uint32_t pair, std::size_t segment) const {
-  return pairMotionBounds_[segment][pair];
+const std::vector<double>& AdaptiveChecker::speedsAt(std::uint32_t sampleIndex, std::uint32_t segment) {
+  for (const auto& [s, speeds] : samples_[sampleIndex].speeds)
+    if (s == segment) return speeds;
+  std::vector<double> speeds;
+  robot_->linkSpeeds(path_[segment], path_[segment + 1], samples_[sampleIndex].q, speeds);
+  auto& all = samples_[sampleIndex].speeds;
+  all.emplace_back(segment, std::move(speeds));
+  return all.back().second;
+}
+
+double AdaptiveChecker::motionBound(const Element& e) {
+  const double width = e.t_b - e.t_a;
+  const double scaled = width * pairMotionBounds_[e.segment][e.pair];
+  const BodyPair& pair = pairs_[e.pair];
+  if (accelerationBounds_.empty() || pair.obstacle < 0) return scaled;
+  const auto link = static_cast<std::size_t>(pair.link);
+  const double speedA = speedsAt(e.sample_a, e.segment)[link];
+  const double speedB = speedsAt(e.sample_b, e.segment)[link];
+  return std::min(scaled, speedBoundedLength(speedA, speedB, accelerationBounds_[e.segment][link], width));
 }
 
 std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node) {
   std::string key = configKey(q);
   if (const auto found = samplesByKey_.find(key); found != samplesByKey_.end()) return found->second;
-  Sample sample{q, {}, std::vector<DistanceBound>(pairs_.size()), std::vector<bool>(pairs_.size(), false)};
+  Sample sample{q, {}, std::vector<DistanceBound>(pairs_.size()), std::vector<bool>(pairs_.size(), false), {}};
   if (node) {
     if (const auto cached = nodeCache_.find(key); cached != nodeCache_.end()) {
       sample.bounds = cached->second;
@@ -152,7 +170,14 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
   const std::size_t segmentCount = path.size() - 1;
   samples_.clear();
   samplesByKey_.clear();
+  path_ = path;
   pairMotionBounds_.assign(segmentCount, std::vector<double>(pairs_.size()));
+  accelerationBounds_.clear();
+  if (settings_.speed_bounds && robot_->hasSpeedBounds()) {
+    accelerationBounds_.resize(segmentCount);
+    for (std::size_t s = 0; s < segmentCount; ++s)
+      robot_->linkAccelerationBounds(path[s], path[s + 1], accelerationBounds_[s]);
+  }
   std::vector<std::uint32_t> nodes;
   for (const Config& q : path) nodes.push_back(sampleAt(q, true));
   std::vector<double> linkBounds, selfBounds;
@@ -182,7 +207,7 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
   for (std::size_t s = 0; s < segmentCount && !collision; ++s) {
     for (std::uint32_t p = 0; p < pairs_.size() && !collision; ++p) {
       const Element e{0.0, p, static_cast<std::uint32_t>(s), nodes[s], nodes[s + 1], 0.0, 1.0};
-      const double l = pairMotionBound(p, s);
+      const double l = motionBound(e);
       if (!certify(e, l, collision) && !collision) push(e, l);
     }
     if (!collision) segmentsStarted = s + 1;
@@ -191,8 +216,7 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
   while (!collision && !queue.empty()) {
     const Element e = queue.top();
     queue.pop();
-    const double unitBound = pairMotionBound(e.pair, e.segment);  // l of the whole segment
-    const double l = (e.t_b - e.t_a) * unitBound;
+    const double l = motionBound(e);
     if (l <= eta_) {
       ++stats_.unresolved_as_colliding;
       collision = Collision{e.segment, 0.5 * (e.t_a + e.t_b)};
@@ -206,6 +230,9 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
     const double da = samples_[e.sample_a].bounds[e.pair].lower;
     const double db = samples_[e.sample_b].bounds[e.pair].lower;
     const double width = e.t_b - e.t_a;
+    // The split point and its distance threshold only steer the search (each
+    // half gets its own bound below), so the average speed serves.
+    const double unitBound = l / width;
     const double tm = std::clamp(0.5 * (e.t_a + e.t_b) + 0.5 * (da - db) / unitBound, e.t_a + 0.25 * width,
                                  e.t_b - 0.25 * width);
     const double needed = std::max((tm - e.t_a) * unitBound - da, (e.t_b - tm) * unitBound - db);
@@ -221,7 +248,7 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
     const Element halves[] = {{0.0, e.pair, e.segment, e.sample_a, m, e.t_a, tm},
                               {0.0, e.pair, e.segment, m, e.sample_b, tm, e.t_b}};
     for (const Element& half : halves) {
-      const double halfBound = (half.t_b - half.t_a) * unitBound;
+      const double halfBound = motionBound(half);
       if (!certify(half, halfBound, collision)) {
         if (collision) break;
         push(half, halfBound);

@@ -8,6 +8,7 @@
 #include "checkers/collision_queries.h"
 
 #include <queue>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -25,6 +26,10 @@ struct AdaptiveSettings {
   /// Roadmap configurations whose per-pair distance bounds are kept between
   /// checks; the cache is emptied when it grows beyond this.
   std::size_t cache_nodes = 100000;
+  /// Link-obstacle pieces of an edge are bounded by the robot's speed and
+  /// acceleration bounds where it has them and they are smaller (true), or by
+  /// the scaled lever bound of SSL 2005 alone (false).
+  bool speed_bounds = true;
 };
 
 class AdaptiveChecker final : public Checker {
@@ -59,6 +64,8 @@ class AdaptiveChecker final : public Checker {
     std::vector<Transform> poses;        // empty until a distance needs them
     std::vector<DistanceBound> bounds;   // per pair
     std::vector<bool> from_cache;        // bound loaded from the node cache
+    /// Per segment through the sample: every link's speed bound there (Robot::linkSpeeds).
+    std::vector<std::pair<std::uint32_t, std::vector<double>>> speeds;
   };
   /// One unresolved (segment, pair) element of the queue (SSL 2005, Sec. 4).
   struct Element {
@@ -83,8 +90,13 @@ class AdaptiveChecker final : public Checker {
   /// (SSL 2005, Eq. 1: l_i + l_j < d(q_a) + d(q_b)), refining the endpoint
   /// bounds as far as that can help. Sets `collision` when an endpoint touches.
   bool certify(const Element& element, double l, std::optional<Collision>& collision);
-  /// l_i + l_j over the whole segment (l_j = 0 for an obstacle).
-  double pairMotionBound(std::uint32_t pair, std::size_t segment) const;
+  /// l_i + l_j over the element's interval (l_j = 0 for an obstacle): the
+  /// whole segment's bound scaled to the interval, or for a link and an
+  /// obstacle, when the robot has speed bounds, the travel that the speeds at
+  /// the interval's ends and the segment's acceleration bound allow, if smaller.
+  double motionBound(const Element& element);
+  /// Every link's speed bound at the sample, moving along the segment.
+  const std::vector<double>& speedsAt(std::uint32_t sample, std::uint32_t segment);
   /// The pair's two meshes in their poses at a sample.
   struct PlacedBodies {
     const BvhModel& a;
@@ -107,6 +119,8 @@ class AdaptiveChecker final : public Checker {
   // Per-check working state, kept as members to reuse allocations.
   std::vector<Sample> samples_;
   std::vector<std::vector<double>> pairMotionBounds_;  // [segment][pair] l_i + l_j of the whole segment
+  std::vector<std::vector<double>> accelerationBounds_;  // [segment][link], when the robot has speed bounds
+  std::span<const Config> path_;                       // the path being checked
   std::unordered_map<std::string, std::uint32_t> samplesByKey_;
 
   /// Per-pair bounds of roadmap configurations, keyed by the configuration's bytes.

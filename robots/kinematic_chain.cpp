@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <stdexcept>
 
@@ -55,6 +56,33 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
       reach += joint.origin.translation().norm();
       f = joint.parent_frame;
     }
+  }
+
+  for (const Link& link : links_) {
+    if (link.mesh.vertices.size() <= 64) {
+      speedPoints_.push_back(link.mesh.vertices);
+      continue;
+    }
+    std::vector<int> nodes{0};
+    for (int level = 0; level < 3; ++level) {
+      std::vector<int> next;
+      for (int node : nodes) {
+        const auto& bv = link.bvh->getBV(node);
+        if (bv.isLeaf()) next.push_back(node);
+        else next.insert(next.end(), {bv.first_child, bv.first_child + 1});
+      }
+      nodes = std::move(next);
+    }
+    std::vector<Eigen::Vector3d> corners;
+    for (int node : nodes) {
+      const auto& box = link.bvh->getBV(node).bv.obb;
+      for (int corner = 0; corner < 8; ++corner) {
+        Eigen::Vector3d point = box.To;
+        for (int k = 0; k < 3; ++k) point += ((corner >> k) & 1 ? 1.0 : -1.0) * box.extent[k] * box.axis.col(k);
+        corners.push_back(point);
+      }
+    }
+    speedPoints_.push_back(std::move(corners));
   }
 
   // Self-collision: every pair of links except links on the same frame, on
@@ -164,6 +192,67 @@ void KinematicChain::motionBounds(const Config& a, const Config& b, std::vector<
     const auto i = static_cast<std::size_t>(selfCollisionPairs_[p].first);
     const auto k = static_cast<std::size_t>(selfCollisionPairs_[p].second);
     selfPairs[p] = leverSum(i, levers[i], a, b, &motionTerms_[k]) + leverSum(k, levers[k], a, b, &motionTerms_[i]);
+  }
+}
+
+void KinematicChain::linkSpeeds(const Config& a, const Config& b, const Config& q, std::vector<double>& out) const {
+  std::vector<Transform> frames;
+  framePoses(q, frames);
+  const auto& joints = description_.joints;
+  // World angular velocity of each frame and linear velocity of its origin.
+  std::vector<Eigen::Vector3d> angular(frames.size(), Eigen::Vector3d::Zero());
+  std::vector<Eigen::Vector3d> linear(frames.size(), Eigen::Vector3d::Zero());
+  for (std::size_t f = 1; f < frames.size(); ++f) {
+    const Joint& joint = joints[description_.frames[f].joint];
+    const auto parent = static_cast<std::size_t>(joint.parent_frame);
+    angular[f] = angular[parent];
+    linear[f] = linear[parent] + angular[parent].cross(frames[f].translation() - frames[parent].translation());
+    const int c = jointCoordinate_[description_.frames[f].joint];
+    if (c < 0) continue;
+    // A joint turns or slides about its own axis, so the axis is the same in the frame it moves.
+    const Eigen::Vector3d axis = frames[f].linear() * joint.axis;
+    const double rate = b[c] - a[c];
+    if (joint.type == JointType::Revolute) angular[f] += rate * axis;
+    if (joint.type == JointType::Prismatic) linear[f] += rate * axis;
+  }
+  out.resize(links_.size());
+  for (std::size_t i = 0; i < links_.size(); ++i) {
+    const auto f = static_cast<std::size_t>(linkFrames_[i]);
+    const Eigen::Matrix3d toLink = frames[f].linear().transpose();
+    const Eigen::Vector3d w = toLink * angular[f];
+    const Eigen::Vector3d v = toLink * linear[f];
+    double largest = 0.0;
+    for (const Eigen::Vector3d& x : speedPoints_[i]) largest = std::max(largest, (v + w.cross(x)).squaredNorm());
+    out[i] = std::sqrt(largest);
+  }
+}
+
+void KinematicChain::linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const {
+  std::vector<Transform> framesA, framesB;
+  framePoses(a, framesA);
+  framePoses(b, framesB);
+  std::vector<double> levers;
+  out.resize(links_.size());
+  for (std::size_t i = 0; i < links_.size(); ++i) {
+    edgeLevers(i, framesA, framesB, a, b, levers);
+    const auto& terms = motionTerms_[i];
+    // Terms run from the link towards the root. `turnAbove`: sum of |dq| of
+    // the revolute joints above term n (bounds how fast its axis turns);
+    // `moveBelow`: how fast the link's points move relative to joint n's
+    // frame from joint n and the joints below it.
+    std::vector<double> turnAbove(terms.size(), 0.0);
+    for (std::size_t n = terms.size(); n-- > 1;)
+      turnAbove[n - 1] = turnAbove[n] + (terms[n].prismatic ? 0.0 : std::abs(b[terms[n].coordinate] - a[terms[n].coordinate]));
+    double moveBelow = 0.0, acceleration = 0.0;
+    for (std::size_t n = 0; n < terms.size(); ++n) {
+      const double rate = std::abs(b[terms[n].coordinate] - a[terms[n].coordinate]);
+      moveBelow += levers[n] * rate;
+      // Revolute: d/dt [u x (p - o)] = u' x (p - o) + u x (p' - o'), with
+      // |u'| <= turnAbove, |p - o| <= lever, |p' - o'| <= turnAbove lever + moveBelow.
+      // Prismatic: d/dt u = u', |u'| <= turnAbove.
+      acceleration += rate * (terms[n].prismatic ? turnAbove[n] : 2.0 * turnAbove[n] * levers[n] + moveBelow);
+    }
+    out[i] = acceleration;
   }
 }
 

@@ -59,6 +59,18 @@ class KinematicChain final : public Robot {
   void motionBounds(const Config& a, const Config& b, std::vector<double>& links,
                     std::vector<double>& selfPairs) const override;
 
+  bool hasSpeedBounds() const override { return true; }
+  /// Each frame's twist at q for the joint velocity b - a (linear
+  /// interpolation), then the largest |v + omega x x| over points whose hull
+  /// holds the link (x -> |v + omega x x| is convex, so its maximum over the
+  /// link is at most its maximum over those points).
+  void linkSpeeds(const Config& a, const Config& b, const Config& q, std::vector<double>& out) const override;
+  /// Differentiating p' = sum_j dq_j u_j x (p - o_j): an axis turns with the
+  /// joints above it (|u_j'| <= sum of their |dq|), and p moves relative to
+  /// o_j by at most what the joints above turn it plus the joints below move
+  /// it; the edge levers bound |p - o_j|.
+  void linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const override;
+
   /// Poses of every frame (not only collision links), for pictures and tests.
   void framePoses(const Config& q, std::vector<Transform>& out) const;
   const ChainDescription& description() const { return description_; }
@@ -79,6 +91,10 @@ class KinematicChain final : public Robot {
     bool prismatic;
   };
   std::vector<std::vector<MotionTerm>> motionTerms_;
+  /// Per link, points whose convex hull holds the link's mesh (link frame):
+  /// its vertices if it has at most 64, else the corners of the (at most 8)
+  /// OBBs three levels down its BVH. The largest speed over them bounds the link's.
+  std::vector<std::vector<Eigen::Vector3d>> speedPoints_;
 
   /// Levers of the link's terms valid along the edge a -> b: the static lever,
   /// tightened by the actual distance to the joint at either end.

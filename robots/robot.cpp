@@ -1,5 +1,8 @@
 #include "robots/robot.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace prmkit {
 
 Link::Link(std::string name_, Mesh mesh_)
@@ -33,6 +36,22 @@ double Robot::maxMotionBound(const Config& a, const Config& b) const {
   double m = 0.0;
   for (double bound : links) m = std::max(m, bound);
   return m;
+}
+
+void Robot::linkSpeeds(const Config&, const Config&, const Config&, std::vector<double>&) const {
+  throw std::logic_error(kind() + " robots have no speed bounds");
+}
+
+void Robot::linkAccelerationBounds(const Config&, const Config&, std::vector<double>&) const {
+  throw std::logic_error(kind() + " robots have no acceleration bounds");
+}
+
+double speedBoundedLength(double speedStart, double speedEnd, double acceleration, double width) {
+  if (!(acceleration > 0.0)) return width * std::min(speedStart, speedEnd);
+  // The two linear bounds cross at s; before it the start's bound is the smaller.
+  const double s = std::clamp((speedEnd - speedStart + acceleration * width) / (2.0 * acceleration), 0.0, width);
+  const double rest = width - s;
+  return speedStart * s + 0.5 * acceleration * s * s + speedEnd * rest + 0.5 * acceleration * rest * rest;
 }
 
 }  // namespace prmkit

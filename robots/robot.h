@@ -75,6 +75,17 @@ class Robot {
   /// Largest motionBound over all links.
   double maxMotionBound(const Config& a, const Config& b) const;
 
+  /// First- and second-order bounds, much tighter than motionBound on short
+  /// pieces of an edge (motionBound sums every joint's worst case; these
+  /// follow the actual velocity): along the edge a -> b, parameter t in
+  /// [0, 1], linkSpeeds bounds |dp/dt| of every point p of each link at the
+  /// edge's configuration q, and linkAccelerationBounds bounds |d2p/dt2|
+  /// anywhere on the edge. Robots that have them say so in hasSpeedBounds;
+  /// the others throw std::logic_error.
+  virtual bool hasSpeedBounds() const { return false; }
+  virtual void linkSpeeds(const Config& a, const Config& b, const Config& q, std::vector<double>& out) const;
+  virtual void linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const;
+
   const std::vector<std::pair<int, int>>& selfCollisionPairs() const { return selfCollisionPairs_; }
 
  protected:
@@ -83,5 +94,11 @@ class Robot {
   std::vector<Link> links_;
   std::vector<std::pair<int, int>> selfCollisionPairs_;
 };
+
+/// Upper bound on the path length of a point over a parameter interval of
+/// `width` whose speed is at most `speedStart` and `speedEnd` at the two ends
+/// and changes by at most `acceleration` per unit of parameter: the integral
+/// of min(speedStart + acceleration s, speedEnd + acceleration (width - s)).
+double speedBoundedLength(double speedStart, double speedEnd, double acceleration, double width);
 
 }  // namespace prmkit

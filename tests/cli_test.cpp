@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace prmkit;
@@ -126,8 +127,9 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
   REQUIRE(run.out.find("0 misses") != std::string::npos);
   std::ifstream file(out);
   const std::string csv((std::istreambuf_iterator<char>(file)), {});
-  REQUIRE(csv.rfind("index,verdict,confidence,witness_t,unresolved,truth,witness_confirmed\n0,colliding,100,", 0) == 0);
-  REQUIRE(csv.find("\n1,free,100,,0,free,\n") != std::string::npos);
+  REQUIRE(csv.rfind("index,verdict,confidence,witness_t,unresolved,time_us,truth,witness_confirmed\n0,colliding,100,", 0) == 0);
+  // time_us: the checker's own time on the edge (us).
+  REQUIRE(std::regex_search(csv, std::regex("\n1,free,100,,0,[0-9]+\\.[0-9]{3},free,\n")));
 
   const Run random = cli({"check", problem.string(), "--random", "20", "--seed", "4"});
   REQUIRE(random.code == 0);
@@ -145,4 +147,8 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
                               "checker.adaptive.distance_relative_error=-1"});
   REQUIRE(badSetting.code == 2);
   REQUIRE(badSetting.err.find("distance_relative_error must be >= 0") != std::string::npos);
+  const Run badBound = cli({"check", problem.string(), "--random", "5", "--checker", "adaptive", "--set",
+                            "checker.adaptive.motion_bound=tight"});
+  REQUIRE(badBound.code == 2);
+  REQUIRE(badBound.err.find("unknown checker.adaptive.motion_bound 'tight'") != std::string::npos);
 }

@@ -44,6 +44,16 @@ struct AdaptiveStrategy {
   }
 };
 
+/// The same with SSL's lever motion bound alone (no speed bounds on chains and arms).
+struct AdaptiveLeverStrategy {
+  static constexpr bool exact = true;
+  static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
+    AdaptiveSettings settings;
+    settings.speed_bounds = false;
+    return std::make_unique<AdaptiveChecker>(std::move(robot), std::move(scene), settings);
+  }
+};
+
 const std::vector<std::string> kShippedProblems{"maze2d",       "chain5",     "thin_wall",   "spring_spring",
                                                 "gear_spindle", "arm6_shelf", "twisted_slot"};
 
@@ -66,7 +76,7 @@ Config pose3(double x, double y, double z) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("conformance: static checks agree with FCL's collide on every shipped problem", "[conformance]",
-                   DiscreteStrategy, AdaptiveStrategy, BudgetedStrategy) {
+                   DiscreteStrategy, AdaptiveStrategy, AdaptiveLeverStrategy, BudgetedStrategy) {
   for (const auto& name : kShippedProblems) {
     const Problem problem = loadProblem(test::problemFile(name));
     auto checker = TestType::make(problem.robot, problem.scene);
@@ -85,7 +95,7 @@ TEMPLATE_TEST_CASE("conformance: static checks agree with FCL's collide on every
 }
 
 TEMPLATE_TEST_CASE("conformance: random edges of every shipped problem against a dense ground truth", "[conformance]",
-                   DiscreteStrategy, AdaptiveStrategy, BudgetedStrategy) {
+                   DiscreteStrategy, AdaptiveStrategy, AdaptiveLeverStrategy, BudgetedStrategy) {
   // 10 000 edges in all in the Release build: half short (PRM-like), half of any length.
   const std::size_t perProblem = static_cast<std::size_t>(test::scaled(10000)) / kShippedProblems.size();
   for (const auto& name : kShippedProblems) {
@@ -115,7 +125,7 @@ TEMPLATE_TEST_CASE("conformance: random edges of every shipped problem against a
   }
 }
 
-TEMPLATE_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", DiscreteStrategy, AdaptiveStrategy, BudgetedStrategy) {
+TEMPLATE_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", DiscreteStrategy, AdaptiveStrategy, AdaptiveLeverStrategy, BudgetedStrategy) {
   SECTION("a thin plate crossed by a fast rigid body") {
     auto scene = std::make_shared<Scene>();
     scene->addObstacle("plate", boxMesh({0.002, 2, 2}), Transform(Eigen::Translation3d(0.37, 0, 0)));
@@ -182,7 +192,7 @@ TEMPLATE_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", Discr
 }
 
 TEMPLATE_TEST_CASE("conformance: checkPath reports a colliding segment and only truly free ones as free",
-                   "[conformance]", DiscreteStrategy, AdaptiveStrategy, BudgetedStrategy) {
+                   "[conformance]", DiscreteStrategy, AdaptiveStrategy, AdaptiveLeverStrategy, BudgetedStrategy) {
   auto scene = std::make_shared<Scene>();
   scene->addObstacle("block", boxMesh({1, 1, 1}), Transform::Identity());
   auto robot = std::make_shared<RigidBody3D>(boxMesh({0.2, 0.2, 0.2}), Eigen::Vector3d(-5, -5, -5),
@@ -203,7 +213,7 @@ TEMPLATE_TEST_CASE("conformance: checkPath reports a colliding segment and only 
 }
 
 TEMPLATE_TEST_CASE("conformance: clones start with zeroed stats and give the same verdicts", "[conformance]",
-                   DiscreteStrategy, AdaptiveStrategy, BudgetedStrategy) {
+                   DiscreteStrategy, AdaptiveStrategy, AdaptiveLeverStrategy, BudgetedStrategy) {
   const Problem problem = loadProblem(test::problemFile("thin_wall"));
   auto checker = TestType::make(problem.robot, problem.scene);
   const auto edges = randomEdges(problem, 50, 0.0, 3);

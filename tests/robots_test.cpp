@@ -12,6 +12,59 @@ using namespace prmkit;
 
 namespace {
 
+// linkSpeeds bounds every vertex's speed (central differences), and on links
+// of at most 64 vertices (where it is the maximum over the vertices) some
+// vertex reaches it;
+// linkAccelerationBounds bounds second differences; together
+// (speedBoundedLength) they bound the measured travel over the whole edge
+// and over the piece [0, 0.3].
+void requireSpeedBoundsHold(const Robot& robot, const Config& a, const Config& b,
+                            const std::vector<std::vector<double>>& travelled,
+                            const std::vector<std::vector<double>>& travelledToPiece, int steps, int pieceEnd) {
+  const std::size_t linkCount = robot.links().size();
+  std::vector<double> acceleration, speedStart, speedPiece, speedEnd, speeds;
+  robot.linkAccelerationBounds(a, b, acceleration);
+  REQUIRE(acceleration.size() == linkCount);
+  Config q;
+  auto speedsAt = [&](double t, std::vector<double>& out) {
+    robot.interpolate(a, b, t, q);
+    robot.linkSpeeds(a, b, q, out);
+    REQUIRE(out.size() == linkCount);
+  };
+  speedsAt(0.0, speedStart);
+  speedsAt(static_cast<double>(pieceEnd) / steps, speedPiece);
+  speedsAt(1.0, speedEnd);
+  for (std::size_t l = 0; l < linkCount; ++l) {
+    const double piece = static_cast<double>(pieceEnd) / steps;
+    const double whole = speedBoundedLength(speedStart[l], speedEnd[l], acceleration[l], 1.0);
+    const double toPiece = speedBoundedLength(speedStart[l], speedPiece[l], acceleration[l], piece);
+    for (double t : travelled[l]) REQUIRE(t <= whole * (1 + 1e-9) + 1e-12);
+    for (double t : travelledToPiece[l]) REQUIRE(t <= toPiece * (1 + 1e-9) + 1e-12);
+  }
+  const double h = 1e-4;
+  std::vector<Transform> before, at, after;
+  for (double t : {0.1, 0.45, 0.9}) {
+    speedsAt(t, speeds);
+    robot.interpolate(a, b, t - h, q);
+    robot.linkPoses(q, before);
+    robot.interpolate(a, b, t, q);
+    robot.linkPoses(q, at);
+    robot.interpolate(a, b, t + h, q);
+    robot.linkPoses(q, after);
+    for (std::size_t l = 0; l < linkCount; ++l) {
+      double fastest = 0.0;
+      for (const Eigen::Vector3d& x : robot.links()[l].mesh.vertices) {
+        const double speed = (after[l] * x - before[l] * x).norm() / (2 * h);
+        const double secondDifference = (after[l] * x - 2.0 * (at[l] * x) + before[l] * x).norm() / (h * h);
+        REQUIRE(speed <= speeds[l] * (1 + 1e-6) + 1e-9);
+        REQUIRE(secondDifference <= acceleration[l] * (1 + 1e-3) + 1e-6);
+        fastest = std::max(fastest, speed);
+      }
+      if (robot.links()[l].mesh.vertices.size() <= 64) REQUIRE(fastest == Approx(speeds[l]).epsilon(1e-4).margin(1e-9));
+    }
+  }
+}
+
 // Length of the path of every mesh vertex of every link along the
 // interpolated edge, measured with fine steps, must not exceed motionBound;
 // seen from the other link of a self-collision pair, it must not exceed
@@ -59,6 +112,7 @@ void requireMotionBoundsHold(const Robot& robot, int edges, std::uint32_t seed) 
       robot.interpolate(a, b, 0.3, q);
       REQUIRE(robot.motionBound(l, a, q) <= 0.3 * bound * (1 + 1e-9) + 1e-12);
     }
+    if (robot.hasSpeedBounds()) requireSpeedBoundsHold(robot, a, b, travelled, travelledToPiece, steps, pieceEnd);
     // The batched bounds are the same numbers.
     std::vector<double> linkBounds, pairBounds;
     robot.motionBounds(a, b, linkBounds, pairBounds);
