@@ -11,8 +11,9 @@
 # step (1% of the scene size halved as often as needed) that misses none of
 # these edges, and adaptive; misses are counted against a dense ground truth
 # (no robot point moves more than 1e-3 of the scene size between checks);
-# times are the median of the checker's own time per edge. The last column is adaptive with SSL's
-# lever motion bound alone (checker.adaptive.motion_bound=lever).
+# times are the median of the checker's own time per edge. The last column
+# is adaptive with SSL's lever motion bound alone
+# (checker.adaptive.motion_bound=lever).
 # Planning level: lazy_prm on seeds 1..SEEDS with discrete 1% and adaptive;
 # median planning and checking time, and how many paths `prmkit verify` rejects.
 # Needs a Release build (make demo) and python3 (stats.json).

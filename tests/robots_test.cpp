@@ -14,10 +14,9 @@ namespace {
 
 // linkSpeeds bounds every vertex's speed (central differences), and on links
 // of at most 64 vertices (where it is the maximum over the vertices) some
-// vertex reaches it;
-// linkAccelerationBounds bounds second differences; together
-// (speedBoundedLength) they bound the measured travel over the whole edge
-// and over the piece [0, 0.3].
+// vertex reaches it; linkAccelerationBounds bounds second differences;
+// together (speedBoundedLength) they bound the measured travel over the
+// whole edge and over the piece [0, 0.3].
 void requireSpeedBoundsHold(const Robot& robot, const Config& a, const Config& b,
                             const std::vector<std::vector<double>>& travelled,
                             const std::vector<std::vector<double>>& travelledToPiece, int steps, int pieceEnd) {
