@@ -7,6 +7,7 @@
 #include "app/outputs.h"
 #include "app/problem.h"
 #include "app/sweep.h"
+#include "app/independent_check.h"
 #include "app/verify.h"
 
 #include <CLI/CLI.hpp>
@@ -73,6 +74,7 @@ struct CheckOptions {
   double maxLength = 0.0;
   double maxLengthFraction = 0.0;
   double truthEps = 0.0;
+  double independentResolution = 0.0;
   std::size_t jobs = 1;
   std::string outFile;
 };
@@ -104,7 +106,9 @@ int check(const std::string& file, const LoadOptions& options, std::uint32_t see
   out << fmt::format("problem {}: {} edges ({}), checker {}, {} thread(s)\n", problem.name, edges.size(),
                      o.edgesFile.empty() ? fmt::format("random, seed {}", seed) : o.edgesFile, checker->description(),
                      o.jobs);
-  const EdgeCheckReport report = checkEdges(problem, *checker, edges, o.truthEps, o.jobs);
+  if (o.independentResolution < 0 || o.independentResolution > 1)
+    throw InputError("--independent-truth must be a fraction of the C-space extent in (0, 1]");
+  const EdgeCheckReport report = checkEdges(problem, *checker, edges, o.truthEps, o.jobs, o.independentResolution);
   const std::size_t checked = edges.size() - report.invalid_endpoints;
   out << fmt::format("verdicts: {} free, {} colliding ({} unresolved below eta), {} unknown, {} with an invalid endpoint\n",
                      report.free, report.colliding, report.unresolved, report.unknown, report.invalid_endpoints);
@@ -120,6 +124,15 @@ int check(const std::string& file, const LoadOptions& options, std::uint32_t see
     out << fmt::format("ground truth (no robot point moves more than {:.3g} m between checks): {} misses (free but "
                        "colliding), {} conservative (colliding but free)\n",
                        o.truthEps, report.misses, report.conservative);
+  if (o.independentResolution > 0) {
+    out << fmt::format("independent truth (plain FCL every {:g} of the C-space extent{}): {} misses (free but colliding "
+                       "for either truth), {} conservative",
+                       o.independentResolution, o.truthEps > 0 ? ", with the motion-bound truth" : "", report.misses,
+                       report.conservative);
+    if (o.truthEps > 0)
+      out << fmt::format(", {} disagreements (colliding only for the independent truth)", report.truth_disagreements);
+    out << "\n";
+  }
   if (!o.outFile.empty()) {
     const std::filesystem::path target(o.outFile);
     OutputFiles files(target.has_parent_path() ? target.parent_path() : std::filesystem::path("."));
@@ -236,6 +249,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   checkCmd->add_option("--seed", seed, "seed of the random edges (default 1)")->check(CLI::NonNegativeNumber);
   checkCmd->add_option("--truth-eps", checkOptions.truthEps,
                        "also run a dense ground truth: no robot point moves more than this (m) between checks");
+  checkCmd->add_option("--independent-truth", checkOptions.independentResolution,
+                       "also run the independent truth: plain FCL checks every this fraction of the C-space extent "
+                       "(e.g. 1e-4), no motion bounds; misses count against either truth");
   checkCmd->add_option("--jobs", checkOptions.jobs, "threads, one checker instance each (default 1)")
       ->check(CLI::PositiveNumber);
   checkCmd->add_option("--out", checkOptions.outFile, "write one row per edge to this CSV file");
@@ -301,6 +317,13 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   addProblemOptions(verifyCmd);
   verifyCmd->add_option("path", pathFile, "path CSV written by plan")->required();
   verifyCmd->add_option("--eps", eps, "largest motion of any robot point between checks (m); default 1e-3 of the scene size");
+  bool independent = false;
+  double independentResolution = kIndependentResolution;
+  verifyCmd->add_flag("--independent", independent,
+                      "also step every segment in C-space with plain FCL checks (no motion bounds, no prmkit distance "
+                      "code); a collision only it finds is reported as a disagreement");
+  verifyCmd->add_option("--independent-resolution", independentResolution,
+                        "C-space step of --independent as a fraction of the extent (default 1e-4)");
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -389,9 +412,16 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     if (verifyCmd->count("--eps") && !(eps > 0 && std::isfinite(eps))) throw InputError("--eps must be a positive number of metres");
     const double usedEps = verifyCmd->count("--eps") ? eps : defaultVerifyEps(problem);
     const auto path = readPathCsv(pathFile, *problem.robot);
-    const VerifyResult verdict = verifyPath(problem, path, usedEps);
+    if (verifyCmd->count("--independent-resolution") && !(independentResolution > 0 && independentResolution <= 1))
+      throw InputError("--independent-resolution must be a fraction of the C-space extent in (0, 1]");
+    const bool independentOn = independent || verifyCmd->count("--independent-resolution") > 0;
+    const VerifyResult verdict = verifyPath(problem, path, usedEps,
+                                            independentOn ? std::optional<double>(independentResolution) : std::nullopt);
     if (verdict.valid) {
-      out << fmt::format("{}: collision-free ({} waypoints, eps {:.3g} m)\n", pathFile, path.size(), usedEps);
+      out << fmt::format("{}: collision-free ({} waypoints, eps {:.3g} m{})\n", pathFile, path.size(), usedEps,
+                         independentOn ? fmt::format("; independent check: {} configurations, step {:g} of the extent",
+                                                     verdict.independent_configurations, independentResolution)
+                                       : "");
       return kOk;
     }
     out << fmt::format("{}: INVALID: {} (eps {:.3g} m)\n", pathFile, verdict.message, usedEps);

@@ -1,5 +1,6 @@
 #include "app/edge_check.h"
 
+#include "app/independent_check.h"
 #include "app/outputs.h"
 #include "checkers/collision_queries.h"
 #include "checkers/discrete_checker.h"
@@ -68,7 +69,18 @@ std::string edgesCsv(const Robot& robot, const std::vector<EdgeCase>& edges) {
 std::vector<EdgeCase> readEdgesCsv(const std::filesystem::path& file, const Robot& robot) {
   const auto size = static_cast<Eigen::Index>(robot.configSize());
   std::vector<EdgeCase> edges;
-  for (const Config& row : readConfigCsv(file, edgeHeader(robot), "edges"))
+  auto canonicalize = [&](Config& row) {
+    for (const char* end : {"a", "b"}) {
+      Config q = end[0] == 'a' ? row.head(size) : row.tail(size);
+      try {
+        robot.canonicalize(q);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("edge end {}: {}", end, e.what()));
+      }
+      (end[0] == 'a' ? row.head(size) : row.tail(size)) = q;
+    }
+  };
+  for (const Config& row : readConfigCsv(file, edgeHeader(robot), "edges", canonicalize))
     edges.push_back({row.head(size), row.tail(size)});
   return edges;
 }
@@ -76,7 +88,9 @@ std::vector<EdgeCase> readEdgesCsv(const std::filesystem::path& file, const Robo
 namespace {
 /// Checks edges [begin, end) with one checker instance (one per thread).
 void checkRange(const Problem& problem, Checker& checker, const std::vector<EdgeCase>& edges, double truthEps,
-                std::size_t begin, std::size_t end, std::vector<EdgeVerdict>& verdicts) {
+                double independentResolution, std::size_t begin, std::size_t end, std::vector<EdgeVerdict>& verdicts) {
+  std::optional<IndependentCheck> independent;
+  if (independentResolution > 0.0) independent.emplace(problem, independentResolution);
   CollisionQueries oracle(problem.robot, problem.scene);
   CheckStats oracleStats;
   std::optional<DiscreteChecker> truth;
@@ -104,19 +118,21 @@ void checkRange(const Problem& problem, Checker& checker, const std::vector<Edge
       verdict.witness_confirmed = oracle.inCollision(witness, oracleStats);
     }
     if (truth) verdict.truth_colliding = truth->checkEdge(edge.a, edge.b).verdict == Verdict::Colliding;
+    if (independent) verdict.independent_colliding = independent->firstCollision(edge.a, edge.b).has_value();
   }
 }
 }  // namespace
 
 EdgeCheckReport checkEdges(const Problem& problem, Checker& checker, const std::vector<EdgeCase>& edges,
-                           double truthEps, std::size_t jobs) {
+                           double truthEps, std::size_t jobs, double independentResolution) {
   EdgeCheckReport report;
   report.truth_eps = truthEps;
+  report.independent_resolution = independentResolution;
   report.edges.resize(edges.size());
   jobs = std::max<std::size_t>(1, std::min(jobs, edges.size()));
   if (jobs == 1) {
     const CheckStats before = checker.stats();
-    checkRange(problem, checker, edges, truthEps, 0, edges.size(), report.edges);
+    checkRange(problem, checker, edges, truthEps, independentResolution, 0, edges.size(), report.edges);
     report.stats = checker.stats() - before;
   } else {
     std::vector<std::unique_ptr<Checker>> clones;
@@ -126,8 +142,8 @@ EdgeCheckReport checkEdges(const Problem& problem, Checker& checker, const std::
     for (std::size_t j = 0; j < jobs; ++j) {
       threads.emplace_back([&, j] {
         try {
-          checkRange(problem, *clones[j], edges, truthEps, edges.size() * j / jobs, edges.size() * (j + 1) / jobs,
-                     report.edges);
+          checkRange(problem, *clones[j], edges, truthEps, independentResolution, edges.size() * j / jobs,
+                     edges.size() * (j + 1) / jobs, report.edges);
         } catch (...) {
           errors[j] = std::current_exception();
         }
@@ -149,10 +165,13 @@ EdgeCheckReport checkEdges(const Problem& problem, Checker& checker, const std::
     report.unknown += verdict == Verdict::Unknown;
     report.unresolved += v.unresolved;
     if (v.witness_confirmed && !*v.witness_confirmed) ++report.unconfirmed_witnesses;
-    if (v.truth_colliding) {
-      report.misses += verdict == Verdict::Free && *v.truth_colliding;
-      report.conservative += verdict == Verdict::Colliding && !*v.truth_colliding;
+    if (v.truth_colliding || v.independent_colliding) {
+      const bool colliding = v.truth_colliding.value_or(false) || v.independent_colliding.value_or(false);
+      report.misses += verdict == Verdict::Free && colliding;
+      report.conservative += verdict == Verdict::Colliding && !colliding;
     }
+    if (v.truth_colliding && v.independent_colliding && *v.independent_colliding && !*v.truth_colliding)
+      ++report.truth_disagreements;
   }
   return report;
 }
@@ -171,8 +190,10 @@ double medianEdgeTime(const EdgeCheckReport& report) {
 
 std::string edgeVerdictsCsv(const EdgeCheckReport& report) {
   const bool truth = report.truth_eps > 0.0;
-  std::string out = truth ? "index,verdict,confidence,witness_t,unresolved,time_us,truth,witness_confirmed\n"
-                          : "index,verdict,confidence,witness_t,unresolved,time_us\n";
+  const bool independent = report.independent_resolution > 0.0;
+  std::string out = "index,verdict,confidence,witness_t,unresolved,time_us";
+  out += truth ? ",truth,witness_confirmed" : "";
+  out += independent ? ",independent_truth\n" : "\n";
   for (std::size_t i = 0; i < report.edges.size(); ++i) {
     const EdgeVerdict& v = report.edges[i];
     const std::string verdict = v.endpoints_valid ? toString(v.result.verdict) : "invalid_endpoint";
@@ -184,6 +205,8 @@ std::string edgeVerdictsCsv(const EdgeCheckReport& report) {
       const std::string confirmed = v.witness_confirmed ? fmt::format("{:d}", *v.witness_confirmed) : "";
       out += fmt::format(",{},{}", truthCell, confirmed);
     }
+    if (independent)
+      out += v.independent_colliding ? (*v.independent_colliding ? ",colliding" : ",free") : ",";
     out += '\n';
   }
   return out;

@@ -57,7 +57,7 @@ std::string pathCsv(const Robot& robot, const std::vector<Config>& path) {
 }
 
 std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::vector<std::string>& header,
-                                  const std::string& what) {
+                                  const std::string& what, const std::function<void(Config&)>& canonicalize) {
   std::ifstream in(file);
   if (!in) throw InputError(fmt::format("{}: cannot open the {} file", file.string(), what));
   auto split = [](const std::string& line) {
@@ -95,6 +95,11 @@ std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::
       q[static_cast<Eigen::Index>(i)] = value;
       column += cells[i].size() + 1;
     }
+    try {
+      canonicalize(q);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(fmt::format("{}:{}:1: {}", file.string(), lineNumber, e.what()));
+    }
     rows.push_back(q);
   }
   if (rows.empty()) throw InputError(fmt::format("{}:2:1: the {} file has no rows", file.string(), what));
@@ -102,7 +107,7 @@ std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::
 }
 
 std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot) {
-  return readConfigCsv(file, robot.coordinateNames(), "path");
+  return readConfigCsv(file, robot.coordinateNames(), "path", [&](Config& q) { robot.canonicalize(q); });
 }
 
 nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources) {

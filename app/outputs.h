@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -34,11 +35,14 @@ class OutputFiles {
 
 /// Header = coordinate names, one configuration per row, full precision.
 std::string pathCsv(const Robot& robot, const std::vector<Config>& path);
-/// Reads a CSV of numbers whose first line must be `header`; one Config per
-/// row. Throws InputError with file:line:column; `what` names the file kind.
+/// Reads a CSV of numbers whose first line must be `header`; one row of
+/// numbers per line, each passed through `canonicalize` (which throws
+/// std::invalid_argument on a row it refuses). Throws InputError with
+/// file:line:column; `what` names the file kind.
 std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::vector<std::string>& header,
-                                  const std::string& what);
-/// Reads a path file written by pathCsv; throws InputError with file:line:column.
+                                  const std::string& what, const std::function<void(Config&)>& canonicalize);
+/// Reads a path file written by pathCsv, every waypoint canonicalized
+/// (Robot::canonicalize); throws InputError with file:line:column.
 std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot);
 
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result);

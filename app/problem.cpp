@@ -38,8 +38,11 @@ Transform readPose(const YamlReader& in, const YAML::Node& node, const std::stri
   }
   if (node["quaternion"]) {
     const Eigen::Vector4d q = in.vector(node["quaternion"], what + ".quaternion (x, y, z, w)", 4);
-    if (q.norm() < 1e-9) in.fail(node["quaternion"], "a quaternion must not be zero");
-    pose.linear() = Eigen::Quaterniond(q[3], q[0], q[1], q[2]).normalized().toRotationMatrix();
+    try {
+      pose.linear() = unitQuaternion(q).toRotationMatrix();
+    } catch (const std::invalid_argument& e) {
+      in.fail(node["quaternion"], fmt::format("'{}.quaternion': {}", what, e.what()));
+    }
   }
   return pose;
 }
@@ -303,8 +306,11 @@ Config readConfig(const YamlReader& in, const YAML::Node& node, const std::strin
                                 node.IsSequence() ? fmt::format(", got {}", node.size()) : ""));
     q = in.vector(node, what, robot.configSize());
   }
-  if (robot.kind() == "rigid3d" && q.tail<4>().norm() < 1e-9) in.fail(node, fmt::format("'{}' has a zero quaternion", what));
-  robot.canonicalize(q);
+  try {
+    robot.canonicalize(q);
+  } catch (const std::invalid_argument& e) {
+    in.fail(node, fmt::format("'{}': {}", what, e.what()));
+  }
   return q;
 }
 
@@ -411,7 +417,7 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
     }
   }
   if (const YAML::Node a = c["adaptive"]) {
-    in.requireMap(a, "checker.adaptive", {"eta", "distance_relative_error", "cache_nodes", "motion_bound"});
+    in.requireMap(a, "checker.adaptive", {"eta", "distance_relative_error", "cache_nodes", "motion_bound", "geometry"});
     auto& settings = s.adaptive;
     if (a["eta"]) settings.eta = in.positive(a["eta"], "checker.adaptive.eta (m)");
     if (a["distance_relative_error"]) {
@@ -424,6 +430,8 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
       settings.cache_nodes = static_cast<std::size_t>(in.integer(a["cache_nodes"], "checker.adaptive.cache_nodes", 1));
     if (a["motion_bound"])
       settings.speed_bounds = in.oneOf(a["motion_bound"], "checker.adaptive.motion_bound", {"speed", "lever"}) == "speed";
+    if (a["geometry"])
+      settings.convex_hulls = in.oneOf(a["geometry"], "checker.adaptive.geometry", {"convex", "mesh"}) == "convex";
   }
 }
 
@@ -473,6 +481,11 @@ Config jointsToConfig(const YamlReader& in, const YAML::Node& node, const std::s
     const auto it = values.find(name);
     if (it == values.end()) in.fail(node, fmt::format("the {} gives no value for the planned joint '{}'", what, name));
     q[static_cast<Eigen::Index>(i)] = it->second;
+  }
+  try {
+    robot.canonicalize(q);
+  } catch (const std::invalid_argument& e) {
+    in.fail(node, fmt::format("the {}: {}", what, e.what()));
   }
   return q;
 }

@@ -1,5 +1,6 @@
 #include "app/verify.h"
 
+#include "app/independent_check.h"
 #include "checkers/collision_queries.h"
 #include "checkers/discrete_checker.h"
 
@@ -9,7 +10,8 @@ namespace prmkit {
 
 double defaultVerifyEps(const Problem& problem) { return 1e-3 * problem.sceneSize(); }
 
-VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path, double eps) {
+VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path, double eps,
+                        std::optional<double> independentResolution) {
   const Robot& robot = *problem.robot;
   VerifyResult result;
   auto fail = [&](std::string message) {
@@ -47,6 +49,22 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
       return fail(fmt::format("segment {} (waypoints {} to {}) collides at t = {:.6f} ({})", i, i, i + 1, edge.witness_t,
                               describe(contact, robot, *problem.scene)));
     }
+  }
+  if (independentResolution) {
+    IndependentCheck independent(problem, *independentResolution);
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      const std::optional<double> t = independent.firstCollision(path[i], path[i + 1]);
+      if (!t) continue;
+      result.segment = i;
+      result.t = *t;
+      result.disagreement = true;
+      result.independent_configurations = independent.configurationsTested();
+      return fail(fmt::format("DISAGREEMENT: the independent check (plain FCL every {:g} of the C-space extent) finds "
+                              "segment {} (waypoints {} to {}) colliding at t = {:.6f}, which the motion-bound check "
+                              "(eps {:.3g} m) accepted",
+                              *independentResolution, i, i, i + 1, *t, eps));
+    }
+    result.independent_configurations = independent.configurationsTested();
   }
   return result;
 }

@@ -13,6 +13,13 @@ std::string configKey(const Config& q) {
   return std::string(reinterpret_cast<const char*>(q.data()), sizeof(double) * static_cast<std::size_t>(q.size()));
 }
 
+/// SSL 2005, Eq. 1: l < d(q_a) + d(q_b), with a relative margin for the
+/// rounding of the sums and products that computed both sides (about 1e-15
+/// each), so that a certificate never rests on the last bits.
+bool certifies(double distanceA, double distanceB, double motionBound) {
+  return distanceA + distanceB > motionBound * (1.0 + 1e-12);
+}
+
 double sceneSize(const Scene& scene, const Robot& robot) {
   const Eigen::AlignedBox3d box = scene.bounds();
   double size = box.isEmpty() ? 0.0 : box.diagonal().norm();
@@ -44,9 +51,10 @@ AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
     : AdaptiveChecker(other.robot_, other.scene_, other.settings_) {}
 
 std::string AdaptiveChecker::description() const {
-  return fmt::format("adaptive (eta {:.3g} m, distance relative error {:g}, motion bound {})", eta_,
+  return fmt::format("adaptive (eta {:.3g} m, distance relative error {:g}, motion bound {}, geometry {})", eta_,
                      settings_.distance_relative_error,
-                     settings_.speed_bounds && robot_->hasSpeedBounds() ? "speed" : "lever");
+                     settings_.speed_bounds && robot_->hasSpeedBounds() ? "speed" : "lever",
+                     settings_.convex_hulls ? "convex" : "mesh");
 }
 
 std::unique_ptr<Checker> AdaptiveChecker::clone() const {
@@ -113,14 +121,13 @@ DistanceBound AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t p
   }
   // Copied: `bound` is overwritten below, and the hint may be that very bound's predecessor.
   const DistanceBound hint = samples_[neighbour].bounds[pair];
-  const PlacedBodies bodies = placedBodies(sampleIndex, pair);
-  bound = distance_.lowerBound(bodies.a, bodies.pose_a, bodies.b, bodies.pose_b, threshold,
-                               settings_.distance_relative_error, stats_, &hint);
+  const auto [a, b] = placedBodies(sampleIndex, pair);
+  bound = distance_.lowerBound(a, b, threshold, settings_.distance_relative_error, settings_.convex_hulls, stats_, &hint);
   sample.from_cache[pair] = false;
   return bound;
 }
 
-AdaptiveChecker::PlacedBodies AdaptiveChecker::placedBodies(std::uint32_t sampleIndex, std::uint32_t pair) {
+std::pair<PlacedBody, PlacedBody> AdaptiveChecker::placedBodies(std::uint32_t sampleIndex, std::uint32_t pair) {
   Sample& sample = samples_[sampleIndex];
   if (sample.poses.empty()) robot_->linkPoses(sample.q, sample.poses);
   const BodyPair& p = pairs_[pair];
@@ -128,21 +135,23 @@ AdaptiveChecker::PlacedBodies AdaptiveChecker::placedBodies(std::uint32_t sample
   const auto link = static_cast<std::size_t>(p.link);
   if (p.obstacle >= 0) {
     const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
-    return {*links[link].bvh, sample.poses[link], *obstacle.bvh, obstacle.pose};
+    return {PlacedBody{*links[link].bvh, links[link].hull.get(), sample.poses[link]},
+            PlacedBody{*obstacle.bvh, obstacle.hull.get(), obstacle.pose}};
   }
   const auto other = static_cast<std::size_t>(p.other_link);
-  return {*links[link].bvh, sample.poses[link], *links[other].bvh, sample.poses[other]};
+  return {PlacedBody{*links[link].bvh, links[link].hull.get(), sample.poses[link]},
+          PlacedBody{*links[other].bvh, links[other].hull.get(), sample.poses[other]}};
 }
 
 bool AdaptiveChecker::confirmTouching(std::uint32_t sampleIndex, std::uint32_t pair) {
-  const PlacedBodies bodies = placedBodies(sampleIndex, pair);
-  return CollisionQueries::meshesOverlap(bodies.a, bodies.pose_a, bodies.b, bodies.pose_b, stats_);
+  const auto [a, b] = placedBodies(sampleIndex, pair);
+  return CollisionQueries::meshesOverlap(a.bvh, a.pose, b.bvh, b.pose, stats_);
 }
 
 bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collision>& collision) {
   // Thresholds are asked slightly above what the test needs, so that bounds
   // that reach them satisfy the strict inequality l < d(q_a) + d(q_b).
-  const double slack = 1e-3 * eta_;
+  const double slack = 1e-3 * eta_ + 1e-12 * l;
   auto bounded = [&](std::uint32_t sample, double t, double threshold, DistanceBound& bound) {
     bound = ensure(sample, e.pair, threshold, sample == e.sample_a ? e.sample_b : e.sample_a);
     if (bound.touching() && confirmTouching(sample, e.pair)) {
@@ -159,11 +168,11 @@ bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collisio
   if (!bounded(e.sample_a, e.t_a, firstThreshold(e.sample_a), a) ||
       !bounded(e.sample_b, e.t_b, firstThreshold(e.sample_b), b))
     return false;
-  if (a.lower + b.lower > l) return true;
+  if (certifies(a.lower, b.lower, l)) return true;
   // One endpoint's distance is small: the other must make up the rest.
   if (!bounded(e.sample_a, e.t_a, l - b.lower + slack, a)) return false;
   if (!bounded(e.sample_b, e.t_b, l - a.lower + slack, b)) return false;
-  return a.lower + b.lower > l;
+  return certifies(a.lower, b.lower, l);
 }
 
 PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {

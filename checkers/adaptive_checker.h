@@ -30,6 +30,10 @@ struct AdaptiveSettings {
   /// acceleration bounds where it has them and they are smaller (true), or by
   /// the scaled lever bound of SSL 2005 alone (false).
   bool speed_bounds = true;
+  /// Distance bounds try the bodies' convex hulls (coherent slab gap, then
+  /// GJK) before the BVH traversal (true: `geometry: convex`), or traverse
+  /// the BVHs alone (false: `geometry: mesh`). Bounds stay lower bounds either way.
+  bool convex_hulls = true;
 };
 
 class AdaptiveChecker final : public Checker {
@@ -98,13 +102,7 @@ class AdaptiveChecker final : public Checker {
   /// Every link's speed bound at the sample, moving along the segment.
   const std::vector<double>& speedsAt(std::uint32_t sample, std::uint32_t segment);
   /// The pair's two meshes in their poses at a sample.
-  struct PlacedBodies {
-    const BvhModel& a;
-    const Transform& pose_a;
-    const BvhModel& b;
-    const Transform& pose_b;
-  };
-  PlacedBodies placedBodies(std::uint32_t sample, std::uint32_t pair);
+  std::pair<PlacedBody, PlacedBody> placedBodies(std::uint32_t sample, std::uint32_t pair);
   /// FCL's collision test agrees that the pair touches at the sample.
   bool confirmTouching(std::uint32_t sample, std::uint32_t pair);
   /// The sample at q, created if new; a path node starts from the node cache.

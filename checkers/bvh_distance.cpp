@@ -1,6 +1,6 @@
 #include "checkers/bvh_distance.h"
 
-#include <fcl/narrowphase/detail/primitive_shape_algorithm/triangle_distance.h>
+#include "checkers/triangle_distance.h"
 
 #include <algorithm>
 #include <limits>
@@ -28,16 +28,112 @@ const BvhDistance::ModelInfo& BvhDistance::modelInfo(const BvhModel& model) {
   return entry->second;
 }
 
-DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA, const BvhModel& b,
-                                      const Transform& poseB, double threshold, double relativeError,
-                                      CheckStats& stats, const DistanceBound* hint) {
+namespace {
+/// A hull this far from convex (its concavity over its half extent) bounds
+/// nothing useful: a body near a concave shelf or a spring sits inside its hull.
+constexpr double kUsableConcavity = 0.05;
+
+bool usable(const ConvexHull* hull) { return hull && hull->concavity <= kUsableConcavity * hull->half_extent; }
+
+/// max over the hull of <u, x> in the world, x = pose * vertex.
+double support(const ConvexHull& hull, const Transform& pose, const Eigen::Vector3d& u) {
+  const Eigen::Vector3d local = pose.linear().transpose() * u;
+  double best = -std::numeric_limits<double>::infinity();
+  for (const auto& v : hull.vertices) best = std::max(best, local.dot(v));
+  return best + u.dot(pose.translation());
+}
+
+/// The slab gap of two placed hulls along u (a to b), minus a rounding
+/// margin: a lower bound on their distance for any u (triangle_distance.h).
+/// The margin covers the dot products and pose products (relative to the
+/// coordinates' magnitude) and qhull's own roundoff, which may leave a mesh
+/// vertex outside the hull of the vertices it keeps by a few ulps.
+double slabGap(const ConvexHull& a, const Transform& poseA, const ConvexHull& b, const Transform& poseB,
+               const Eigen::Vector3d& u) {
+  const double length = u.norm();
+  if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
+  const double gap = (-support(b, poseB, -u) - support(a, poseA, u)) / length;
+  const double magnitude = a.radius + b.radius + poseA.translation().norm() + poseB.translation().norm();
+  const double margin = 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
+  return std::isfinite(gap) ? std::max(gap - margin, 0.0) : 0.0;
+}
+}  // namespace
+
+DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold,
+                                      double relativeError, bool useHulls, CheckStats& stats,
+                                      const DistanceBound* hint) {
   ++stats.distance_queries;
-  const ModelInfo& infoA = modelInfo(a);
-  const ModelInfo& infoB = modelInfo(b);
+  const ModelInfo& infoA = modelInfo(a.bvh);
+  const ModelInfo& infoB = modelInfo(b.bvh);
   // Enclosing spheres first: far pairs end here without a frame change.
   ++stats.bv_tests;
-  const double sphereBound = (poseA * infoA.center - poseB * infoB.center).norm() - infoA.radius - infoB.radius;
-  if (sphereBound >= threshold) return DistanceBound{sphereBound, std::numeric_limits<double>::infinity()};
+  const double sphereBound = (a.pose * infoA.center - b.pose * infoB.center).norm() - infoA.radius - infoB.radius;
+  if (sphereBound >= threshold) {
+    DistanceBound far{sphereBound, std::numeric_limits<double>::infinity()};
+    if (hint) {
+      far.closest_a = hint->closest_a;
+      far.closest_b = hint->closest_b;
+      far.direction = hint->direction;
+    }
+    return far;
+  }
+  if (!useHulls || !usable(a.hull) || !usable(b.hull)) return traverse(a, b, threshold, relativeError, stats, hint);
+  const DistanceBound hulls = hullBound(a, b, threshold, stats, hint);
+  if (hulls.lower >= threshold || (hulls.lower > 0.0 && hulls.lower * (1.0 + relativeError) >= hulls.upper)) {
+    ++stats.hull_answers;
+    return hulls;
+  }
+  DistanceBound exact = traverse(a, b, threshold, relativeError, stats, hint);
+  exact.lower = std::max(exact.lower, hulls.lower);  // both are lower bounds
+  exact.direction = hulls.direction;
+  return exact;
+}
+
+DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats,
+                                     const DistanceBound* hint) {
+  DistanceBound result;
+  result.lower = 0.0;
+  if (hint) {
+    result.closest_a = hint->closest_a;
+    result.closest_b = hint->closest_b;
+  }
+  const bool warm = hint && !hint->direction.isZero();
+  if (warm) {
+    const double gap = slabGap(*a.hull, a.pose, *b.hull, b.pose, hint->direction);
+    if (gap >= threshold) {
+      ++stats.coherent_answers;
+      result.lower = gap;
+      result.direction = hint->direction;
+      return result;
+    }
+  }
+  ++stats.gjk_queries;
+  // FCL's GJK starts from its cached guess: the closest point of the
+  // Minkowski difference a - b in a's frame, which the last separating
+  // direction (b - a in the world) points away from.
+  gjk_.enableCachedGuess(warm);
+  if (warm) gjk_.setCachedGuess(a.pose.linear().transpose() * -hint->direction);
+  double distance = 0.0;
+  Eigen::Vector3d onA, onB;
+  if (!gjk_.shapeDistance(*a.hull->shape, a.pose, *b.hull->shape, b.pose, &distance, &onA, &onB) || !(distance > 0.0))
+    return result;  // the hulls may overlap: lower 0, the traversal decides
+  const Eigen::Vector3d u = onB - onA;
+  result.lower = slabGap(*a.hull, a.pose, *b.hull, b.pose, u);
+  result.direction = u.normalized();
+  // Not a proven upper bound (concavity is measured at vertices): it only
+  // decides when the hulls' answer is precise enough, never soundness.
+  result.upper = distance + a.hull->concavity + b.hull->concavity;
+  return result;
+}
+
+DistanceBound BvhDistance::traverse(const PlacedBody& bodyA, const PlacedBody& bodyB, double threshold,
+                                    double relativeError, CheckStats& stats, const DistanceBound* hint) {
+  const BvhModel& a = bodyA.bvh;
+  const BvhModel& b = bodyB.bvh;
+  const Transform& poseA = bodyA.pose;
+  const Transform& poseB = bodyB.pose;
+  const ModelInfo& infoA = modelInfo(a);
+  const ModelInfo& infoB = modelInfo(b);
 
   // Everything else is measured in a's frame; b's nodes are mapped by (R, T).
   const Transform relative = poseA.inverse() * poseB;
@@ -48,17 +144,13 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
     ++stats.bv_tests;
     return fcl::distance(rotation, translation, a.getBV(i).bv, b.getBV(j).bv);
   };
-  auto triangleDistance = [&](int triangleA, int triangleB) {
-    ++stats.primitive_tests;
-    const fcl::Triangle& s = a.tri_indices[triangleA];
-    const fcl::Triangle& t = b.tri_indices[triangleB];
-    fcl::Vector3d p, q;
-    return fcl::detail::TriangleDistance<double>::triDistance(
-        a.vertices[s[0]], a.vertices[s[1]], a.vertices[s[2]], b.vertices[t[0]], b.vertices[t[1]], b.vertices[t[2]],
-        rotation, translation, p, q);
-  };
+  auto mapB = [&](int vertex) -> Eigen::Vector3d { return rotation * b.vertices[vertex] + translation; };
 
   double best = std::numeric_limits<double>::infinity();  // smallest point-pair distance measured: an upper bound
+  // Smallest proven lower bound of the triangle pairs measured: the leaves'
+  // share of the answer (an exact leaf distance would serve, but a computed
+  // one can err upwards; see triangle_distance.h).
+  double leafLower = std::numeric_limits<double>::infinity();
   int closestA = -1, closestB = -1;
   auto offer = [&](double distance, int triangleA, int triangleB) {
     if (distance < best) {
@@ -66,6 +158,15 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
       closestA = triangleA;
       closestB = triangleB;
     }
+  };
+  auto measureTriangles = [&](int triangleA, int triangleB) {
+    ++stats.primitive_tests;
+    const fcl::Triangle& s = a.tri_indices[triangleA];
+    const fcl::Triangle& t = b.tri_indices[triangleB];
+    const TriangleDistance d = triangleDistance(a.vertices[s[0]], a.vertices[s[1]], a.vertices[s[2]], mapB(t[0]),
+                                                mapB(t[1]), mapB(t[2]));
+    leafLower = std::min(leafLower, d.lower);
+    offer(d.upper, triangleA, triangleB);
   };
   auto nodePointDistance = [&](int i, int j) {
     const int triangleA = infoA.node_triangles[static_cast<std::size_t>(i)];
@@ -77,7 +178,7 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
   };
   if (hint && hint->closest_a >= 0 && hint->closest_a < a.num_tris && hint->closest_b >= 0 &&
       hint->closest_b < b.num_tris)
-    offer(triangleDistance(hint->closest_a, hint->closest_b), hint->closest_a, hint->closest_b);
+    measureTriangles(hint->closest_a, hint->closest_b);
 
   const auto closerFirst = [](const NodePair& x, const NodePair& y) { return x.bound > y.bound; };
   double pruned = std::numeric_limits<double>::infinity();  // smallest bound of a node pair not queued
@@ -98,8 +199,8 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
       continue;
     }
     if (nodeA.isLeaf() && nodeB.isLeaf()) {
-      offer(triangleDistance(nodeA.primitiveId(), nodeB.primitiveId()), nodeA.primitiveId(), nodeB.primitiveId());
-      if (best <= 0.0) {
+      measureTriangles(nodeA.primitiveId(), nodeB.primitiveId());
+      if (leafLower <= 0.0) {
         heap_.clear();
         break;
       }
@@ -119,7 +220,7 @@ DistanceBound BvhDistance::lowerBound(const BvhModel& a, const Transform& poseA,
       }
     }
   }
-  double lower = std::min(best, pruned);
+  double lower = std::min(leafLower, pruned);
   if (!heap_.empty()) lower = std::min(lower, heap_.front().bound);
   if (lower < threshold) ++stats.exact_distance_queries;
   return DistanceBound{std::max(lower, 0.0), best, closestA, closestB};

@@ -10,9 +10,14 @@
 // node pairs not expanded), which is a lower bound by construction (every
 // triangle pair lies under one unexpanded node pair or was measured) whenever
 // the traversal stops, so no error tolerance has to be converted back into a
-// bound (as FCL's abs_err/rel_err would need).
+// bound (as FCL's abs_err/rel_err would need). Leaf distances are proven
+// lower bounds at every scale (triangle_distance.h), not FCL's triangle
+// distance, whose absolute thresholds over-estimate small triangles.
 #include "checkers/check_stats.h"
+#include "environments/convex_hull.h"
 #include "environments/mesh.h"
+
+#include <fcl/narrowphase/detail/gjk_solver_indep.h>
 
 #include <limits>
 #include <unordered_map>
@@ -28,20 +33,49 @@ struct DistanceBound {
   /// Triangles of the two meshes where `upper` was measured (-1: none). A
   /// query at a nearby configuration starts from them (temporal coherence).
   int closest_a = -1, closest_b = -1;
+  /// A separating direction found (world frame, from a to b; zero: none). A
+  /// query at a nearby configuration tries it first: along an edge the
+  /// bodies move little between queries, so it usually still separates them
+  /// (the coherence of Mirtich's closest-feature tracking, in one vector).
+  Eigen::Vector3d direction = Eigen::Vector3d::Zero();
 
   bool known() const { return lower >= 0.0; }
-  /// Two triangles intersect: the distance is zero.
-  bool touching() const { return upper <= 0.0; }
+  /// The bodies may touch (the lower bound is zero): an exact collision test decides.
+  bool touching() const { return known() && lower <= 0.0; }
   /// What a query with this threshold and relative error would return: the
   /// bound clears the threshold, or the distance is pinned down to within a
-  /// factor (1 + relativeError).
+  /// factor (1 + relativeError), or a triangle pair may touch (no further
+  /// refinement can raise a zero bound).
   bool answers(double threshold, double relativeError) const {
-    return known() && (lower >= threshold || lower * (1.0 + relativeError) >= upper);
+    // The 1e-9 absorbs the rounding margin a proven lower bound keeps below an exact distance.
+    return known() && (lower >= threshold || lower * (1.0 + relativeError + 1e-9) >= upper || lower <= 0.0);
   }
+};
+
+/// One body of a distance query: its BVH, its convex hull (nullptr: none) and its pose.
+struct PlacedBody {
+  const BvhModel& bvh;
+  const ConvexHull* hull;
+  const Transform& pose;
 };
 
 class BvhDistance {
  public:
+  /// Lower bound on the distance between two placed bodies, by a cascade
+  /// that stops at the first step whose answer clears `threshold` or is
+  /// pinned to within (1 + relativeError):
+  ///  1. enclosing spheres (centre distance minus radii);
+  ///  2. with `useHulls` and both hulls usable (concavity at most 5% of the
+  ///     hull's size): the slab gap along the hint's separating direction,
+  ///     then GJK between the hulls (FCL's, warm-started from that
+  ///     direction), whose answer is turned into a proven bound by the slab
+  ///     gap along the direction it found. A hull contains its mesh, so every
+  ///     one of these is a lower bound of the meshes' distance;
+  ///  3. the exact BVH traversal below, whose result is combined with step 2's
+  ///     by max (both are lower bounds).
+  DistanceBound lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
+                           bool useHulls, CheckStats& stats, const DistanceBound* hint = nullptr);
+
   /// Lower bound on the distance between mesh a in poseA and mesh b in poseB.
   /// Best-first over node pairs (smallest RSS distance first); stops as soon
   /// as every unexplored node pair is at least `threshold` apart (then
@@ -53,7 +87,10 @@ class BvhDistance {
   /// Counts a distance query, and every BV and triangle test, into `stats`.
   DistanceBound lowerBound(const BvhModel& a, const Transform& poseA, const BvhModel& b, const Transform& poseB,
                            double threshold, double relativeError, CheckStats& stats,
-                           const DistanceBound* hint = nullptr);
+                           const DistanceBound* hint = nullptr) {
+    return lowerBound(PlacedBody{a, nullptr, poseA}, PlacedBody{b, nullptr, poseB}, threshold, relativeError, false,
+                      stats, hint);
+  }
 
  private:
   struct NodePair {
@@ -73,7 +110,15 @@ class BvhDistance {
   };
   const ModelInfo& modelInfo(const BvhModel& model);
 
+  /// The BVH traversal (step 3).
+  DistanceBound traverse(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
+                         CheckStats& stats, const DistanceBound* hint);
+  /// Step 2 of the cascade; returns a bound with lower = 0 when the hulls may touch.
+  DistanceBound hullBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats,
+                          const DistanceBound* hint);
+
   std::vector<NodePair> heap_;  // reused between queries to avoid allocations
+  fcl::detail::GJKSolver_indep<double> gjk_;
   std::unordered_map<const BvhModel*, ModelInfo> models_;
 };
 

@@ -53,6 +53,9 @@ void Checker::requireConfig(const Config& q) const {
     throw std::invalid_argument(
         fmt::format("configuration has {} numbers, the robot needs {}", q.size(), robot_->configSize()));
   if (!q.allFinite()) throw std::invalid_argument("configuration has a non-finite number");
+  // Motion bounds trust the configuration's rotation to be the one its poses
+  // show; readers canonicalize (Robot::canonicalize), so anything else is a bug.
+  if (!robot_->canonical(q)) throw std::invalid_argument("configuration is not canonical (a non-unit quaternion)");
 }
 
 bool Checker::isValid(const Config& q) {

@@ -20,8 +20,12 @@ struct DiscreteSettings {
   Order order = Order::Bisection;
 };
 
+/// The most segments one edge is split into; a step that needs more is refused.
+inline constexpr std::size_t kMaxSegments = 1'000'000'000;
+
 /// Number of segments the edge a -> b is split into by these settings (the
-/// order does not matter), for every strategy that samples edges.
+/// order does not matter), for every strategy that samples edges. Throws
+/// std::invalid_argument when that would exceed kMaxSegments.
 std::size_t segmentCount(const Robot& robot, const DiscreteSettings& settings, const Config& a, const Config& b);
 
 class DiscreteChecker final : public Checker {

@@ -1,5 +1,6 @@
 #pragma once
 // A scene: static obstacles as BVH meshes with poses, and an FCL broad phase over them.
+#include "environments/convex_hull.h"
 #include "environments/mesh.h"
 
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
@@ -12,6 +13,7 @@ struct Obstacle {
   Mesh mesh;  // in the obstacle's own frame
   Transform pose = Transform::Identity();
   std::shared_ptr<BvhModel> bvh;
+  std::shared_ptr<const ConvexHull> hull;  // nullptr for a flat mesh
 };
 
 class Scene {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+
 namespace prmkit {
 
 namespace {
@@ -18,7 +19,7 @@ RigidBody2D::RigidBody2D(Mesh body, const Eigen::Vector2d& lower, const Eigen::V
   bounds_ = {lower, upper};
 }
 
-void RigidBody2D::canonicalize(Config& q) const { q[2] = wrapAngle(q[2]); }
+void RigidBody2D::doCanonicalize(Config& q) const { q[2] = wrapAngle(q[2]); }
 
 void RigidBody2D::sampleUniform(ompl::RNG& rng, Config& out) const {
   out.resize(3);
@@ -53,7 +54,19 @@ RigidBody3D::RigidBody3D(Mesh body, const Eigen::Vector3d& lower, const Eigen::V
   bounds_ = {lower, upper};
 }
 
-void RigidBody3D::canonicalize(Config& q) const { q.tail<4>().normalize(); }
+void RigidBody3D::doCanonicalize(Config& q) const {
+  const Eigen::Quaterniond unit = unitQuaternion(q.tail<4>());
+  q.tail<4>() << unit.x(), unit.y(), unit.z(), unit.w();
+}
+
+bool RigidBody3D::canonical(const Config& q) const {
+  return q.size() == 7 && std::abs(q.tail<4>().squaredNorm() - 1.0) <= kCanonicalNormTolerance;
+}
+
+double rotationAngle(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b) {
+  const Eigen::Quaterniond relative = a.normalized().conjugate() * b.normalized();
+  return 2.0 * std::atan2(relative.vec().norm(), std::abs(relative.w()));
+}
 
 void RigidBody3D::sampleUniform(ompl::RNG& rng, Config& out) const {
   out.resize(7);
@@ -73,9 +86,9 @@ void RigidBody3D::interpolate(const Config& a, const Config& b, double t, Config
 }
 
 namespace {
+/// Half the rotation angle: OMPL's SO(3) distance acos(|<qa, qb>|), computed stably.
 double halfAngle(const Config& a, const Config& b) {
-  const double dot = std::min(1.0, std::abs(a.tail<4>().dot(b.tail<4>())));
-  return std::acos(dot);
+  return 0.5 * rotationAngle(RigidBody3D::rotation(a), RigidBody3D::rotation(b));
 }
 }  // namespace
 

@@ -11,7 +11,6 @@ class RigidBody2D final : public Robot {
   std::string kind() const override { return "rigid2d"; }
   std::size_t dof() const override { return 3; }
   bool planar() const override { return true; }
-  void canonicalize(Config& q) const override;
   void sampleUniform(ompl::RNG& rng, Config& out) const override;
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   double distance(const Config& a, const Config& b) const override;
@@ -19,6 +18,9 @@ class RigidBody2D final : public Robot {
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
   /// l = |dt| + R |dtheta| (DESIGN.md, free-flyer bound).
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;
+
+ private:
+  void doCanonicalize(Config& q) const override;
 };
 
 class RigidBody3D final : public Robot {
@@ -27,7 +29,7 @@ class RigidBody3D final : public Robot {
   std::string kind() const override { return "rigid3d"; }
   std::size_t dof() const override { return 6; }
   bool planar() const override { return false; }
-  void canonicalize(Config& q) const override;
+  bool canonical(const Config& q) const override;
   void sampleUniform(ompl::RNG& rng, Config& out) const override;
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   /// OMPL's SE(3) metric: |dt| + acos(|<qa, qb>|).
@@ -38,7 +40,16 @@ class RigidBody3D final : public Robot {
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;
 
   static Eigen::Quaterniond rotation(const Config& q) { return {q[6], q[3], q[4], q[5]}; }
+
+ private:
+  void doCanonicalize(Config& q) const override;
 };
+
+/// Angle (rad, in [0, pi]) of the rotation that takes a to b: 2 atan2(|v|, |w|)
+/// of a^-1 b, accurate for tiny and near-pi angles alike (acos of a dot
+/// product loses every angle below about 1e-8 and clips a norm above 1 to a
+/// zero angle). Both quaternions are normalised first.
+double rotationAngle(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b);
 
 /// Shortest signed angle from a to b, in [-pi, pi).
 double angleDifference(double a, double b);

@@ -1,12 +1,36 @@
 #include "robots/robot.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace prmkit {
 
 Link::Link(std::string name_, Mesh mesh_)
-    : name(std::move(name_)), mesh(std::move(mesh_)), bvh(buildBvh(mesh)), radius(mesh.radiusAboutOrigin()) {}
+    : name(std::move(name_)),
+      mesh(std::move(mesh_)),
+      bvh(buildBvh(mesh)),
+      hull(convexHullOf(mesh)),
+      radius(mesh.radiusAboutOrigin()) {}
+
+Eigen::Quaterniond unitQuaternion(const Eigen::Vector4d& xyzw) {
+  const double norm = xyzw.norm();
+  if (norm == 0.0) throw std::invalid_argument("a zero quaternion is not a rotation");
+  if (!(std::abs(norm - 1.0) <= kQuaternionNormTolerance))
+    throw std::invalid_argument(fmt::format(
+        "a quaternion of norm {:.9g}; expected a unit quaternion (norm within {:g} of 1)", norm, kQuaternionNormTolerance));
+  return Eigen::Quaterniond(xyzw[3], xyzw[0], xyzw[1], xyzw[2]).normalized();
+}
+
+void Robot::canonicalize(Config& q) const {
+  if (static_cast<std::size_t>(q.size()) != configSize())
+    throw std::invalid_argument("a configuration of " + std::to_string(q.size()) + " numbers, the robot needs " +
+                                std::to_string(configSize()));
+  if (!q.allFinite()) throw std::invalid_argument("a configuration with a non-finite number");
+  doCanonicalize(q);
+}
 
 bool Robot::inBounds(const Config& q) const {
   if (static_cast<std::size_t>(q.size()) != configSize() || !q.allFinite()) return false;

@@ -1,8 +1,10 @@
 #pragma once
 // A robot is a configuration space plus rigid collision links (DESIGN.md, "Core interfaces").
+#include "environments/convex_hull.h"
 #include "environments/mesh.h"
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <ompl/util/RandomNumbers.h>
 
 #include <string>
@@ -13,11 +15,25 @@ namespace prmkit {
 
 using Config = Eigen::VectorXd;
 
+/// A quaternion read from outside whose norm is within this of 1 is
+/// normalised (six printed digits lose about 1e-6); farther, it is refused:
+/// a norm of 2 is not a rotation someone meant.
+inline constexpr double kQuaternionNormTolerance = 1e-3;
+/// How far from 1 the norm of a canonical quaternion may be (interpolation
+/// and sampling round off about 1e-16).
+inline constexpr double kCanonicalNormTolerance = 1e-9;
+
+/// The unit quaternion of (x, y, z, w) read from outside: normalised when its
+/// norm is within kQuaternionNormTolerance of 1; throws std::invalid_argument
+/// (what is wrong) when it is zero or farther from unit norm.
+Eigen::Quaterniond unitQuaternion(const Eigen::Vector4d& xyzw);
+
 /// A rigid collision body of a robot, with its mesh in the link's own frame.
 struct Link {
   std::string name;
   Mesh mesh;
   std::shared_ptr<BvhModel> bvh;
+  std::shared_ptr<const ConvexHull> hull;  // nullptr for a flat mesh
   double radius = 0.0;  // largest distance from the link frame's origin to the mesh
 
   Link(std::string name, Mesh mesh);
@@ -43,8 +59,17 @@ class Robot {
   /// True when the robot moves in the xy plane (pictures are drawn from above).
   virtual bool planar() const = 0;
 
-  /// Puts a configuration in canonical form (unit quaternion, angle in [-pi, pi)).
-  virtual void canonicalize(Config& q) const { (void)q; }
+  /// Puts a configuration that comes from outside (a file, the command line,
+  /// another library) in the canonical form every pose and motion bound is
+  /// computed from: unit quaternions, angles in [-pi, pi). The one function
+  /// every reader calls, so that a motion bound can never see a different
+  /// rotation than the poses do. Throws std::invalid_argument (what is wrong)
+  /// for a configuration of the wrong size, a non-finite number, a zero
+  /// quaternion, or one whose norm is farther than kQuaternionNormTolerance from 1.
+  void canonicalize(Config& q) const;
+  /// The configuration is in canonical form, as checkers require (a unit
+  /// quaternion to within kCanonicalNormTolerance).
+  virtual bool canonical(const Config& q) const { (void)q; return true; }
   /// Finite, right size, within bounds.
   bool inBounds(const Config& q) const;
   virtual void sampleUniform(ompl::RNG& rng, Config& out) const = 0;
@@ -89,6 +114,9 @@ class Robot {
   const std::vector<std::pair<int, int>>& selfCollisionPairs() const { return selfCollisionPairs_; }
 
  protected:
+  /// The robot-specific part of canonicalize; q has the right size and is finite.
+  virtual void doCanonicalize(Config& q) const { (void)q; }
+
   std::vector<std::string> coordinateNames_;
   CoordinateBounds bounds_;
   std::vector<Link> links_;

@@ -1,0 +1,43 @@
+#pragma once
+// The convex hull of a mesh, computed once at load time with qhull: the
+// first geometry a distance bound looks at after the enclosing sphere.
+//
+// Why it is always safe: the hull contains the mesh, so the distance between
+// two hulls is at most the distance between the two meshes, whatever their
+// shape; a lower bound on the hulls' distance is one on the meshes'. How
+// useful it is depends on how convex the mesh is: `concavity` says how far
+// below the hull's surface the mesh goes (0 for a convex mesh, such as the
+// tessellated boxes and cylinders of MoveIt scenes and most links of robot
+// collision models), and the distance between the meshes is at most the
+// hulls' distance plus both concavities.
+#include "environments/mesh.h"
+
+#include <fcl/geometry/shape/convex.h>
+
+#include <memory>
+#include <vector>
+
+namespace prmkit {
+
+struct ConvexHull {
+  /// The hull's vertices (a subset of the mesh's), in the mesh's frame.
+  std::vector<Eigen::Vector3d> vertices;
+  /// The same hull as an FCL shape, for GJK (triangulated facets).
+  std::shared_ptr<const fcl::Convexd> shape;
+  /// The largest depth of a mesh vertex below the hull's surface (m): how far
+  /// the mesh is from convex. For a closed mesh, every point of the hull lies
+  /// within this distance of the mesh only approximately (a dent's deepest
+  /// point is a vertex; a tunnel through the mesh is not measured), so it
+  /// only ever tightens upper bounds, never lower ones.
+  double concavity = 0.0;
+  /// Half the largest extent of the hull's bounding box (m), the scale concavity is judged against.
+  double half_extent = 0.0;
+  /// The largest distance of a vertex from the frame's origin (m): the scale of rounding errors.
+  double radius = 0.0;
+};
+
+/// The convex hull of the mesh's vertices, or nullptr when they span no
+/// volume (a flat or degenerate mesh, for which qhull has no 3D hull).
+std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh);
+
+}  // namespace prmkit

@@ -1,0 +1,299 @@
+// Distance bounds that are lower bounds at every scale, and configurations
+// read from outside in one canonical form: the two ways an exact checker, its
+// ground truth and `verify` could all be fooled at once.
+#include "checkers/bvh_distance.h"
+#include "checkers/checker_factory.h"
+#include "checkers/triangle_distance.h"
+#include "environments/generators.h"
+#include "robots/rigid_body.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+#include <fcl/narrowphase/detail/primitive_shape_algorithm/triangle_distance.h>
+
+#include <random>
+
+using namespace prmkit;
+using Eigen::Vector3d;
+using test::cli;
+using test::TempDir;
+
+namespace {
+
+/// FCL's triangle distance on unit-sized triangles, where its absolute
+/// thresholds do not bite: the distance between two points it returns, so an
+/// upper bound of the true distance, independent of prmkit's code.
+double fclDistance(const Vector3d a[3], const Vector3d b[3]) {
+  Vector3d p, q;
+  return fcl::detail::TriangleDistance<double>::triDistance(a[0], a[1], a[2], b[0], b[1], b[2], p, q);
+}
+
+Vector3d randomPoint(std::mt19937& rng, double extent) {
+  std::uniform_real_distribution<double> u(-extent, extent);
+  return {u(rng), u(rng), u(rng)};
+}
+
+/// Random triangle pairs of unit size: mostly apart, some crossing, some thin.
+void randomTrianglePair(std::mt19937& rng, Vector3d a[3], Vector3d b[3]) {
+  std::uniform_int_distribution<int> kind(0, 3);
+  const Vector3d offset = randomPoint(rng, 1.5);
+  for (int i = 0; i < 3; ++i) {
+    a[i] = randomPoint(rng, 1.0);
+    b[i] = randomPoint(rng, 1.0) + offset;
+  }
+  if (kind(rng) == 0) b[2] = b[1] + 1e-3 * randomPoint(rng, 1.0);  // a sliver
+}
+
+}  // namespace
+
+TEST_CASE("triangle distance: lower bounds at scales 1e-6, 1 and 1e4", "[soundness]") {
+  std::mt19937 rng(7);
+  const int pairs = test::scaled(100000);
+  std::vector<std::array<Vector3d, 6>> cases(static_cast<std::size_t>(pairs));
+  std::vector<double> reference(cases.size());
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    Vector3d a[3], b[3];
+    randomTrianglePair(rng, a, b);
+    cases[c] = {a[0], a[1], a[2], b[0], b[1], b[2]};
+    reference[c] = fclDistance(a, b);
+  }
+  for (const double scale : {1e-6, 1.0, 1e4}) {
+    int loose = 0;
+    for (std::size_t c = 0; c < cases.size(); ++c) {
+      const auto& v = cases[c];
+      const TriangleDistance d =
+          triangleDistance(scale * v[0], scale * v[1], scale * v[2], scale * v[3], scale * v[4], scale * v[5]);
+      const double truthUpper = scale * reference[c];
+      INFO("scale " << scale << ", case " << c << ": lower " << d.lower << ", FCL at unit scale " << truthUpper);
+      REQUIRE(d.lower >= 0.0);
+      REQUIRE(d.lower <= truthUpper * (1 + 1e-12) + 1e-15 * scale);  // never above a measured point pair
+      REQUIRE(d.lower <= d.upper);
+      if (d.lower < truthUpper * (1 - 1e-9) - 1e-12 * scale) ++loose;
+    }
+    INFO("scale " << scale);
+    CHECK(loose <= pairs / 1000);  // and tight: the direction found is the closest pair's
+  }
+}
+
+TEST_CASE("triangle distance: a vertex over a tiny face, where FCL's absolute threshold over-estimates", "[soundness]") {
+  for (const double scale : {1e-6, 1e-3, 1.0, 1e4}) {
+    // A right triangle with legs 1e-5 * scale, and a triangle whose lowest
+    // vertex hangs `gap` above the middle of its face.
+    const double leg = 1e-5 * scale, gap = 1e-6 * scale;
+    const Vector3d a0(0, 0, 0), a1(leg, 0, 0), a2(0, leg, 0);
+    const Vector3d tip(0.25 * leg, 0.25 * leg, gap);
+    const Vector3d b1 = tip + Vector3d(leg, 0, leg), b2 = tip + Vector3d(0, leg, leg);
+    const TriangleDistance d = triangleDistance(a0, a1, a2, tip, b1, b2);
+    INFO("scale " << scale << ": lower " << d.lower << ", upper " << d.upper << ", true " << gap);
+    REQUIRE(d.lower <= gap);
+    REQUIRE(d.lower >= gap * (1 - 1e-9));
+    REQUIRE(d.upper == Approx(gap).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("triangle distance: crossing and touching triangles have lower bound 0", "[soundness]") {
+  for (const double scale : {1e-6, 1.0, 1e4}) {
+    // An edge of b pierces a's face: every vertex and edge pair is apart.
+    const Vector3d a0(0, 0, 0), a1(scale, 0, 0), a2(0, scale, 0);
+    const Vector3d b0(0.2 * scale, 0.2 * scale, -0.5 * scale), b1(0.2 * scale, 0.2 * scale, 0.5 * scale),
+        b2(0.2 * scale, 5 * scale, 0.5 * scale);
+    REQUIRE(triangleDistance(a0, a1, a2, b0, b1, b2).lower == 0.0);
+    // A shared vertex.
+    REQUIRE(triangleDistance(a0, a1, a2, a1, Vector3d(2 * scale, scale, scale), Vector3d(scale, 3 * scale, 0)).lower ==
+            0.0);
+  }
+}
+
+namespace {
+/// The distance between two meshes by brute force over all triangle pairs,
+/// with FCL's triangle distance on the meshes scaled to unit size: an upper
+/// bound of the true distance that shares no code with BvhDistance.
+double bruteForceDistance(const Mesh& a, const Transform& poseA, const Mesh& b, const Transform& poseB, double scale) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& s : a.triangles)
+    for (const auto& t : b.triangles) {
+      Vector3d ta[3], tb[3];
+      for (int k = 0; k < 3; ++k) {
+        ta[k] = poseA * a.vertices[static_cast<std::size_t>(s[static_cast<std::size_t>(k)])] / scale;
+        tb[k] = poseB * b.vertices[static_cast<std::size_t>(t[static_cast<std::size_t>(k)])] / scale;
+      }
+      best = std::min(best, fclDistance(ta, tb));
+    }
+  return best * scale;
+}
+
+Mesh scaledMesh(Mesh mesh, double scale) {
+  for (auto& v : mesh.vertices) v *= scale;
+  return mesh;
+}
+}  // namespace
+
+TEST_CASE("mesh distance bounds are lower bounds at scales 1e-6, 1 and 1e4 for every generated mesh kind",
+          "[soundness]") {
+  SpringParams spring;
+  spring.turns = 2;
+  spring.segments = 24;
+  GearParams gear;
+  gear.teeth = 8;
+  SlotWallParams wall;
+  const std::vector<std::pair<std::string, Mesh>> shapes = {
+      {"box", boxMesh({1.0, 0.4, 0.2})},   {"sphere", sphereMesh(0.5, 10)}, {"cylinder", cylinderMesh(0.3, 1.0, 10)},
+      {"spring", springMesh(spring)},      {"gear", gearMesh(gear)},        {"slot wall", slotWallMesh(wall)}};
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const int posesPerPair = std::max(2, test::scaled(6));
+  for (const double scale : {1e-6, 1.0, 1e4}) {
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      const std::size_t j = (i + 1) % shapes.size();
+      const Mesh a = scaledMesh(shapes[i].second, scale), b = scaledMesh(shapes[j].second, scale);
+      const auto bvhA = buildBvh(a), bvhB = buildBvh(b);
+      BvhDistance distance;  // it keeps per-model data keyed by the models, which live only in this iteration
+      for (int p = 0; p < posesPerPair; ++p) {
+        const Transform poseA = Transform(Eigen::Translation3d(scale * Vector3d(unit(rng), unit(rng), unit(rng))) *
+                                          Eigen::Quaterniond::UnitRandom());
+        const Transform poseB = Transform(Eigen::Translation3d(scale * Vector3d(unit(rng), unit(rng), unit(rng))) *
+                                          Eigen::Quaterniond::UnitRandom());
+        CheckStats stats;
+        const DistanceBound bound = distance.lowerBound(*bvhA, poseA, *bvhB, poseB, 1e9 * scale, 0.0, stats);
+        const double truthUpper = bruteForceDistance(a, poseA, b, poseB, scale);
+        INFO(shapes[i].first << " vs " << shapes[j].first << " at scale " << scale << ": lower " << bound.lower
+                             << ", brute force " << truthUpper);
+        REQUIRE(bound.lower <= truthUpper * (1 + 1e-12) + 1e-15 * scale);
+        REQUIRE(bound.lower >= truthUpper * (1 - 1e-6) - 1e-12 * scale);
+      }
+    }
+  }
+}
+
+TEST_CASE("rotation angles are exact for tiny and large turns", "[soundness]") {
+  const Eigen::Quaterniond identity = Eigen::Quaterniond::Identity();
+  for (const double angle : {1e-12, 1e-9, 4e-3, 1.0, 3.0}) {
+    const Eigen::Quaterniond turned(Eigen::AngleAxisd(angle, Vector3d(1, 2, 3).normalized()));
+    REQUIRE(rotationAngle(identity, turned) == Approx(angle).epsilon(1e-9));
+    // A non-unit quaternion is the same rotation: the angle must not vanish.
+    Eigen::Quaterniond doubled = turned;
+    doubled.coeffs() *= 2.0;
+    REQUIRE(rotationAngle(identity, doubled) == Approx(angle).epsilon(1e-9));
+  }
+}
+
+namespace {
+const std::string kBarProblem = R"(name: bar
+robot:
+  type: rigid3d
+  geometry: {box: [2.0, 0.05, 0.05]}
+bounds: {lower: [-3, -3, -3], upper: [3, 3, 3]}
+scene:
+  obstacles:
+    - {name: pillar, box: [0.1, 0.1, 2], pose: {xyz: [0.7, 0.7, 0]}}
+start: {xyz: [0, 0, 0], quaternion: [0, 0, 0, 1]}
+goal: {xyz: [0, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}
+checker: {type: adaptive}
+)";
+}  // namespace
+
+TEST_CASE("quaternions from every entry point are normalised near unit norm and refused otherwise", "[soundness]") {
+  TempDir dir;
+  const std::string header = "x,y,z,qx,qy,qz,qw";
+  const std::string edgeHeader = "a.x,a.y,a.z,a.qx,a.qy,a.qz,a.qw,b.x,b.y,b.z,b.qx,b.qy,b.qz,b.qw";
+  const auto problem = dir.write("bar.yaml", kBarProblem);
+  // A 90-degree turn of a 2 m bar through a pillar: colliding however its quaternions are scaled.
+  const std::string start = "0,0,0,0,0,0,1", goal = "0,0,0,0,0,0.7071067811865476,0.7071067811865476";
+  const std::string startTwice = "0,0,0,0,0,0,2", goalTwice = "0,0,0,0,0,1.414213562373095,1.414213562373095";
+  const std::string goalNearUnit = "0,0,0,0,0,0.7071081954,0.7071081954";  // norm 1 + 2e-6
+
+  SECTION("path files") {
+    const auto nearUnit = dir.write("near.csv", header + "\n" + start + "\n" + goalNearUnit + "\n");
+    const auto run = cli({"verify", problem.string(), nearUnit.string()});
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 1);  // read as the unit quaternion, and the turn collides
+    REQUIRE(run.out.find("pillar") != std::string::npos);
+    for (const auto& [name, row] : {std::pair{"twice", goalTwice}, std::pair{"zero", std::string("0,0,0,0,0,0,0")}}) {
+      const auto file = dir.write(std::string(name) + ".csv", header + "\n" + start + "\n" + row + "\n");
+      const auto bad = cli({"verify", problem.string(), file.string()});
+      INFO(name << ": " << bad.err);
+      REQUIRE(bad.code == 2);
+      REQUIRE(bad.err.find(file.string() + ":3:1:") != std::string::npos);
+      REQUIRE(bad.err.find("quaternion") != std::string::npos);
+    }
+  }
+  SECTION("edge files") {
+    const auto nearUnit = dir.write("edges.csv", edgeHeader + "\n" + start + "," + goalNearUnit + "\n");
+    const auto run = cli({"check", problem.string(), "--edges", nearUnit.string(), "--checker", "adaptive",
+                          "--truth-eps", "0.001"});
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 0);
+    REQUIRE(run.out.find("0 free, 1 colliding") != std::string::npos);
+    REQUIRE(run.out.find("0 misses") != std::string::npos);
+    const auto twice = dir.write("twice.csv", edgeHeader + "\n" + startTwice + "," + goalTwice + "\n");
+    const auto bad = cli({"check", problem.string(), "--edges", twice.string(), "--checker", "adaptive"});
+    INFO(bad.err);
+    REQUIRE(bad.code == 2);
+    REQUIRE(bad.err.find(twice.string() + ":2:1:") != std::string::npos);
+    REQUIRE(bad.err.find("norm 2") != std::string::npos);
+  }
+  SECTION("start and goal") {
+    const auto twice = dir.write(
+        "twice.yaml", test::replaceOnce(kBarProblem, "quaternion: [0, 0, 0, 1]", "quaternion: [0, 0, 0, 2]"));
+    auto bad = cli({"validate", twice.string()});
+    INFO(bad.err);
+    REQUIRE(bad.code == 2);
+    REQUIRE(bad.err.find("twice.yaml:") != std::string::npos);
+    REQUIRE(bad.err.find("quaternion") != std::string::npos);
+    const auto zero = dir.write(
+        "zero.yaml", test::replaceOnce(kBarProblem, "quaternion: [0, 0, 0, 1]", "quaternion: [0, 0, 0, 0]"));
+    bad = cli({"validate", zero.string()});
+    REQUIRE(bad.code == 2);
+    REQUIRE(bad.err.find("zero quaternion") != std::string::npos);
+    const auto nearUnit = dir.write(
+        "near.yaml", test::replaceOnce(kBarProblem, "quaternion: [0, 0, 0, 1]", "quaternion: [0, 0, 0, 1.000002]"));
+    const Problem loaded = loadProblem(nearUnit, {});
+    REQUIRE(loaded.start.tail<4>().norm() == Approx(1.0).epsilon(1e-15));
+  }
+}
+
+TEST_CASE("checkers refuse configurations that are not canonical", "[soundness]") {
+  const Problem problem = loadProblem(test::problemFile("thin_wall"), {});
+  CheckerSettings settings = problem.checker;
+  settings.type = "adaptive";
+  auto checker = makeChecker(settings, problem.robot, problem.scene);
+  Config q = problem.start;
+  q.tail<4>() *= 2.0;
+  REQUIRE_THROWS_AS(checker->checkEdge(problem.start, q), std::invalid_argument);
+  REQUIRE_THROWS_AS(checker->isValid(q), std::invalid_argument);
+}
+
+TEST_CASE("verify --independent catches what a coarse motion-bound check steps over, and accepts a free path",
+          "[soundness]") {
+  TempDir dir;
+  // The bar translates through a 2 cm wall: with a 1 m step the motion-bound
+  // check samples only the two sides; the independent check does not use that step.
+  const auto problem = dir.write("wall.yaml", test::replaceOnce(
+      test::replaceOnce(kBarProblem, "{name: pillar, box: [0.1, 0.1, 2], pose: {xyz: [0.7, 0.7, 0]}}",
+                        "{name: wall, box: [0.02, 4, 4], pose: {xyz: [1.5, 0, 0]}}"),
+      "goal: {xyz: [0, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}",
+      "goal: {xyz: [2.9, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}"));
+  const std::string header = "x,y,z,qx,qy,qz,qw\n";
+  const auto through = dir.write("through.csv", header + "0,0,0,0,0,0,1\n"
+                                                         "0.45,0,0,0,0,0.7071067811865476,0.7071067811865476\n"
+                                                         "2.9,0,0,0,0,0.7071067811865476,0.7071067811865476\n");
+  const auto coarse = cli({"verify", problem.string(), through.string(), "--eps", "3"});
+  INFO(coarse.out << coarse.err);
+  REQUIRE(coarse.code == 0);  // the coarse motion-bound check alone is fooled
+  const auto checked = cli({"verify", problem.string(), through.string(), "--eps", "3", "--independent"});
+  INFO(checked.out << checked.err);
+  REQUIRE(checked.code == 1);
+  REQUIRE(checked.out.find("DISAGREEMENT") != std::string::npos);
+  REQUIRE(checked.out.find("segment 1") != std::string::npos);
+  // Turning in place, clear of the wall: free for both.
+  const auto turn = dir.write("turn.csv", header + "0,0,0,0,0,0,1\n0.45,0,0,0,0,0.7071067811865476,0.7071067811865476\n");
+  const auto endsShort = dir.write("short.yaml", test::replaceOnce(
+      test::replaceOnce(kBarProblem, "{name: pillar, box: [0.1, 0.1, 2], pose: {xyz: [0.7, 0.7, 0]}}",
+                        "{name: wall, box: [0.02, 4, 4], pose: {xyz: [1.5, 0, 0]}}"),
+      "goal: {xyz: [0, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}",
+      "goal: {xyz: [0.45, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}"));
+  const auto free = cli({"verify", endsShort.string(), turn.string(), "--independent"});
+  INFO(free.out << free.err);
+  REQUIRE(free.code == 0);
+  REQUIRE(free.out.find("independent check:") != std::string::npos);
+}
