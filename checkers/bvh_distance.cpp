@@ -1,5 +1,6 @@
 #include "checkers/bvh_distance.h"
 
+#include "checkers/gjk.h"
 #include "checkers/triangle_distance.h"
 
 #include <algorithm>
@@ -74,18 +75,22 @@ DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, 
       far.closest_a = hint->closest_a;
       far.closest_b = hint->closest_b;
       far.direction = hint->direction;
+      far.support_a = hint->support_a;
+      far.support_b = hint->support_b;
     }
     return far;
   }
   if (!useHulls || !usable(a.hull) || !usable(b.hull)) return traverse(a, b, threshold, relativeError, stats, hint);
   const DistanceBound hulls = hullBound(a, b, threshold, stats, hint);
-  if (hulls.lower >= threshold || (hulls.lower > 0.0 && hulls.lower * (1.0 + relativeError) >= hulls.upper)) {
+  if (hulls.lower >= threshold || (hulls.lower > 0.0 && hulls.lower * (1.0 + relativeError + 1e-9) >= hulls.upper)) {
     ++stats.hull_answers;
     return hulls;
   }
   DistanceBound exact = traverse(a, b, threshold, relativeError, stats, hint);
   exact.lower = std::max(exact.lower, hulls.lower);  // both are lower bounds
   exact.direction = hulls.direction;
+  exact.support_a = hulls.support_a;
+  exact.support_b = hulls.support_b;
   return exact;
 }
 
@@ -104,25 +109,22 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
       ++stats.coherent_answers;
       result.lower = gap;
       result.direction = hint->direction;
+      result.support_a = hint->support_a;
+      result.support_b = hint->support_b;
       return result;
     }
   }
   ++stats.gjk_queries;
-  // FCL's GJK starts from its cached guess: the closest point of the
-  // Minkowski difference a - b in a's frame, which the last separating
-  // direction (b - a in the world) points away from.
-  gjk_.enableCachedGuess(warm);
-  if (warm) gjk_.setCachedGuess(a.pose.linear().transpose() * -hint->direction);
-  double distance = 0.0;
-  Eigen::Vector3d onA, onB;
-  if (!gjk_.shapeDistance(*a.hull->shape, a.pose, *b.hull->shape, b.pose, &distance, &onA, &onB) || !(distance > 0.0))
-    return result;  // the hulls may overlap: lower 0, the traversal decides
-  const Eigen::Vector3d u = onB - onA;
-  result.lower = slabGap(*a.hull, a.pose, *b.hull, b.pose, u);
-  result.direction = u.normalized();
+  const GjkResult gjk = gjkSeparation(*a.hull, a.pose, *b.hull, b.pose, warm ? hint->direction : Eigen::Vector3d::Zero(),
+                                      hint ? hint->support_a : 0, hint ? hint->support_b : 0);
+  if (gjk.may_overlap || !(gjk.distance > 0.0)) return result;  // lower 0: the traversal decides
+  result.lower = slabGap(*a.hull, a.pose, *b.hull, b.pose, gjk.direction);
+  result.direction = gjk.direction.normalized();
+  result.support_a = gjk.vertex_a;
+  result.support_b = gjk.vertex_b;
   // Not a proven upper bound (concavity is measured at vertices): it only
   // decides when the hulls' answer is precise enough, never soundness.
-  result.upper = distance + a.hull->concavity + b.hull->concavity;
+  result.upper = gjk.distance + a.hull->concavity + b.hull->concavity;
   return result;
 }
 

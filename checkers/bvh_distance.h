@@ -17,7 +17,6 @@
 #include "environments/convex_hull.h"
 #include "environments/mesh.h"
 
-#include <fcl/narrowphase/detail/gjk_solver_indep.h>
 
 #include <limits>
 #include <unordered_map>
@@ -38,6 +37,8 @@ struct DistanceBound {
   /// bodies move little between queries, so it usually still separates them
   /// (the coherence of Mirtich's closest-feature tracking, in one vector).
   Eigen::Vector3d direction = Eigen::Vector3d::Zero();
+  /// The hulls' support vertices in that direction, where the next search starts.
+  int support_a = 0, support_b = 0;
 
   bool known() const { return lower >= 0.0; }
   /// The bodies may touch (the lower bound is zero): an exact collision test decides.
@@ -67,9 +68,9 @@ class BvhDistance {
   ///  1. enclosing spheres (centre distance minus radii);
   ///  2. with `useHulls` and both hulls usable (concavity at most 5% of the
   ///     hull's size): the slab gap along the hint's separating direction,
-  ///     then GJK between the hulls (FCL's, warm-started from that
-  ///     direction), whose answer is turned into a proven bound by the slab
-  ///     gap along the direction it found. A hull contains its mesh, so every
+  ///     then GJK between the hulls (gjk.h, warm-started from that
+  ///     direction and its support vertices), whose answer is turned into a
+  ///     proven bound by the slab gap along the direction it found. A hull contains its mesh, so every
   ///     one of these is a lower bound of the meshes' distance;
   ///  3. the exact BVH traversal below, whose result is combined with step 2's
   ///     by max (both are lower bounds).
@@ -118,7 +119,6 @@ class BvhDistance {
                           const DistanceBound* hint);
 
   std::vector<NodePair> heap_;  // reused between queries to avoid allocations
-  fcl::detail::GJKSolver_indep<double> gjk_;
   std::unordered_map<const BvhModel*, ModelInfo> models_;
 };
 

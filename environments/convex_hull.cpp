@@ -59,8 +59,11 @@ std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh) {
     hull->vertices.push_back(mesh.vertices[static_cast<std::size_t>(id)]);
   }
   std::vector<Eigen::Vector4d> planes;  // n.x + offset <= 0 inside, |n| = 1
-  auto faces = std::make_shared<std::vector<int>>();
-  int faceCount = 0;
+  hull->neighbours.resize(hull->vertices.size());
+  auto link = [&](int i, int j) {
+    auto& list = hull->neighbours[static_cast<std::size_t>(i)];
+    if (std::find(list.begin(), list.end(), j) == list.end()) list.push_back(j);
+  };
   facetT* facet;
   FORALLfacets {
     planes.emplace_back(facet->normal[0], facet->normal[1], facet->normal[2], facet->offset);
@@ -71,24 +74,22 @@ std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh) {
       if (id >= 0 && static_cast<std::size_t>(id) < mesh.vertices.size() && hullIndex[static_cast<std::size_t>(id)] >= 0)
         corners.push_back(hullIndex[static_cast<std::size_t>(id)]);
     }
-    if (corners.size() < 3) continue;
-    faces->push_back(static_cast<int>(corners.size()));
-    faces->insert(faces->end(), corners.begin(), corners.end());
-    ++faceCount;
+    for (std::size_t i = 0; i < corners.size(); ++i)
+      for (std::size_t j = 0; j < corners.size(); ++j)
+        if (i != j) link(corners[i], corners[j]);
   }
   if (hull->vertices.size() < 4 || planes.empty()) return nullptr;
 
   Eigen::AlignedBox3d box;
   for (const auto& v : hull->vertices) box.extend(v);
   hull->half_extent = 0.5 * box.sizes().maxCoeff();
+  hull->center = box.center();
   for (const auto& v : hull->vertices) hull->radius = std::max(hull->radius, v.norm());
   for (const auto& v : mesh.vertices) {
     double depth = std::numeric_limits<double>::infinity();
     for (const auto& plane : planes) depth = std::min(depth, -(plane.head<3>().dot(v) + plane[3]));
     hull->concavity = std::max(hull->concavity, depth);
   }
-  auto vertices = std::make_shared<std::vector<Eigen::Vector3d>>(hull->vertices);
-  hull->shape = std::make_shared<fcl::Convexd>(vertices, faceCount, faces);
   return hull;
 }
 

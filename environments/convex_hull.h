@@ -12,8 +12,6 @@
 // hulls' distance plus both concavities.
 #include "environments/mesh.h"
 
-#include <fcl/geometry/shape/convex.h>
-
 #include <memory>
 #include <vector>
 
@@ -22,8 +20,11 @@ namespace prmkit {
 struct ConvexHull {
   /// The hull's vertices (a subset of the mesh's), in the mesh's frame.
   std::vector<Eigen::Vector3d> vertices;
-  /// The same hull as an FCL shape, for GJK (triangulated facets).
-  std::shared_ptr<const fcl::Convexd> shape;
+  /// Neighbours of each vertex along the hull's (triangulated) edges: a
+  /// support search can climb from any vertex to the extreme one.
+  std::vector<std::vector<int>> neighbours;
+  /// Centre of the hull's bounding box (m, mesh frame).
+  Eigen::Vector3d center = Eigen::Vector3d::Zero();
   /// The largest depth of a mesh vertex below the hull's surface (m): how far
   /// the mesh is from convex. For a closed mesh, every point of the hull lies
   /// within this distance of the mesh only approximately (a dent's deepest

@@ -9,7 +9,9 @@
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
+#include <fcl/narrowphase/collision.h>
 #include <fcl/narrowphase/detail/primitive_shape_algorithm/triangle_distance.h>
+#include <fcl/narrowphase/distance.h>
 
 #include <random>
 
@@ -296,4 +298,75 @@ TEST_CASE("verify --independent catches what a coarse motion-bound check steps o
   INFO(free.out << free.err);
   REQUIRE(free.code == 0);
   REQUIRE(free.out.find("independent check:") != std::string::npos);
+}
+
+namespace {
+/// FCL's exact mesh distance (its own traversal and triangle distances at unit scale), or 0 when the meshes touch.
+double fclMeshDistance(const std::shared_ptr<BvhModel>& a, const Transform& poseA, const std::shared_ptr<BvhModel>& b,
+                       const Transform& poseB) {
+  const fcl::CollisionObjectd objectA(a, poseA), objectB(b, poseB);
+  fcl::CollisionRequestd collisionRequest;
+  fcl::CollisionResultd collisionResult;
+  if (fcl::collide(&objectA, &objectB, collisionRequest, collisionResult) > 0) return 0.0;
+  fcl::DistanceRequestd request;
+  fcl::DistanceResultd result;
+  fcl::distance(&objectA, &objectB, request, result);
+  return result.min_distance;
+}
+}  // namespace
+
+TEST_CASE("convex-hull distance bounds: never above the exact distance, warm GJK equals cold", "[soundness]") {
+  GearParams gear;
+  gear.teeth = 8;
+  Mesh twoBoxes = boxMesh({0.2, 0.2, 0.6});  // a link of two primitives, as URDF arms have
+  twoBoxes.append(cylinderMesh(0.15, 0.2), Transform(Eigen::Translation3d(0, 0, 0.35)));
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  Mesh pebble;  // a convex mesh with many vertices: the hull of random points on an ellipsoid
+  {
+    Mesh cloud = sphereMesh(1.0, 16);
+    for (auto& v : cloud.vertices) v = Eigen::Vector3d(0.3 * v.x(), 0.2 * v.y(), 0.15 * v.z());
+    pebble = cloud;
+  }
+  const std::vector<std::pair<std::string, Mesh>> shapes = {
+      {"box", boxMesh({0.5, 0.3, 0.2})}, {"sphere", sphereMesh(0.25)},      {"cylinder", cylinderMesh(0.1, 0.6)},
+      {"convex mesh", pebble},           {"concave mesh", gearMesh(gear)}, {"robot link", twoBoxes}};
+  const int poses = test::scaled(10000);
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const std::size_t j = (i + 2) % shapes.size();
+    const Mesh& meshA = shapes[i].second;
+    const Mesh& meshB = shapes[j].second;
+    const auto bvhA = buildBvh(meshA), bvhB = buildBvh(meshB);
+    const auto hullA = convexHullOf(meshA), hullB = convexHullOf(meshB);
+    REQUIRE(hullA);
+    REQUIRE(hullB);
+    BvhDistance distance;
+    CheckStats stats;
+    int hullAnswered = 0;
+    for (int p = 0; p < poses; ++p) {
+      const Transform poseA = Transform(Eigen::Translation3d(0.8 * Vector3d(unit(rng), unit(rng), unit(rng))) *
+                                        Eigen::Quaterniond::UnitRandom());
+      const Transform poseB = Transform(Eigen::Translation3d(0.8 * Vector3d(unit(rng), unit(rng), unit(rng))) *
+                                        Eigen::Quaterniond::UnitRandom());
+      const PlacedBody a{*bvhA, hullA.get(), poseA}, b{*bvhB, hullB.get(), poseB};
+      const std::uint64_t before = stats.hull_answers;
+      const DistanceBound cold = distance.lowerBound(a, b, 1e9, 0.0, true, stats);
+      const bool byHulls = stats.hull_answers > before;
+      hullAnswered += byHulls;
+      const double exact = fclMeshDistance(bvhA, poseA, bvhB, poseB);
+      INFO(shapes[i].first << " vs " << shapes[j].first << ", pose " << p << ": bound " << cold.lower << ", exact "
+                           << exact);
+      REQUIRE(cold.lower <= exact * (1 + 1e-9) + 1e-12);
+      // Warm: from a direction a little off the one just found, and from the same one.
+      DistanceBound hint = cold;
+      hint.direction = (cold.direction + 0.3 * Vector3d(unit(rng), unit(rng), unit(rng))).normalized();
+      const std::uint64_t beforeWarm = stats.hull_answers;
+      const DistanceBound warm = distance.lowerBound(a, b, 1e9, 0.0, true, stats, &hint);
+      REQUIRE(warm.lower <= exact * (1 + 1e-9) + 1e-12);
+      if (byHulls && stats.hull_answers > beforeWarm) REQUIRE(warm.lower == Approx(cold.lower).epsilon(1e-6).margin(1e-9));
+    }
+    INFO(shapes[i].first << " vs " << shapes[j].first);
+    // Convex pairs are answered by their hulls (not by the traversal) whenever apart.
+    if (i != 4 && j != 4 && i != 5 && j != 5) CHECK(hullAnswered > poses / 4);
+  }
 }
