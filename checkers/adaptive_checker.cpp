@@ -135,12 +135,12 @@ std::pair<PlacedBody, PlacedBody> AdaptiveChecker::placedBodies(std::uint32_t sa
   const auto link = static_cast<std::size_t>(p.link);
   if (p.obstacle >= 0) {
     const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
-    return {PlacedBody{*links[link].bvh, links[link].hull.get(), sample.poses[link]},
-            PlacedBody{*obstacle.bvh, obstacle.hull.get(), obstacle.pose}};
+    return {PlacedBody{*links[link].bvh, &links[link].cover, sample.poses[link]},
+            PlacedBody{*obstacle.bvh, &obstacle.cover, obstacle.pose}};
   }
   const auto other = static_cast<std::size_t>(p.other_link);
-  return {PlacedBody{*links[link].bvh, links[link].hull.get(), sample.poses[link]},
-          PlacedBody{*links[other].bvh, links[other].hull.get(), sample.poses[other]}};
+  return {PlacedBody{*links[link].bvh, &links[link].cover, sample.poses[link]},
+          PlacedBody{*links[other].bvh, &links[other].cover, sample.poses[other]}};
 }
 
 bool AdaptiveChecker::confirmTouching(std::uint32_t sampleIndex, std::uint32_t pair) {

@@ -4,6 +4,7 @@
 #include "checkers/triangle_distance.h"
 
 #include <algorithm>
+#include <span>
 #include <limits>
 
 namespace prmkit {
@@ -30,33 +31,39 @@ const BvhDistance::ModelInfo& BvhDistance::modelInfo(const BvhModel& model) {
 }
 
 namespace {
-/// A hull this far from convex (its concavity over its half extent) bounds
-/// nothing useful: a body near a concave shelf or a spring sits inside its hull.
-constexpr double kUsableConcavity = 0.05;
+bool usable(const ConvexCover* cover) { return cover && !cover->empty(); }
 
-bool usable(const ConvexHull* hull) { return hull && hull->concavity <= kUsableConcavity * hull->half_extent; }
-
-/// max over the hull of <u, x> in the world, x = pose * vertex.
-double support(const ConvexHull& hull, const Transform& pose, const Eigen::Vector3d& u) {
+/// max over the pieces of <u, x> in the world, x = pose * vertex (every vertex: exact).
+double support(std::span<const std::shared_ptr<const ConvexHull>> pieces, const Transform& pose,
+               const Eigen::Vector3d& u, double& radius) {
   const Eigen::Vector3d local = pose.linear().transpose() * u;
   double best = -std::numeric_limits<double>::infinity();
-  for (const auto& v : hull.vertices) best = std::max(best, local.dot(v));
+  for (const auto& piece : pieces) {
+    for (const auto& v : piece->vertices) best = std::max(best, local.dot(v));
+    radius = std::max(radius, piece->radius);
+  }
   return best + u.dot(pose.translation());
 }
 
-/// The slab gap of two placed hulls along u (a to b), minus a rounding
-/// margin: a lower bound on their distance for any u (triangle_distance.h).
-/// The margin covers the dot products and pose products (relative to the
-/// coordinates' magnitude) and qhull's own roundoff, which may leave a mesh
-/// vertex outside the hull of the vertices it keeps by a few ulps.
-double slabGap(const ConvexHull& a, const Transform& poseA, const ConvexHull& b, const Transform& poseB,
-               const Eigen::Vector3d& u) {
+/// The slab gap along u (a to b) between two placed sets of convex pieces,
+/// minus a rounding margin: a lower bound on the distance between their
+/// unions for any u (triangle_distance.h). The margin covers the dot products
+/// and pose products (relative to the coordinates' magnitude) and qhull's own
+/// roundoff, which may leave a mesh vertex outside the hull of the vertices it
+/// keeps by a few ulps.
+double slabGap(std::span<const std::shared_ptr<const ConvexHull>> a, const Transform& poseA,
+               std::span<const std::shared_ptr<const ConvexHull>> b, const Transform& poseB, const Eigen::Vector3d& u) {
   const double length = u.norm();
   if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
-  const double gap = (-support(b, poseB, -u) - support(a, poseA, u)) / length;
-  const double magnitude = a.radius + b.radius + poseA.translation().norm() + poseB.translation().norm();
+  double radius = 0.0;
+  const double gap = (-support(b, poseB, -u, radius) - support(a, poseA, u, radius)) / length;
+  const double magnitude = radius + poseA.translation().norm() + poseB.translation().norm();
   const double margin = 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
   return std::isfinite(gap) ? std::max(gap - margin, 0.0) : 0.0;
+}
+
+std::span<const std::shared_ptr<const ConvexHull>> one(const std::shared_ptr<const ConvexHull>& piece) {
+  return {&piece, 1};
 }
 }  // namespace
 
@@ -80,7 +87,7 @@ DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, 
     }
     return far;
   }
-  if (!useHulls || !usable(a.hull) || !usable(b.hull)) return traverse(a, b, threshold, relativeError, stats, hint);
+  if (!useHulls || !usable(a.cover) || !usable(b.cover)) return traverse(a, b, threshold, relativeError, stats, hint);
   const DistanceBound hulls = hullBound(a, b, threshold, stats, hint);
   if (hulls.lower >= threshold || (hulls.lower > 0.0 && hulls.lower * (1.0 + relativeError + 1e-9) >= hulls.upper)) {
     ++stats.hull_answers;
@@ -102,9 +109,11 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
     result.closest_a = hint->closest_a;
     result.closest_b = hint->closest_b;
   }
+  const auto& piecesA = a.cover->pieces;
+  const auto& piecesB = b.cover->pieces;
   const bool warm = hint && !hint->direction.isZero();
   if (warm) {
-    const double gap = slabGap(*a.hull, a.pose, *b.hull, b.pose, hint->direction);
+    const double gap = slabGap(piecesA, a.pose, piecesB, b.pose, hint->direction);
     if (gap >= threshold) {
       ++stats.coherent_answers;
       result.lower = gap;
@@ -114,17 +123,49 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
       return result;
     }
   }
-  ++stats.gjk_queries;
-  const GjkResult gjk = gjkSeparation(*a.hull, a.pose, *b.hull, b.pose, warm ? hint->direction : Eigen::Vector3d::Zero(),
-                                      hint ? hint->support_a : 0, hint ? hint->support_b : 0);
-  if (gjk.may_overlap || !(gjk.distance > 0.0)) return result;  // lower 0: the traversal decides
-  result.lower = slabGap(*a.hull, a.pose, *b.hull, b.pose, gjk.direction);
-  result.direction = gjk.direction.normalized();
-  result.support_a = gjk.vertex_a;
-  result.support_b = gjk.vertex_b;
-  // Not a proven upper bound (concavity is measured at vertices): it only
-  // decides when the hulls' answer is precise enough, never soundness.
-  result.upper = gjk.distance + a.hull->concavity + b.hull->concavity;
+  if (piecesA.size() == 1 && piecesB.size() == 1) {
+    ++stats.gjk_queries;
+    const ConvexHull& hullA = *piecesA[0];
+    const ConvexHull& hullB = *piecesB[0];
+    const GjkResult gjk = gjkSeparation(hullA, a.pose, hullB, b.pose, warm ? hint->direction : Eigen::Vector3d::Zero(),
+                                        hint ? hint->support_a : 0, hint ? hint->support_b : 0);
+    if (gjk.may_overlap || !(gjk.distance > 0.0)) return result;  // lower 0: the traversal decides
+    result.lower = slabGap(piecesA, a.pose, piecesB, b.pose, gjk.direction);
+    result.direction = gjk.direction.normalized();
+    result.support_a = gjk.vertex_a;
+    result.support_b = gjk.vertex_b;
+    // Not a proven upper bound (concavity is measured at vertices): it only
+    // decides when the hulls' answer is precise enough, never soundness.
+    result.upper = gjk.distance + hullA.concavity + hullB.concavity;
+    return result;
+  }
+  // Several pieces: the distance between the unions is the smallest over
+  // piece pairs; each pair is bounded by its enclosing spheres or by GJK.
+  double lower = std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  for (const auto& pieceA : piecesA) {
+    const Eigen::Vector3d centerA = a.pose * pieceA->center;
+    for (const auto& pieceB : piecesB) {
+      ++stats.bv_tests;
+      const double spheres =
+          (centerA - b.pose * pieceB->center).norm() - pieceA->bounding_radius - pieceB->bounding_radius;
+      if (spheres >= threshold) {
+        lower = std::min(lower, spheres);
+        continue;
+      }
+      ++stats.gjk_queries;
+      const GjkResult gjk = gjkSeparation(*pieceA, a.pose, *pieceB, b.pose, Eigen::Vector3d::Zero());
+      if (gjk.may_overlap || !(gjk.distance > 0.0)) return result;  // lower 0: the traversal decides
+      const double pieceLower = slabGap(one(pieceA), a.pose, one(pieceB), b.pose, gjk.direction);
+      if (pieceLower < lower) {
+        lower = pieceLower;
+        result.direction = gjk.direction.normalized();
+      }
+      upper = std::min(upper, gjk.distance + pieceA->concavity + pieceB->concavity);
+    }
+  }
+  result.lower = lower;
+  result.upper = std::max(upper, lower);
   return result;
 }
 
@@ -134,6 +175,7 @@ DistanceBound BvhDistance::traverse(const PlacedBody& bodyA, const PlacedBody& b
   const BvhModel& b = bodyB.bvh;
   const Transform& poseA = bodyA.pose;
   const Transform& poseB = bodyB.pose;
+  ++stats.bvh_traversals;
   const ModelInfo& infoA = modelInfo(a);
   const ModelInfo& infoB = modelInfo(b);
 

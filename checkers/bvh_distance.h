@@ -56,7 +56,7 @@ struct DistanceBound {
 /// One body of a distance query: its BVH, its convex hull (nullptr: none) and its pose.
 struct PlacedBody {
   const BvhModel& bvh;
-  const ConvexHull* hull;
+  const ConvexCover* cover;  // nullptr or empty: none
   const Transform& pose;
 };
 

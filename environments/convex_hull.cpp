@@ -5,6 +5,7 @@ extern "C" {
 }
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <limits>
 
@@ -84,13 +85,101 @@ std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh) {
   for (const auto& v : hull->vertices) box.extend(v);
   hull->half_extent = 0.5 * box.sizes().maxCoeff();
   hull->center = box.center();
+  for (const auto& v : hull->vertices) hull->bounding_radius = std::max(hull->bounding_radius, (v - hull->center).norm());
   for (const auto& v : hull->vertices) hull->radius = std::max(hull->radius, v.norm());
-  for (const auto& v : mesh.vertices) {
+  // Depth below the hull of vertices, edge midpoints and triangle centroids:
+  // an extruded shape (a gear, a plate with a hole) has every vertex on a cap,
+  // so only points inside its side walls show its dents.
+  auto measure = [&](const Eigen::Vector3d& p) {
     double depth = std::numeric_limits<double>::infinity();
-    for (const auto& plane : planes) depth = std::min(depth, -(plane.head<3>().dot(v) + plane[3]));
+    for (const auto& plane : planes) depth = std::min(depth, -(plane.head<3>().dot(p) + plane[3]));
     hull->concavity = std::max(hull->concavity, depth);
+  };
+  for (const auto& v : mesh.vertices) measure(v);
+  for (const auto& t : mesh.triangles) {
+    const Eigen::Vector3d& a = mesh.vertices[static_cast<std::size_t>(t[0])];
+    const Eigen::Vector3d& b = mesh.vertices[static_cast<std::size_t>(t[1])];
+    const Eigen::Vector3d& c = mesh.vertices[static_cast<std::size_t>(t[2])];
+    measure((a + b + c) / 3.0);
+    measure(0.5 * (a + b));
+    measure(0.5 * (b + c));
+    measure(0.5 * (c + a));
   }
   return hull;
+}
+
+bool ConvexHull::nearlyConvex() const { return concavity <= kUsableConcavity * half_extent; }
+
+namespace {
+/// The triangles under a BVH node (no recursion: an explicit stack).
+/// `mark` holds, per mesh vertex, its index in the piece of stamp `stamp`.
+Mesh subtreeVertices(const Mesh& mesh, const BvhModel& bvh, int node, std::vector<std::pair<int, int>>& mark,
+                     int stamp) {
+  Mesh piece;
+  std::vector<int> stack{node};
+  while (!stack.empty()) {
+    const int n = stack.back();
+    stack.pop_back();
+    const auto& bv = bvh.getBV(n);
+    if (!bv.isLeaf()) {
+      stack.push_back(bv.first_child);
+      stack.push_back(bv.first_child + 1);
+      continue;
+    }
+    const fcl::Triangle& t = bvh.tri_indices[bv.primitiveId()];
+    std::array<int, 3> triangle{};
+    for (int k = 0; k < 3; ++k) {
+      const auto v = static_cast<std::size_t>(t[k]);
+      if (mark[v].first != stamp) {
+        mark[v] = {stamp, static_cast<int>(piece.vertices.size())};
+        piece.vertices.push_back(mesh.vertices[v]);
+      }
+      triangle[static_cast<std::size_t>(k)] = mark[v].second;
+    }
+    piece.triangles.push_back(triangle);
+  }
+  return piece;
+}
+}  // namespace
+
+ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh) {
+  ConvexCover cover;
+  auto root = convexHullOf(mesh);
+  if (!root) return cover;
+  struct Piece {
+    int node;
+    std::shared_ptr<const ConvexHull> hull;
+    bool splittable = true;
+  };
+  std::vector<Piece> pieces{{0, std::move(root), true}};
+  std::vector<std::pair<int, int>> mark(mesh.vertices.size(), {-1, -1});
+  int stamp = 0;
+  while (pieces.size() < kMaxConvexPieces) {
+    // The most concave piece that can still be split.
+    int worst = -1;
+    double worstRatio = kUsableConcavity;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      const ConvexHull& h = *pieces[i].hull;
+      const double ratio = h.concavity / std::max(h.half_extent, 1e-300);
+      if (ratio > worstRatio && pieces[i].splittable && !bvh.getBV(pieces[i].node).isLeaf()) {
+        worstRatio = ratio;
+        worst = static_cast<int>(i);
+      }
+    }
+    if (worst < 0) break;
+    const int first = bvh.getBV(pieces[static_cast<std::size_t>(worst)].node).first_child;
+    auto left = convexHullOf(subtreeVertices(mesh, bvh, first, mark, stamp++));
+    auto right = convexHullOf(subtreeVertices(mesh, bvh, first + 1, mark, stamp++));
+    if (!left || !right) {
+      // A flat subtree has no 3D hull: keep the parent whole.
+      pieces[static_cast<std::size_t>(worst)].splittable = false;
+      continue;
+    }
+    pieces[static_cast<std::size_t>(worst)] = {first, std::move(left), true};
+    pieces.push_back({first + 1, std::move(right), true});
+  }
+  for (auto& piece : pieces) cover.pieces.push_back(std::move(piece.hull));
+  return cover;
 }
 
 }  // namespace prmkit

@@ -23,8 +23,14 @@ struct ConvexHull {
   /// Neighbours of each vertex along the hull's (triangulated) edges: a
   /// support search can climb from any vertex to the extreme one.
   std::vector<std::vector<int>> neighbours;
-  /// Centre of the hull's bounding box (m, mesh frame).
+  /// Centre of the hull's bounding box (m, mesh frame), and the radius of
+  /// the sphere about it that encloses the hull (m).
   Eigen::Vector3d center = Eigen::Vector3d::Zero();
+  double bounding_radius = 0.0;
+
+  /// Convex enough that its distance says much about the mesh's: concavity
+  /// at most kUsableConcavity of its half extent.
+  bool nearlyConvex() const;
   /// The largest depth of a mesh vertex below the hull's surface (m): how far
   /// the mesh is from convex. For a closed mesh, every point of the hull lies
   /// within this distance of the mesh only approximately (a dent's deepest
@@ -37,8 +43,24 @@ struct ConvexHull {
   double radius = 0.0;
 };
 
+/// A hull this far from convex (its concavity over its half extent) bounds
+/// little: a body near a concave shelf or a spring sits inside its hull.
+inline constexpr double kUsableConcavity = 0.05;
+
 /// The convex hull of the mesh's vertices, or nullptr when they span no
 /// volume (a flat or degenerate mesh, for which qhull has no 3D hull).
 std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh);
+
+/// Convex pieces whose union contains every triangle of a mesh: the mesh's
+/// hull when it is nearly convex; otherwise the hulls of subtrees of its BVH
+/// (each subtree's triangles lie in the hull of their vertices), the most
+/// concave piece split into its two children first, until every piece is
+/// nearly convex or there are kMaxConvexPieces. Empty when the mesh is flat.
+struct ConvexCover {
+  std::vector<std::shared_ptr<const ConvexHull>> pieces;
+  bool empty() const { return pieces.empty(); }
+};
+inline constexpr std::size_t kMaxConvexPieces = 16;
+ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh);
 
 }  // namespace prmkit

@@ -13,7 +13,7 @@ struct Obstacle {
   Mesh mesh;  // in the obstacle's own frame
   Transform pose = Transform::Identity();
   std::shared_ptr<BvhModel> bvh;
-  std::shared_ptr<const ConvexHull> hull;  // nullptr for a flat mesh
+  ConvexCover cover;  // convex pieces containing the mesh (empty for a flat mesh)
 };
 
 class Scene {

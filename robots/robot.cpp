@@ -12,7 +12,7 @@ Link::Link(std::string name_, Mesh mesh_)
     : name(std::move(name_)),
       mesh(std::move(mesh_)),
       bvh(buildBvh(mesh)),
-      hull(convexHullOf(mesh)),
+      cover(convexCoverOf(mesh, *bvh)),
       radius(mesh.radiusAboutOrigin()) {}
 
 Eigen::Quaterniond unitQuaternion(const Eigen::Vector4d& xyzw) {

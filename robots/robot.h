@@ -33,7 +33,7 @@ struct Link {
   std::string name;
   Mesh mesh;
   std::shared_ptr<BvhModel> bvh;
-  std::shared_ptr<const ConvexHull> hull;  // nullptr for a flat mesh
+  ConvexCover cover;  // convex pieces containing the mesh (empty for a flat mesh)
   double radius = 0.0;  // largest distance from the link frame's origin to the mesh
 
   Link(std::string name, Mesh mesh);
