@@ -230,7 +230,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   auto* planCmd = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg");
   addProblemOptions(planCmd);
   planCmd->add_option("--planner", planner, fmt::format("{}", fmt::join(plannerNames(), ", ")));
-  planCmd->add_option("--checker", checker, "collision checker strategy (discrete, adaptive, budgeted)");
+  planCmd->add_option("--checker", checker, "collision checker strategy: adaptive (exact; the default when the problem names none), discrete or budgeted");
   planCmd->add_option("--sampler", sampler,
                       fmt::format("node sampler: {}, or a mix such as uniform:0.5,bridge:0.5", fmt::join(samplerNames(), ", ")));
   planCmd->add_option("--seed", seed, "random seed")->check(CLI::NonNegativeNumber);
@@ -239,7 +239,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   auto* checkCmd = app.add_subcommand("check", "check a list of edges (or random ones) and write one verdict per edge");
   addProblemOptions(checkCmd);
   CheckOptions checkOptions;
-  checkCmd->add_option("--checker", checker, "collision checker strategy (discrete, adaptive, budgeted)");
+  checkCmd->add_option("--checker", checker, "collision checker strategy: adaptive (exact; the default when the problem names none), discrete or budgeted");
   checkCmd->add_option("--edges", checkOptions.edgesFile, "CSV of edges: header a.<coordinate>..., b.<coordinate>...");
   checkCmd->add_option("--random", checkOptions.randomCount, "check N random edges between valid configurations")
       ->check(CLI::PositiveNumber);

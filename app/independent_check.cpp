@@ -47,7 +47,7 @@ bool IndependentCheck::collides(const Config& q) {
 }
 
 std::optional<double> IndependentCheck::firstCollision(const Config& a, const Config& b) {
-  const double steps = std::ceil(robot_.distance(a, b) / (resolution_ * robot_.maxExtent()));
+  const double steps = std::ceil(robot_.resolutionSteps(a, b, resolution_));
   if (!(steps <= static_cast<double>(kMaxSegments)))
     throw std::invalid_argument(fmt::format("the independent check would need {:.3g} steps on one edge", steps));
   const auto n = std::max<std::size_t>(1, static_cast<std::size_t>(steps));

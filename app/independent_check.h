@@ -5,7 +5,9 @@
 // bounds and test each step with prmkit's counted narrow phase; a wrong
 // motion bound or a wrong distance would fool them together with `adaptive`.
 // This check uses neither: it steps in C-space at a fixed resolution (a
-// fraction of the space's extent, like OMPL's longest valid segment) and
+// fraction of the space's extent, like OMPL's longest valid segment, with
+// translation and rotation each against their own extent:
+// Robot::resolutionSteps) and
 // tests every link against every obstacle and every checked link pair with
 // plain fcl::collide on BVHs built here from the unmodified meshes, without a
 // broad phase. What it still shares with the checkers is the definition of

@@ -11,8 +11,10 @@
 # step (1% of the scene size halved as often as needed) that misses none of
 # these edges, and adaptive; misses are counted against a dense ground truth
 # (no robot point moves more than 1e-3 of the scene size between checks);
-# times are the median of the checker's own time per edge. The last column
-# is adaptive with SSL's lever motion bound alone
+# times are the median of the checker's own time per edge. Adaptive runs on
+# both geometries: `convex` (the default: convex pieces, coherent GJK, then
+# BVHs) and `mesh` (BVH traversals alone, checker.adaptive.geometry=mesh).
+# The last column is adaptive with SSL's lever motion bound alone
 # (checker.adaptive.motion_bound=lever).
 # Planning level: lazy_prm on seeds 1..SEEDS with discrete 1% and adaptive;
 # median planning and checking time, and how many paths `prmkit verify` rejects.
@@ -37,8 +39,8 @@ edge_row() {  # problem checker-args... -> "us_per_edge misses"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "| problem | discrete 1% C-space: us/edge, misses | discrete 1% of scene in workspace: us/edge, misses | discrete missing nothing: step (m), us/edge, misses | adaptive: us/edge, misses | adaptive / discrete 1% | adaptive / discrete missing nothing | adaptive, lever bounds only: us/edge, misses |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| problem | discrete 1% C-space: us/edge, misses | discrete 1% of scene in workspace: us/edge, misses | discrete missing nothing: step (m), us/edge, misses | adaptive (convex): us/edge, misses | adaptive (mesh): us/edge, misses | adaptive / discrete 1% | adaptive / discrete missing nothing | adaptive mesh / convex | adaptive, lever bounds only: us/edge, misses |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for p in $PROBLEMS; do
   size=$("$PRMKIT" validate "configs/problems/$p.yaml" | sed -n 's/.*scene size \([0-9.e+-]*\) m.*/\1/p')
   truth=$(python3 -c "print(1e-3 * $size)")
@@ -53,8 +55,9 @@ for p in $PROBLEMS; do
     read -r z_us z_miss <<<"$(edge_row "$p" --checker discrete --set checker.discrete.eps="$step")"
   done
   read -r a_us a_miss <<<"$(edge_row "$p" --checker adaptive)"
+  read -r m_us m_miss <<<"$(edge_row "$p" --checker adaptive --set checker.adaptive.geometry=mesh)"
   read -r l_us l_miss <<<"$(edge_row "$p" --checker adaptive --set checker.adaptive.motion_bound=lever)"
-  python3 -c "print('| $p | $d_us, $d_miss | $w_us, $w_miss | %.3g, $z_us, $z_miss | $a_us, $a_miss | %.1f | %.2f | $l_us, $l_miss |' % ($step, $a_us / $d_us, $a_us / $z_us))"
+  python3 -c "print('| $p | $d_us, $d_miss | $w_us, $w_miss | %.3g, $z_us, $z_miss | $a_us, $a_miss | $m_us, $m_miss | %.1f | %.2f | %.1f | $l_us, $l_miss |' % ($step, $a_us / $d_us, $a_us / $z_us, $m_us / $a_us))"
 done
 
 echo

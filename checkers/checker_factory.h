@@ -8,7 +8,7 @@ namespace prmkit {
 
 /// Settings of every strategy; `type` picks one.
 struct CheckerSettings {
-  std::string type = "discrete";
+  std::string type = "adaptive";  // exact by default; discrete stays for comparison
   DiscreteSettings discrete;
   AdaptiveSettings adaptive;
   BudgetedSettings budgeted;

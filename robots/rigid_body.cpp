@@ -39,6 +39,11 @@ double RigidBody2D::distance(const Config& a, const Config& b) const {
 
 double RigidBody2D::maxExtent() const { return (bounds_.upper - bounds_.lower).norm() + kPi; }
 
+double RigidBody2D::resolutionSteps(const Config& a, const Config& b, double resolution) const {
+  const double translation = (b.head<2>() - a.head<2>()).norm() / (bounds_.upper - bounds_.lower).norm();
+  return std::max(translation, std::abs(angleDifference(a[2], b[2])) / kPi) / resolution;
+}
+
 void RigidBody2D::linkPoses(const Config& q, std::vector<Transform>& out) const {
   out.resize(1);
   out[0] = Transform(Eigen::Translation3d(q[0], q[1], 0.0) * Eigen::AngleAxisd(q[2], Eigen::Vector3d::UnitZ()));
@@ -97,6 +102,11 @@ double RigidBody3D::distance(const Config& a, const Config& b) const {
 }
 
 double RigidBody3D::maxExtent() const { return (bounds_.upper - bounds_.lower).norm() + kPi / 2; }
+
+double RigidBody3D::resolutionSteps(const Config& a, const Config& b, double resolution) const {
+  const double translation = (b.head<3>() - a.head<3>()).norm() / (bounds_.upper - bounds_.lower).norm();
+  return std::max(translation, halfAngle(a, b) / (kPi / 2)) / resolution;
+}
 
 void RigidBody3D::linkPoses(const Config& q, std::vector<Transform>& out) const {
   out.resize(1);

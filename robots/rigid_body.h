@@ -15,6 +15,8 @@ class RigidBody2D final : public Robot {
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   double distance(const Config& a, const Config& b) const override;
   double maxExtent() const override;
+  /// Translation against the bounds' diagonal, rotation against pi.
+  double resolutionSteps(const Config& a, const Config& b, double resolution) const override;
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
   /// l = |dt| + R |dtheta| (DESIGN.md, free-flyer bound).
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;
@@ -35,6 +37,8 @@ class RigidBody3D final : public Robot {
   /// OMPL's SE(3) metric: |dt| + acos(|<qa, qb>|).
   double distance(const Config& a, const Config& b) const override;
   double maxExtent() const override;
+  /// Translation against the bounds' diagonal, rotation against pi / 2 (OMPL's SO(3) extent).
+  double resolutionSteps(const Config& a, const Config& b, double resolution) const override;
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
   /// l = |dt| + R * angle(R_a, R_b), the angle slerp sweeps at constant rate.
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;

@@ -80,6 +80,14 @@ class Robot {
   virtual double distance(const Config& a, const Config& b) const = 0;
   /// Largest distance of the space (OMPL's getMaximumExtent), the unit of C-space resolutions.
   virtual double maxExtent() const = 0;
+  /// How many steps of `resolution` (a fraction of the extent) the edge a -> b
+  /// needs, each group of coordinates measured against its own extent, so
+  /// that no group is undersampled at any scale (on a free flyer 1 km across,
+  /// a 4 mrad turn is a negligible part of distance / maxExtent). Default:
+  /// distance / (resolution maxExtent).
+  virtual double resolutionSteps(const Config& a, const Config& b, double resolution) const {
+    return distance(a, b) / (resolution * maxExtent());
+  }
 
   const std::vector<Link>& links() const { return links_; }
   virtual void linkPoses(const Config& q, std::vector<Transform>& out) const = 0;

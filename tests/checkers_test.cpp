@@ -72,7 +72,9 @@ TEST_CASE("discrete checker: bisection order finds the same collision and a 1% C
 
 TEST_CASE("discrete checker: sphere near a box, static checks and bounds", "[checkers]") {
   BoxWorld world(sphereMesh(0.5));
-  auto checker = makeChecker(CheckerSettings{}, world.robot, world.scene);
+  CheckerSettings settings;
+  settings.type = "discrete";
+  auto checker = makeChecker(settings, world.robot, world.scene);
   // The tessellated sphere encloses the true one and is less than 3% larger.
   REQUIRE(checker->isValid(pose(0.5 + 0.5 * 1.03, 0, 0)));
   REQUIRE_FALSE(checker->isValid(pose(0.5 + 0.5 - 0.01, 0, 0)));

@@ -113,11 +113,11 @@ TEST_CASE("lazy PRM never keeps a colliding edge and checks each edge at most on
   }
 }
 
-TEST_CASE("the default discrete resolution returns paths that verify rejects on thin_wall", "[planning]") {
+TEST_CASE("discrete checking at OMPL's default 1% resolution returns paths that verify rejects on thin_wall", "[planning]") {
   // The problem is built so 1% C-space steps can cross the 2 cm wall; some seeds' paths do.
   int rejected = 0;
   for (int seed = 1; seed <= 10 && rejected == 0; ++seed) {
-    Problem problem = test::loadForPlanning("thin_wall", {fmt::format("seed={}", seed)});
+    Problem problem = test::loadForPlanning("thin_wall", {"checker.type=discrete", fmt::format("seed={}", seed)});
     auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
     const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
     REQUIRE(result.solved);
