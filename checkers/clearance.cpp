@@ -12,8 +12,11 @@ double ClearanceQuery::clearance(const Config& q, double relativeError, CheckSta
     for (const Obstacle& obstacle : scene_.obstacles()) {
       // A pair whose bound reaches the smallest distance so far cannot lower
       // it, so the current minimum is the traversal's stopping threshold.
-      const DistanceBound bound = distance_.lowerBound(*links[l].bvh, poses_[l], *obstacle.bvh, obstacle.pose,
-                                                       smallest, relativeError, stats);
+      // The same cascade as `adaptive` (spheres, convex covers, BVHs): a lower bound either way.
+      const DistanceBound bound =
+          distance_.lowerBound(PlacedBody{*links[l].bvh, &links[l].cover, poses_[l]},
+                               PlacedBody{*obstacle.bvh, &obstacle.cover, obstacle.pose}, smallest, relativeError,
+                               true, stats);
       smallest = std::min(smallest, bound.lower);
     }
   }

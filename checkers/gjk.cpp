@@ -1,5 +1,7 @@
 #include "checkers/gjk.h"
 
+#include "checkers/triangle_distance.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -28,30 +30,9 @@ Vector3d closestOnSegment(const Vector3d& p, const Vector3d& q, std::array<Vecto
   return p + t * d;
 }
 
-/// Closest point to the origin of triangle (a, b, c) (Ericson 5.1.5, the
-/// point being the origin); the simplex keeps all three points.
+/// Closest point to the origin of triangle (a, b, c); the simplex keeps all three points.
 Vector3d closestOnTriangle(const Vector3d& a, const Vector3d& b, const Vector3d& c) {
-  const Vector3d ab = b - a, ac = c - a, ap = -a;
-  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
-  if (d1 <= 0.0 && d2 <= 0.0) return a;
-  const Vector3d bp = -b;
-  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
-  if (d3 >= 0.0 && d4 <= d3) return b;
-  const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return d1 - d3 > 0.0 ? Vector3d(a + (d1 / (d1 - d3)) * ab) : a;
-  const Vector3d cp = -c;
-  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
-  if (d6 >= 0.0 && d5 <= d6) return c;
-  const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return d2 - d6 > 0.0 ? Vector3d(a + (d2 / (d2 - d6)) * ac) : a;
-  const double va = d3 * d6 - d5 * d4;
-  if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
-    const double denominator = (d4 - d3) + (d5 - d6);
-    return denominator > 0.0 ? Vector3d(b + ((d4 - d3) / denominator) * (c - b)) : b;
-  }
-  const double sum = va + vb + vc;
-  if (!(sum > 0.0)) return a;
-  return a + ab * (vb / sum) + ac * (vc / sum);
+  return closestPointOnTriangle(Vector3d::Zero(), a, b, c);
 }
 
 /// The origin and d lie on the same side of the plane through a, b, c.

@@ -6,13 +6,9 @@
 
 namespace prmkit {
 
-namespace {
 using Eigen::Vector3d;
 
-/// Closest point of triangle (a, b, c) to p, by Voronoi regions (Ericson 5.1.5).
-/// Degenerate triangles fall back to a vertex: the edge-edge candidates
-/// cover them, and any point of the triangle is a valid candidate.
-Vector3d closestOnTriangle(const Vector3d& p, const Vector3d& a, const Vector3d& b, const Vector3d& c) {
+Vector3d closestPointOnTriangle(const Vector3d& p, const Vector3d& a, const Vector3d& b, const Vector3d& c) {
   const Vector3d ab = b - a, ac = c - a, ap = p - a;
   const double d1 = ab.dot(ap), d2 = ac.dot(ap);
   if (d1 <= 0.0 && d2 <= 0.0) return a;
@@ -42,6 +38,7 @@ Vector3d closestOnTriangle(const Vector3d& p, const Vector3d& a, const Vector3d&
   return a + ab * (vb / sum) + ac * (vc / sum);
 }
 
+namespace {
 /// Closest points of segments [p1, q1] and [p2, q2] (Ericson 5.1.9), with the
 /// parallel test relative to the segments' lengths instead of an absolute epsilon.
 void closestOnSegments(const Vector3d& p1, const Vector3d& q1, const Vector3d& p2, const Vector3d& q2, Vector3d& c1,
@@ -112,8 +109,8 @@ TriangleDistance triangleDistance(const Vector3d& a0, const Vector3d& a1, const 
     }
   };
   for (int i = 0; i < 3; ++i) {
-    offer(a[i], closestOnTriangle(a[i], b0, b1, b2));
-    offer(closestOnTriangle(b[i], a0, a1, a2), b[i]);
+    offer(a[i], closestPointOnTriangle(a[i], b0, b1, b2));
+    offer(closestPointOnTriangle(b[i], a0, a1, a2), b[i]);
   }
   Vector3d onA, onB;
   for (int i = 0; i < 3; ++i)

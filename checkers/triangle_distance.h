@@ -31,6 +31,12 @@ struct TriangleDistance {
   Eigen::Vector3d on_a, on_b;
 };
 
+/// Closest point of triangle (a, b, c) to p, by Voronoi regions (Ericson
+/// 5.1.5). A degenerate triangle falls back to a vertex: callers that need
+/// its edges test them as segments, and any point of it is a valid candidate.
+Eigen::Vector3d closestPointOnTriangle(const Eigen::Vector3d& p, const Eigen::Vector3d& a, const Eigen::Vector3d& b,
+                                       const Eigen::Vector3d& c);
+
 /// Both triangles given in the same frame.
 TriangleDistance triangleDistance(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1, const Eigen::Vector3d& a2,
                                   const Eigen::Vector3d& b0, const Eigen::Vector3d& b1, const Eigen::Vector3d& b2);
