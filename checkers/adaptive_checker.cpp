@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace prmkit {
@@ -74,14 +75,19 @@ PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
   return checkSegments(path);
 }
 
-const std::vector<double>& AdaptiveChecker::speedsAt(std::uint32_t sampleIndex, std::uint32_t segment) {
-  for (const auto& [s, speeds] : samples_[sampleIndex].speeds)
-    if (s == segment) return speeds;
-  std::vector<double> speeds;
-  robot_->linkSpeeds(path_[segment], path_[segment + 1], samples_[sampleIndex].q, speeds);
+double AdaptiveChecker::speedAt(std::uint32_t sampleIndex, std::uint32_t segment, std::size_t link) {
   auto& all = samples_[sampleIndex].speeds;
-  all.emplace_back(segment, std::move(speeds));
-  return all.back().second;
+  auto found = std::find_if(all.begin(), all.end(), [&](const Sample::SegmentSpeeds& s) { return s.segment == segment; });
+  if (found == all.end()) {
+    Sample::SegmentSpeeds entry{segment, {}, {}};
+    robot_->linkTwists(path_[segment], path_[segment + 1], samples_[sampleIndex].q, entry.twists);
+    entry.speeds.assign(entry.twists.size(), std::numeric_limits<double>::quiet_NaN());
+    all.push_back(std::move(entry));
+    found = all.end() - 1;
+  }
+  double& speed = found->speeds[link];
+  if (std::isnan(speed)) speed = robot_->linkSpeed(link, found->twists[link]);
+  return speed;
 }
 
 double AdaptiveChecker::motionBound(const Element& e) {
@@ -90,8 +96,8 @@ double AdaptiveChecker::motionBound(const Element& e) {
   const BodyPair& pair = pairs_[e.pair];
   if (accelerationBounds_.empty() || pair.obstacle < 0) return scaled;
   const auto link = static_cast<std::size_t>(pair.link);
-  const double speedA = speedsAt(e.sample_a, e.segment)[link];
-  const double speedB = speedsAt(e.sample_b, e.segment)[link];
+  const double speedA = speedAt(e.sample_a, e.segment, link);
+  const double speedB = speedAt(e.sample_b, e.segment, link);
   return std::min(scaled, speedBoundedLength(speedA, speedB, accelerationBounds_[e.segment][link], width));
 }
 

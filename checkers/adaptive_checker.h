@@ -68,8 +68,15 @@ class AdaptiveChecker final : public Checker {
     std::vector<Transform> poses;        // empty until a distance needs them
     std::vector<DistanceBound> bounds;   // per pair
     std::vector<bool> from_cache;        // bound loaded from the node cache
-    /// Per segment through the sample: every link's speed bound there (Robot::linkSpeeds).
-    std::vector<std::pair<std::uint32_t, std::vector<double>>> speeds;
+    /// Per segment through the sample: every link's twist there, and the
+    /// speed bounds computed from them so far (NaN: not yet; a bisection
+    /// sample usually needs one link's).
+    struct SegmentSpeeds {
+      std::uint32_t segment;
+      std::vector<Robot::LinkTwist> twists;
+      std::vector<double> speeds;
+    };
+    std::vector<SegmentSpeeds> speeds;
   };
   /// One unresolved (segment, pair) element of the queue (SSL 2005, Sec. 4).
   struct Element {
@@ -99,8 +106,8 @@ class AdaptiveChecker final : public Checker {
   /// obstacle, when the robot has speed bounds, the travel that the speeds at
   /// the interval's ends and the segment's acceleration bound allow, if smaller.
   double motionBound(const Element& element);
-  /// Every link's speed bound at the sample, moving along the segment.
-  const std::vector<double>& speedsAt(std::uint32_t sample, std::uint32_t segment);
+  /// The link's speed bound at the sample, moving along the segment.
+  double speedAt(std::uint32_t sample, std::uint32_t segment, std::size_t link);
   /// The pair's two meshes in their poses at a sample.
   std::pair<PlacedBody, PlacedBody> placedBodies(std::uint32_t sample, std::uint32_t pair);
   /// FCL's collision test agrees that the pair touches at the sample.

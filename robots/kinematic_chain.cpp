@@ -195,7 +195,7 @@ void KinematicChain::motionBounds(const Config& a, const Config& b, std::vector<
   }
 }
 
-void KinematicChain::linkSpeeds(const Config& a, const Config& b, const Config& q, std::vector<double>& out) const {
+void KinematicChain::linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out) const {
   std::vector<Transform> frames;
   framePoses(q, frames);
   const auto& joints = description_.joints;
@@ -219,12 +219,15 @@ void KinematicChain::linkSpeeds(const Config& a, const Config& b, const Config& 
   for (std::size_t i = 0; i < links_.size(); ++i) {
     const auto f = static_cast<std::size_t>(linkFrames_[i]);
     const Eigen::Matrix3d toLink = frames[f].linear().transpose();
-    const Eigen::Vector3d w = toLink * angular[f];
-    const Eigen::Vector3d v = toLink * linear[f];
-    double largest = 0.0;
-    for (const Eigen::Vector3d& x : speedPoints_[i]) largest = std::max(largest, (v + w.cross(x)).squaredNorm());
-    out[i] = std::sqrt(largest);
+    out[i] = LinkTwist{toLink * angular[f], toLink * linear[f]};
   }
+}
+
+double KinematicChain::linkSpeed(std::size_t link, const LinkTwist& twist) const {
+  double largest = 0.0;
+  for (const Eigen::Vector3d& x : speedPoints_[link])
+    largest = std::max(largest, (twist.linear + twist.angular.cross(x)).squaredNorm());
+  return std::sqrt(largest);
 }
 
 void KinematicChain::linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const {

@@ -64,7 +64,8 @@ class KinematicChain final : public Robot {
   /// interpolation), then the largest |v + omega x x| over points whose hull
   /// holds the link (x -> |v + omega x x| is convex, so its maximum over the
   /// link is at most its maximum over those points).
-  void linkSpeeds(const Config& a, const Config& b, const Config& q, std::vector<double>& out) const override;
+  void linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out) const override;
+  double linkSpeed(std::size_t link, const LinkTwist& twist) const override;
   /// Differentiating p' = sum_j dq_j u_j x (p - o_j): an axis turns with the
   /// joints above it (|u_j'| <= sum of their |dq|), and p moves relative to
   /// o_j by at most what the joints above turn it plus the joints below move

@@ -62,7 +62,18 @@ double Robot::maxMotionBound(const Config& a, const Config& b) const {
   return m;
 }
 
-void Robot::linkSpeeds(const Config&, const Config&, const Config&, std::vector<double>&) const {
+void Robot::linkSpeeds(const Config& a, const Config& b, const Config& q, std::vector<double>& out) const {
+  std::vector<LinkTwist> twists;
+  linkTwists(a, b, q, twists);
+  out.resize(links_.size());
+  for (std::size_t i = 0; i < links_.size(); ++i) out[i] = linkSpeed(i, twists[i]);
+}
+
+void Robot::linkTwists(const Config&, const Config&, const Config&, std::vector<LinkTwist>&) const {
+  throw std::logic_error(kind() + " robots have no speed bounds");
+}
+
+double Robot::linkSpeed(std::size_t, const LinkTwist&) const {
   throw std::logic_error(kind() + " robots have no speed bounds");
 }
 

@@ -116,7 +116,20 @@ class Robot {
   /// anywhere on the edge. Robots that have them say so in hasSpeedBounds;
   /// the others throw std::logic_error.
   virtual bool hasSpeedBounds() const { return false; }
-  virtual void linkSpeeds(const Config& a, const Config& b, const Config& q, std::vector<double>& out) const;
+  /// Every link's speed bound at q (linkTwists, then linkSpeed per link).
+  void linkSpeeds(const Config& a, const Config& b, const Config& q, std::vector<double>& out) const;
+  /// The velocity of each link's frame at q along the edge (per unit of edge
+  /// parameter), in the link's own frame: the shared part of the speed
+  /// bounds, one forward-kinematics pass for all links.
+  struct LinkTwist {
+    Eigen::Vector3d angular = Eigen::Vector3d::Zero();
+    Eigen::Vector3d linear = Eigen::Vector3d::Zero();  // of the frame's origin
+  };
+  virtual void linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out) const;
+  /// The link's speed bound for its twist: max |v + w x p| over points p
+  /// whose hull contains the link. Checkers that need few links call this
+  /// per link instead of linkSpeeds.
+  virtual double linkSpeed(std::size_t link, const LinkTwist& twist) const;
   virtual void linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const;
 
   const std::vector<std::pair<int, int>>& selfCollisionPairs() const { return selfCollisionPairs_; }
