@@ -24,7 +24,7 @@ bool touch(const fcl::CollisionObjectd& a, const fcl::CollisionObjectd& b) {
 }  // namespace
 
 IndependentCheck::IndependentCheck(const Problem& problem, double resolution)
-    : robot_(*problem.robot), resolution_(resolution) {
+    : robot_(*problem.robot), scene_(*problem.scene), resolution_(resolution) {
   if (!(resolution > 0.0 && resolution <= 1.0))
     throw std::invalid_argument(fmt::format("the independent check's resolution must be in (0, 1], got {:g}", resolution));
   for (const Link& link : robot_.links()) links_.push_back(objectOf(link.mesh, Transform::Identity()));
@@ -38,11 +38,19 @@ bool IndependentCheck::collides(const Config& q) {
     links_[i]->setTransform(poses_[i]);
     links_[i]->computeAABB();
   }
-  for (const auto& link : links_)
-    for (const auto& obstacle : obstacles_)
-      if (touch(*link, *obstacle)) return true;
-  for (const auto& [i, k] : robot_.selfCollisionPairs())
-    if (touch(*links_[static_cast<std::size_t>(i)], *links_[static_cast<std::size_t>(k)])) return true;
+  const auto& links = robot_.links();
+  const auto& obstacles = scene_.obstacles();
+  for (std::size_t l = 0; l < links_.size(); ++l)
+    for (std::size_t o = 0; o < obstacles_.size(); ++o)
+      if (touch(*links_[l], *obstacles_[o]) ||
+          oneInsideOther(links[l].mesh, links[l].solid, poses_[l], obstacles[o].mesh, obstacles[o].solid, obstacles[o].pose))
+        return true;
+  for (const auto& [i, k] : robot_.selfCollisionPairs()) {
+    const auto a = static_cast<std::size_t>(i), b = static_cast<std::size_t>(k);
+    if (touch(*links_[a], *links_[b]) ||
+        oneInsideOther(links[a].mesh, links[a].solid, poses_[a], links[b].mesh, links[b].solid, poses_[b]))
+      return true;
+  }
   return false;
 }
 

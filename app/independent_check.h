@@ -39,6 +39,7 @@ class IndependentCheck {
 
  private:
   const Robot& robot_;
+  const Scene& scene_;
   double resolution_;
   std::vector<std::unique_ptr<fcl::CollisionObjectd>> links_, obstacles_;
   std::vector<Transform> poses_;

@@ -31,6 +31,7 @@ bool CollisionQueries::meshesOverlap(const BvhModel& a, const Transform& poseA, 
 namespace {
 struct BroadphaseQuery {
   const fcl::CollisionObjectd* link_object;
+  const Link* link;
   const BvhModel* link_bvh;
   const Scene* scene;
   CheckStats* stats;
@@ -42,8 +43,10 @@ bool narrowPhase(fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2, void* dat
   const fcl::CollisionObjectd* obstacleObject = (o1 == query.link_object) ? o2 : o1;
   const auto index = static_cast<int>(reinterpret_cast<std::intptr_t>(obstacleObject->getUserData()));
   const Obstacle& obstacle = query.scene->obstacles()[static_cast<std::size_t>(index)];
-  if (CollisionQueries::meshesOverlap(*query.link_bvh, query.link_object->getTransform(), *obstacle.bvh,
-                                      obstacle.pose, *query.stats)) {
+  const Transform linkPose = query.link_object->getTransform();
+  if (CollisionQueries::meshesOverlap(*query.link_bvh, linkPose, *obstacle.bvh, obstacle.pose, *query.stats) ||
+      oneInsideOther(query.link->mesh, query.link->solid, linkPose, obstacle.mesh, obstacle.solid,
+                                       obstacle.pose)) {
     query.hit_obstacle = index;
     return true;  // stop the broad phase
   }
@@ -60,7 +63,7 @@ bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* 
       auto& object = *linkObjects_[i];
       object.setTransform(poses_[i]);
       object.computeAABB();
-      BroadphaseQuery query{&object, links[i].bvh.get(), scene_.get(), &stats};
+      BroadphaseQuery query{&object, &links[i], links[i].bvh.get(), scene_.get(), &stats};
       scene_->broadphase().collide(&object, &query, narrowPhase);
       if (query.hit_obstacle >= 0) {
         if (contact) *contact = {static_cast<int>(i), query.hit_obstacle, -1};
@@ -69,7 +72,8 @@ bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* 
     }
   }
   for (const auto& [i, k] : robot_->selfCollisionPairs()) {
-    if (meshesOverlap(*links[i].bvh, poses_[i], *links[k].bvh, poses_[k], stats)) {
+    if (meshesOverlap(*links[i].bvh, poses_[i], *links[k].bvh, poses_[k], stats) ||
+        oneInsideOther(links[i].mesh, links[i].solid, poses_[i], links[k].mesh, links[k].solid, poses_[k])) {
       if (contact) *contact = {i, -1, k};
       return true;
     }

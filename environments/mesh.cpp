@@ -5,6 +5,9 @@
 #include <assimp/scene.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -33,6 +36,86 @@ double Mesh::radiusAboutOrigin() const {
   double r = 0.0;
   for (const auto& v : vertices) r = std::max(r, v.norm());
   return r;
+}
+
+SolidInfo solidInfo(const Mesh& mesh) {
+  SolidInfo info;
+  info.bounds = mesh.bounds();
+  // Closed: every undirected edge appears exactly twice.
+  std::map<std::pair<int, int>, int> edges;
+  for (const auto& t : mesh.triangles)
+    for (int k = 0; k < 3; ++k) {
+      const int a = t[static_cast<std::size_t>(k)], b = t[static_cast<std::size_t>((k + 1) % 3)];
+      ++edges[{std::min(a, b), std::max(a, b)}];
+    }
+  info.closed = !edges.empty() && std::all_of(edges.begin(), edges.end(), [](const auto& e) { return e.second == 2; });
+  // Components by union-find over the triangles' vertices.
+  std::vector<int> parent(mesh.vertices.size());
+  for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int>(i);
+  auto find = [&](int x) {
+    while (parent[static_cast<std::size_t>(x)] != x) x = parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+    return x;
+  };
+  for (const auto& t : mesh.triangles) {
+    parent[static_cast<std::size_t>(find(t[1]))] = find(t[0]);
+    parent[static_cast<std::size_t>(find(t[2]))] = find(t[0]);
+  }
+  std::vector<bool> seen(mesh.vertices.size(), false);
+  for (const auto& t : mesh.triangles) {
+    const int root = find(t[0]);
+    if (seen[static_cast<std::size_t>(root)]) continue;
+    seen[static_cast<std::size_t>(root)] = true;
+    info.component_points.push_back(mesh.vertices[static_cast<std::size_t>(t[0])]);
+  }
+  return info;
+}
+
+bool containsPoint(const Mesh& mesh, const SolidInfo& solid, const Eigen::Vector3d& point) {
+  if (!solid.closed || !solid.bounds.contains(point)) return false;
+  const double scale = std::max(solid.bounds.diagonal().norm(), 1e-300);
+  // Directions with no symmetry, so a ray rarely meets an edge exactly.
+  const Eigen::Vector3d directions[] = {Eigen::Vector3d(0.5773, 0.5891, 0.5654).normalized(),
+                                        Eigen::Vector3d(-0.3127, 0.8492, 0.4253).normalized(),
+                                        Eigen::Vector3d(0.7071, -0.2113, 0.6749).normalized()};
+  for (const Eigen::Vector3d& d : directions) {
+    int crossings = 0;
+    bool ambiguous = false;
+    for (const auto& t : mesh.triangles) {
+      const Eigen::Vector3d& a = mesh.vertices[static_cast<std::size_t>(t[0])];
+      const Eigen::Vector3d e1 = mesh.vertices[static_cast<std::size_t>(t[1])] - a;
+      const Eigen::Vector3d e2 = mesh.vertices[static_cast<std::size_t>(t[2])] - a;
+      const Eigen::Vector3d p = d.cross(e2);
+      const double det = e1.dot(p);
+      if (std::abs(det) <= 1e-14 * e1.norm() * e2.norm()) continue;  // parallel to the triangle's plane
+      const Eigen::Vector3d s = point - a;
+      const double u = s.dot(p) / det;
+      const Eigen::Vector3d qv = s.cross(e1);
+      const double v = d.dot(qv) / det;
+      const double distance = e2.dot(qv) / det;
+      constexpr double kEdge = 1e-9;
+      if (u < -kEdge || v < -kEdge || u + v > 1 + kEdge || distance < -kEdge * scale) continue;
+      if (u < kEdge || v < kEdge || u + v > 1 - kEdge || std::abs(distance) <= kEdge * scale) {
+        ambiguous = true;  // through an edge, a vertex, or from the surface itself
+        break;
+      }
+      ++crossings;
+    }
+    if (!ambiguous) return crossings % 2 == 1;
+  }
+  return false;  // every ray grazed: the point is on (or within rounding of) the surface, where surface tests decide
+}
+
+bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform& poseA, const Mesh& meshB,
+                    const SolidInfo& solidB, const Transform& poseB) {
+  auto inside = [](const SolidInfo& innerSolid, const Transform& innerPose, const Mesh& outer,
+                   const SolidInfo& outerSolid, const Transform& outerPose) {
+    if (!outerSolid.closed) return false;
+    const Transform toOuter = outerPose.inverse() * innerPose;
+    for (const Eigen::Vector3d& p : innerSolid.component_points)
+      if (containsPoint(outer, outerSolid, toOuter * p)) return true;
+    return false;
+  };
+  return inside(solidA, poseA, meshB, solidB, poseB) || inside(solidB, poseB, meshA, solidA, poseA);
 }
 
 std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh) {

@@ -31,6 +31,29 @@ struct Mesh {
   double radiusAboutOrigin() const;
 };
 
+/// What makes a mesh a solid: a closed mesh (every edge shared by exactly two
+/// triangles) bounds a volume, and a body inside it touches it although no
+/// two triangles meet. Computed once per mesh.
+struct SolidInfo {
+  bool closed = false;
+  /// One vertex of each connected component: a body is inside a solid iff
+  /// one of these is (when no triangles meet).
+  std::vector<Eigen::Vector3d> component_points;
+  Eigen::AlignedBox3d bounds;  // mesh frame
+};
+SolidInfo solidInfo(const Mesh& mesh);
+
+/// The point (mesh frame) lies inside the volume a closed mesh bounds: the
+/// parity of a ray's crossings (Moller-Trumbore), cast again in another
+/// direction when it passes within rounding of an edge or a vertex.
+bool containsPoint(const Mesh& mesh, const SolidInfo& solid, const Eigen::Vector3d& point);
+
+/// Bodies are solids: with no triangles meeting, a and b (in world poses)
+/// still touch when one lies inside the other, a closed mesh. Tests one point
+/// of each connected component of each body against the other.
+bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform& poseA, const Mesh& meshB,
+                    const SolidInfo& solidB, const Transform& poseB);
+
 /// Builds the FCL OBBRSS hierarchy of a mesh (in the mesh's own frame).
 std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh);
 

@@ -10,7 +10,8 @@ void Scene::addObstacle(std::string name, Mesh mesh, const Transform& pose) {
   if (mesh.empty()) throw std::invalid_argument(fmt::format("obstacle '{}' has no triangles", name));
   for (const auto& o : obstacles_)
     if (o.name == name) throw std::invalid_argument(fmt::format("two obstacles are named '{}'", name));
-  Obstacle obstacle{std::move(name), std::move(mesh), pose, nullptr, {}};
+  Obstacle obstacle{std::move(name), std::move(mesh), pose, nullptr, {}, {}};
+  obstacle.solid = solidInfo(obstacle.mesh);
   obstacle.bvh = buildBvh(obstacle.mesh);
   obstacle.cover = convexCoverOf(obstacle.mesh, *obstacle.bvh);
   auto object = std::make_unique<fcl::CollisionObjectd>(obstacle.bvh, pose);

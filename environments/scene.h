@@ -14,6 +14,7 @@ struct Obstacle {
   Transform pose = Transform::Identity();
   std::shared_ptr<BvhModel> bvh;
   ConvexCover cover;  // convex pieces containing the mesh (empty for a flat mesh)
+  SolidInfo solid;
 };
 
 class Scene {

@@ -13,6 +13,7 @@ Link::Link(std::string name_, Mesh mesh_)
       mesh(std::move(mesh_)),
       bvh(buildBvh(mesh)),
       cover(convexCoverOf(mesh, *bvh)),
+      solid(solidInfo(mesh)),
       radius(mesh.radiusAboutOrigin()) {}
 
 Eigen::Quaterniond unitQuaternion(const Eigen::Vector4d& xyzw) {

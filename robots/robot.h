@@ -34,6 +34,7 @@ struct Link {
   Mesh mesh;
   std::shared_ptr<BvhModel> bvh;
   ConvexCover cover;  // convex pieces containing the mesh (empty for a flat mesh)
+  SolidInfo solid;
   double radius = 0.0;  // largest distance from the link frame's origin to the mesh
 
   Link(std::string name, Mesh mesh);

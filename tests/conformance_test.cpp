@@ -328,6 +328,34 @@ TEMPLATE_LIST_TEST_CASE("conformance: adversarial corpus at scales 1e-5, 1e-2, 1
   REQUIRE(casesRun[1e4] == 7);
 }
 
+TEMPLATE_LIST_TEST_CASE("conformance: bodies are solids: a body inside a closed one is in collision", "[conformance]",
+                        Strategies) {
+  // A 10 cm cube inside a 1 m box: no two triangles meet.
+  auto scene = std::make_shared<Scene>();
+  scene->addObstacle("crate", boxMesh({1, 1, 1}), Transform(Eigen::Translation3d(2, 0, 0)));
+  auto robot = std::make_shared<RigidBody3D>(boxMesh({0.1, 0.1, 0.1}), Eigen::Vector3d(-5, -5, -5),
+                                             Eigen::Vector3d(5, 5, 5));
+  auto checker = TestType::make(robot, scene);
+  REQUIRE_FALSE(checker->isValid(pose3(2, 0, 0)));
+  REQUIRE_FALSE(checker->isValid(pose3(2.3, 0.3, -0.3)));
+  REQUIRE(checker->isValid(pose3(0, 0, 0)));
+  REQUIRE(checker->isValid(pose3(2, 0, 0.6)));
+  // An obstacle inside the robot: a 5 cm speck inside a 2 m robot box.
+  auto specks = std::make_shared<Scene>();
+  specks->addObstacle("speck", boxMesh({0.05, 0.05, 0.05}), Transform(Eigen::Translation3d(0, 0, 0)));
+  auto big = std::make_shared<RigidBody3D>(boxMesh({2, 2, 2}), Eigen::Vector3d(-5, -5, -5), Eigen::Vector3d(5, 5, 5));
+  auto swallowed = TestType::make(big, specks);
+  REQUIRE_FALSE(swallowed->isValid(pose3(0.5, 0.2, 0)));
+  REQUIRE(swallowed->isValid(pose3(3, 0, 0)));
+  // The independent truth agrees.
+  Problem problem;
+  problem.robot = robot;
+  problem.scene = scene;
+  IndependentCheck truth(problem, 1e-3);
+  REQUIRE(truth.collides(pose3(2, 0, 0)));
+  REQUIRE_FALSE(truth.collides(pose3(0, 0, 0)));
+}
+
 TEMPLATE_LIST_TEST_CASE("conformance: checkPath reports a colliding segment and only truly free ones as free", "[conformance]", Strategies) {
   auto scene = std::make_shared<Scene>();
   scene->addObstacle("block", boxMesh({1, 1, 1}), Transform::Identity());

@@ -373,3 +373,38 @@ TEST_CASE("convex-hull distance bounds: never above the exact distance, warm GJK
     CHECK(hullAnswered > poses / 10);
   }
 }
+
+TEST_CASE("solids: closed meshes, components and points inside", "[soundness]") {
+  const Mesh box = boxMesh({1, 2, 3});
+  const SolidInfo boxSolid = solidInfo(box);
+  REQUIRE(boxSolid.closed);
+  REQUIRE(boxSolid.component_points.size() == 1);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int i = 0; i < 2000; ++i) {
+    const Vector3d p(0.7 * unit(rng), 1.4 * unit(rng), 2.1 * unit(rng));
+    const bool inside = std::abs(p.x()) < 0.5 && std::abs(p.y()) < 1.0 && std::abs(p.z()) < 1.5;
+    INFO(p.transpose());
+    // Away from the surface (1e-6), the ray parity is exact.
+    if (std::abs(std::abs(p.x()) - 0.5) > 1e-6 && std::abs(std::abs(p.y()) - 1.0) > 1e-6 &&
+        std::abs(std::abs(p.z()) - 1.5) > 1e-6)
+      REQUIRE(containsPoint(box, boxSolid, p) == inside);
+  }
+  // A gear: the bore and the gaps between teeth are outside.
+  GearParams gear;
+  gear.teeth = 8;
+  const Mesh g = gearMesh(gear);
+  const SolidInfo gearSolid = solidInfo(g);
+  REQUIRE(gearSolid.closed);
+  REQUIRE(containsPoint(g, gearSolid, Vector3d(0.5, 0.0, 0.0)));
+  REQUIRE_FALSE(containsPoint(g, gearSolid, Vector3d(0.0, 0.0, 0.0)));   // the bore
+  REQUIRE_FALSE(containsPoint(g, gearSolid, Vector3d(0.0, 0.0, 0.5)));   // above
+  // Two boxes in one mesh are two components; a plate with one face removed is not closed.
+  Mesh two = boxMesh({0.1, 0.1, 0.1});
+  two.append(boxMesh({0.1, 0.1, 0.1}), Transform(Eigen::Translation3d(1, 0, 0)));
+  REQUIRE(solidInfo(two).component_points.size() == 2);
+  Mesh open = boxMesh({1, 1, 1});
+  open.triangles.pop_back();
+  REQUIRE_FALSE(solidInfo(open).closed);
+  REQUIRE_FALSE(containsPoint(open, solidInfo(open), Vector3d::Zero()));
+}
