@@ -70,14 +70,14 @@ std::vector<EdgeCase> readEdgesCsv(const std::filesystem::path& file, const Robo
   const auto size = static_cast<Eigen::Index>(robot.configSize());
   std::vector<EdgeCase> edges;
   auto canonicalize = [&](Config& row) {
-    for (const char* end : {"a", "b"}) {
-      Config q = end[0] == 'a' ? row.head(size) : row.tail(size);
+    for (const auto& [end, offset] : {std::pair{"a", Eigen::Index{0}}, std::pair{"b", size}}) {
+      Config q = row.segment(offset, size);
       try {
         robot.canonicalize(q);
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(fmt::format("edge end {}: {}", end, e.what()));
       }
-      (end[0] == 'a' ? row.head(size) : row.tail(size)) = q;
+      row.segment(offset, size) = q;
     }
   };
   for (const Config& row : readConfigCsv(file, edgeHeader(robot), "edges", canonicalize))
