@@ -109,11 +109,14 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
     result.closest_a = hint->closest_a;
     result.closest_b = hint->closest_b;
   }
-  const auto& piecesA = a.cover->pieces;
-  const auto& piecesB = b.cover->pieces;
+  // Whole hulls first: each contains its body's pieces (and every vertex of
+  // its mesh), so their slab gaps bound the meshes; a multi-piece body only
+  // needs its pieces when its whole hull comes closer than the threshold.
+  const auto& hullA = a.cover->hull;
+  const auto& hullB = b.cover->hull;
   const bool warm = hint && !hint->direction.isZero();
   if (warm) {
-    const double gap = slabGap(piecesA, a.pose, piecesB, b.pose, hint->direction);
+    const double gap = slabGap(one(hullA), a.pose, one(hullB), b.pose, hint->direction);
     if (gap >= threshold) {
       ++stats.coherent_answers;
       result.lower = gap;
@@ -123,20 +126,27 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
       return result;
     }
   }
-  if (piecesA.size() == 1 && piecesB.size() == 1) {
-    ++stats.gjk_queries;
-    const ConvexHull& hullA = *piecesA[0];
-    const ConvexHull& hullB = *piecesB[0];
-    const GjkResult gjk = gjkSeparation(hullA, a.pose, hullB, b.pose, warm ? hint->direction : Eigen::Vector3d::Zero(),
-                                        hint ? hint->support_a : 0, hint ? hint->support_b : 0);
-    if (gjk.may_overlap || !(gjk.distance > 0.0)) return result;  // lower 0: the traversal decides
-    result.lower = slabGap(piecesA, a.pose, piecesB, b.pose, gjk.direction);
+  ++stats.gjk_queries;
+  // Asked for a little more than the threshold, so that the proven gap (the
+  // search's estimate less a rounding margin) still clears it.
+  const GjkResult gjk =
+      gjkSeparation(*hullA, a.pose, *hullB, b.pose, warm ? hint->direction : Eigen::Vector3d::Zero(),
+                    hint ? hint->support_a : 0, hint ? hint->support_b : 0, threshold * (1.0 + 1e-9));
+  stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
+  const bool separated = !gjk.may_overlap && gjk.distance > 0.0;
+  if (separated) {
+    result.lower = slabGap(one(hullA), a.pose, one(hullB), b.pose, gjk.direction);
     result.direction = gjk.direction.normalized();
     result.support_a = gjk.vertex_a;
     result.support_b = gjk.vertex_b;
     // Not a proven upper bound (concavity is measured at vertices): it only
     // decides when the hulls' answer is precise enough, never soundness.
-    result.upper = gjk.distance + hullA.concavity + hullB.concavity;
+    result.upper = gjk.distance + hullA->concavity + hullB->concavity;
+  }
+  const auto& piecesA = a.cover->pieces;
+  const auto& piecesB = b.cover->pieces;
+  if ((piecesA.size() == 1 && piecesB.size() == 1) || result.lower >= threshold) {
+    if (!separated) result.lower = 0.0;  // the traversal decides
     return result;
   }
   // Several pieces: the distance between the unions is the smallest over
@@ -154,18 +164,21 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
         continue;
       }
       ++stats.gjk_queries;
-      const GjkResult gjk = gjkSeparation(*pieceA, a.pose, *pieceB, b.pose, Eigen::Vector3d::Zero());
-      if (gjk.may_overlap || !(gjk.distance > 0.0)) return result;  // lower 0: the traversal decides
-      const double pieceLower = slabGap(one(pieceA), a.pose, one(pieceB), b.pose, gjk.direction);
-      if (pieceLower < lower) {
-        lower = pieceLower;
-        result.direction = gjk.direction.normalized();
+      const GjkResult pieceGjk = gjkSeparation(*pieceA, a.pose, *pieceB, b.pose, Eigen::Vector3d::Zero(), 0, 0,
+                                               threshold * (1.0 + 1e-9));
+      stats.gjk_iterations += static_cast<std::uint64_t>(pieceGjk.iterations);
+      if (pieceGjk.may_overlap || !(pieceGjk.distance > 0.0)) {
+        result.lower = std::max(result.lower, 0.0);  // the whole hulls' bound stands; the traversal decides
+        return result;
       }
-      upper = std::min(upper, gjk.distance + pieceA->concavity + pieceB->concavity);
+      const double pieceLower = slabGap(one(pieceA), a.pose, one(pieceB), b.pose, pieceGjk.direction);
+      lower = std::min(lower, pieceLower);
+      upper = std::min(upper, pieceGjk.distance + pieceA->concavity + pieceB->concavity);
     }
   }
-  result.lower = lower;
-  result.upper = std::max(upper, lower);
+  // Both the whole hulls' gap and the pieces' smallest gap are lower bounds.
+  result.lower = std::max(result.lower, lower);
+  result.upper = std::max(upper, result.lower);
   return result;
 }
 

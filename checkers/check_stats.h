@@ -14,6 +14,7 @@ struct CheckStats {
   std::uint64_t distance_queries = 0;  // lower-bound distance computations of one (link, body) pair
   std::uint64_t exact_distance_queries = 0;  // of those, the ones that needed the exact distance
   std::uint64_t gjk_queries = 0;       // GJK runs between two convex hulls
+  std::uint64_t gjk_iterations = 0;    // support-point iterations of those runs
   std::uint64_t coherent_answers = 0;  // distance queries answered by the previous query's separating direction
   std::uint64_t hull_answers = 0;      // distance queries answered by convex hulls, without a BVH traversal
   std::uint64_t bvh_traversals = 0;    // distance queries that traversed the BVHs
@@ -39,6 +40,7 @@ struct CheckStats {
     visit(std::string_view("distance_queries"), &CheckStats::distance_queries, std::string_view("count"));
     visit(std::string_view("exact_distance_queries"), &CheckStats::exact_distance_queries, std::string_view("count"));
     visit(std::string_view("gjk_queries"), &CheckStats::gjk_queries, std::string_view("count"));
+    visit(std::string_view("gjk_iterations"), &CheckStats::gjk_iterations, std::string_view("count"));
     visit(std::string_view("coherent_answers"), &CheckStats::coherent_answers, std::string_view("count"));
     visit(std::string_view("hull_answers"), &CheckStats::hull_answers, std::string_view("count"));
     visit(std::string_view("bvh_traversals"), &CheckStats::bvh_traversals, std::string_view("count"));

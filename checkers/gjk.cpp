@@ -63,7 +63,7 @@ int supportVertex(const ConvexHull& hull, const Vector3d& direction, int start) 
 }
 
 GjkResult gjkSeparation(const ConvexHull& a, const Transform& poseA, const ConvexHull& b, const Transform& poseB,
-                        const Vector3d& guess, int startA, int startB) {
+                        const Vector3d& guess, int startA, int startB, double enough) {
   GjkResult result;
   result.vertex_a = startA;
   result.vertex_b = startB;
@@ -89,8 +89,9 @@ GjkResult gjkSeparation(const ConvexHull& a, const Transform& poseA, const Conve
     const Vector3d w = support(-v);
     const double vv = v.squaredNorm();
     // w is the furthest the difference reaches towards the origin along -v:
-    // if it brings no real progress, v is (nearly) the closest point.
-    if (vv - v.dot(w) <= 1e-12 * vv) break;
+    // the difference lies beyond v.w / |v| along v (the slab gap the caller
+    // will prove), and if w brings no real progress, v is (nearly) the closest point.
+    if (v.dot(w) >= enough * std::sqrt(vv) || vv - v.dot(w) <= 1e-12 * vv) break;
     simplex[static_cast<std::size_t>(count++)] = w;
     if (count == 1) {
       v = w;

@@ -16,6 +16,8 @@
 // early stop or a rounding error costs tightness, never soundness.
 #include "environments/convex_hull.h"
 
+#include <limits>
+
 namespace prmkit {
 
 struct GjkResult {
@@ -32,8 +34,11 @@ struct GjkResult {
 
 /// `guess`: a direction from a to b to start from (zero: from centre to
 /// centre); `startA`/`startB`: vertices to start the support searches from.
+/// The search stops early once the separation along its current direction
+/// reaches `enough` (m): a caller that needs no more than that is served.
 GjkResult gjkSeparation(const ConvexHull& a, const Transform& poseA, const ConvexHull& b, const Transform& poseB,
-                        const Eigen::Vector3d& guess, int startA = 0, int startB = 0);
+                        const Eigen::Vector3d& guess, int startA = 0, int startB = 0,
+                        double enough = std::numeric_limits<double>::infinity());
 
 /// The vertex of the hull with the largest <direction, vertex> (mesh frame),
 /// climbing from `start` along the hull's edges.

@@ -146,6 +146,7 @@ ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh) {
   ConvexCover cover;
   auto root = convexHullOf(mesh);
   if (!root) return cover;
+  cover.hull = root;
   struct Piece {
     int node;
     std::shared_ptr<const ConvexHull> hull;

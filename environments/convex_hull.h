@@ -57,6 +57,9 @@ std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh);
 /// concave piece split into its two children first, until every piece is
 /// nearly convex or there are kMaxConvexPieces. Empty when the mesh is flat.
 struct ConvexCover {
+  /// The hull of the whole mesh: one convex set that contains every piece,
+  /// tried first (one GJK) before the pieces are (one per pair of pieces).
+  std::shared_ptr<const ConvexHull> hull;
   std::vector<std::shared_ptr<const ConvexHull>> pieces;
   bool empty() const { return pieces.empty(); }
 };

@@ -130,17 +130,35 @@ Mesh scaledMesh(Mesh mesh, double scale) {
 }
 }  // namespace
 
-TEST_CASE("mesh distance bounds are lower bounds at scales 1e-6, 1 and 1e4 for every generated mesh kind",
+TEST_CASE("mesh distance bounds are lower bounds at scales 1e-6, 1 and 1e4 for every shipped mesh kind",
           "[soundness]") {
+  // Every mesh a shipped problem or generator builds: primitives, the
+  // generated obstacles, and a link made of two primitives (as the URDF arm's).
   SpringParams spring;
   spring.turns = 2;
   spring.segments = 24;
   GearParams gear;
   gear.teeth = 8;
-  SlotWallParams wall;
+  GearPlateParams plate;
+  plate.gear.teeth = 8;
+  Mesh twoPrimitives = boxMesh({0.2, 0.2, 0.6});
+  twoPrimitives.append(cylinderMesh(0.15, 0.2, 12), Transform(Eigen::Translation3d(0, 0, 0.35)));
+  RandomBoxesParams boxes;
+  boxes.count = 4;
+  boxes.region_min = {-1, -1, -0.5};
+  boxes.region_max = {1, 1, 0.5};
   const std::vector<std::pair<std::string, Mesh>> shapes = {
-      {"box", boxMesh({1.0, 0.4, 0.2})},   {"sphere", sphereMesh(0.5, 10)}, {"cylinder", cylinderMesh(0.3, 1.0, 10)},
-      {"spring", springMesh(spring)},      {"gear", gearMesh(gear)},        {"slot wall", slotWallMesh(wall)}};
+      {"box", boxMesh({1.0, 0.4, 0.2})},
+      {"sphere", sphereMesh(0.5, 10)},
+      {"cylinder", cylinderMesh(0.3, 1.0, 10)},
+      {"spring", springMesh(spring)},
+      {"gear", gearMesh(gear)},
+      {"gear plate and spindle", gearPlateMotorMesh(plate)},
+      {"slot wall", slotWallMesh(SlotWallParams{})},
+      {"twisted slot", twistedSlotMesh(TwistedSlotParams{})},
+      {"bug trap", bugTrapMesh(BugTrapParams{})},
+      {"random boxes", randomObstaclesMesh(boxes)},
+      {"two-primitive link", twoPrimitives}};
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   const int posesPerPair = std::max(2, test::scaled(6));
@@ -149,6 +167,7 @@ TEST_CASE("mesh distance bounds are lower bounds at scales 1e-6, 1 and 1e4 for e
       const std::size_t j = (i + 1) % shapes.size();
       const Mesh a = scaledMesh(shapes[i].second, scale), b = scaledMesh(shapes[j].second, scale);
       const auto bvhA = buildBvh(a), bvhB = buildBvh(b);
+      const ConvexCover coverA = convexCoverOf(a, *bvhA), coverB = convexCoverOf(b, *bvhB);
       BvhDistance distance;  // it keeps per-model data keyed by the models, which live only in this iteration
       for (int p = 0; p < posesPerPair; ++p) {
         const Transform poseA = Transform(Eigen::Translation3d(scale * Vector3d(unit(rng), unit(rng), unit(rng))) *
@@ -157,11 +176,19 @@ TEST_CASE("mesh distance bounds are lower bounds at scales 1e-6, 1 and 1e4 for e
                                           Eigen::Quaterniond::UnitRandom());
         CheckStats stats;
         const DistanceBound bound = distance.lowerBound(*bvhA, poseA, *bvhB, poseB, 1e9 * scale, 0.0, stats);
+        // The convex cascade, asked for a threshold the pieces can answer and
+        // for one they cannot (then the traversal decides).
+        const PlacedBody placedA{*bvhA, &coverA, poseA}, placedB{*bvhB, &coverB, poseB};
+        const DistanceBound byHulls = distance.lowerBound(placedA, placedB, 1e9 * scale, 1.0, true, stats);
+        const DistanceBound nearHulls = distance.lowerBound(placedA, placedB, 0.05 * scale, 1.0, true, stats);
         const double truthUpper = bruteForceDistance(a, poseA, b, poseB, scale);
         INFO(shapes[i].first << " vs " << shapes[j].first << " at scale " << scale << ": lower " << bound.lower
+                             << ", convex cascade " << byHulls.lower << " and " << nearHulls.lower
                              << ", brute force " << truthUpper);
         REQUIRE(bound.lower <= truthUpper * (1 + 1e-12) + 1e-15 * scale);
         REQUIRE(bound.lower >= truthUpper * (1 - 1e-6) - 1e-12 * scale);
+        REQUIRE(byHulls.lower <= truthUpper * (1 + 1e-12) + 1e-15 * scale);
+        REQUIRE(nearHulls.lower <= truthUpper * (1 + 1e-12) + 1e-15 * scale);
       }
     }
   }
