@@ -504,7 +504,7 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
                                  file.string()));
   in.requireMap(root, "problem",
                 {"name", "description", "robot", "scene", "bounds", "start", "goal", "planner", "checker", "seed", "limits",
-                 "moveit"});
+                 "moveit", "scale"});
   Problem problem;
   problem.file = file;
   problem.name = root["name"] ? in.string(root["name"], "name") : defaultProblemName(file);
@@ -567,6 +567,22 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
   }
   readPlanner(in, root, problem.planner);
   readChecker(in, root, problem.checker);
+  if (root["scale"]) {
+    // The same problem in other units: every length (geometry, poses, bounds,
+    // translations and prismatic joints, the checkers' lengths) times the
+    // factor, angles unchanged. Soundness must not depend on the unit.
+    const double factor = in.positive(root["scale"], "scale");
+    if (!(factor >= 1e-9 && factor <= 1e9)) in.fail(root["scale"], "scale must lie in [1e-9, 1e9]");
+    robot = robot->scaled(factor);
+    scene = scene->scaled(factor);
+    problem.robot = robot;
+    problem.scene = scene;
+    robot->scaleConfig(problem.start, factor);
+    robot->scaleConfig(problem.goal, factor);
+    problem.checker.discrete.eps *= factor;
+    problem.checker.budgeted.sampling.eps *= factor;
+    problem.checker.adaptive.eta *= factor;
+  }
   try {
     makeChecker(problem.checker, problem.robot, problem.scene);
     makePlanner(problem.planner);

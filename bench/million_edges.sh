@@ -13,25 +13,29 @@
 #
 #   bench/million_edges.sh [N] [JOBS]        (defaults: 1000000 edges, 2 threads)
 #   INDEPENDENT=1e-3 (default; 0 turns the independent truth off)
+#   SCALE=1 (default): every problem in other units, e.g. SCALE=1e-5 (10 um
+#     for a metre) or SCALE=1e4, through the problems' `scale`; the truths
+#     are relative to the scene, so the same edges get the same verdicts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PRMKIT=${PRMKIT:-build/release/app/prmkit}
 TOTAL=${1:-1000000}
 JOBS=${2:-2}
 INDEPENDENT=${INDEPENDENT:-1e-3}
+SCALE=${SCALE:-1}
 PROBLEMS=(maze2d chain5 thin_wall spring_spring gear_spindle arm6_shelf)
 per=$((TOTAL / ${#PROBLEMS[@]}))
 all_edges=0
 all_misses=0
 all_unresolved=0
 for p in "${PROBLEMS[@]}"; do
-  size=$("$PRMKIT" validate "configs/problems/$p.yaml" | sed -n 's/.*scene size \([0-9.e+-]*\) m.*/\1/p')
+  size=$("$PRMKIT" validate "configs/problems/$p.yaml" --set "scale=$SCALE" | sed -n 's/.*scene size \([0-9.e+-]*\) m.*/\1/p')
   truth=$(awk -v s="$size" 'BEGIN { printf "%.6g", 1e-3 * s }')
   for half in short any; do
     n=$((per / 2))
     args=(--seed 1)
     if [ "$half" = short ]; then args=(--seed 2 --max-length-fraction 0.1); n=$((per - per / 2)); fi
-    out=$("$PRMKIT" check "configs/problems/$p.yaml" --checker adaptive --random "$n" "${args[@]}" \
+    out=$("$PRMKIT" check "configs/problems/$p.yaml" --set "scale=$SCALE" --checker adaptive --random "$n" "${args[@]}" \
             --truth-eps "$truth" --independent-truth "$INDEPENDENT" --jobs "$JOBS")
     # With the independent truth its line counts the misses against either truth.
     misses=$(sed -n 's/.*: \([0-9]*\) misses.*/\1/p' <<<"$out" | tail -1)

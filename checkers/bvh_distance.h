@@ -108,8 +108,16 @@ class BvhDistance {
     /// A sphere enclosing the mesh (model frame): the first, cheapest bound.
     Eigen::Vector3d center;
     double radius;
+    /// An oriented box enclosing the mesh (axes as columns, model frame;
+    /// centre and half extents along those axes), which encloses it far more
+    /// tightly than the sphere when it is flat or long (a shelf board, a table top).
+    Eigen::Vector3d box_center;
+    Eigen::Matrix3d box_axes;
+    Eigen::Vector3d box_half_extents;
   };
   const ModelInfo& modelInfo(const BvhModel& model);
+  /// Lower bound on the distance from a world point to the model's root box placed at `pose`.
+  static double pointBoxDistance(const Eigen::Vector3d& point, const ModelInfo& info, const Transform& pose);
 
   /// The BVH traversal (step 3).
   DistanceBound traverse(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,

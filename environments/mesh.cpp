@@ -26,6 +26,12 @@ Mesh Mesh::transformed(const Transform& pose) const {
   return out;
 }
 
+Mesh Mesh::scaled(double factor) const {
+  Mesh out = *this;
+  for (auto& v : out.vertices) v *= factor;
+  return out;
+}
+
 Eigen::AlignedBox3d Mesh::bounds() const {
   Eigen::AlignedBox3d box;
   for (const auto& v : vertices) box.extend(v);

@@ -26,6 +26,8 @@ struct Mesh {
   /// Appends `other` transformed by `pose`.
   void append(const Mesh& other, const Transform& pose = Transform::Identity());
   Mesh transformed(const Transform& pose) const;
+  /// Every vertex multiplied by `factor` about the frame's origin.
+  Mesh scaled(double factor) const;
   Eigen::AlignedBox3d bounds() const;
   /// Largest distance from the frame origin to a vertex (the R of a motion bound).
   double radiusAboutOrigin() const;

@@ -29,6 +29,16 @@ std::size_t Scene::triangleCount() const {
   return n;
 }
 
+std::shared_ptr<Scene> Scene::scaled(double factor) const {
+  auto out = std::make_shared<Scene>();
+  for (const Obstacle& o : obstacles_) {
+    Transform pose = o.pose;
+    pose.translation() *= factor;
+    out->addObstacle(o.name, o.mesh.scaled(factor), pose);
+  }
+  return out;
+}
+
 Eigen::AlignedBox3d Scene::bounds() const {
   Eigen::AlignedBox3d box;
   for (const auto& o : obstacles_)

@@ -26,6 +26,9 @@ class Scene {
   /// Adds an obstacle; throws std::invalid_argument on an empty mesh or a duplicate name.
   void addObstacle(std::string name, Mesh mesh, const Transform& pose);
   const std::vector<Obstacle>& obstacles() const { return obstacles_; }
+  /// The same obstacles in a world whose lengths are multiplied by `factor`
+  /// (> 0): meshes and pose translations; orientations unchanged.
+  std::shared_ptr<Scene> scaled(double factor) const;
   std::size_t triangleCount() const;
   /// World-frame axis-aligned bounds of all obstacles (empty box when there are none).
   Eigen::AlignedBox3d bounds() const;

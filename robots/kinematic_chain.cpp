@@ -223,6 +223,25 @@ void KinematicChain::linkTwists(const Config& a, const Config& b, const Config& 
   }
 }
 
+std::shared_ptr<Robot> KinematicChain::scaled(double factor) const {
+  ChainDescription d = description_;
+  d.base.translation() *= factor;
+  for (Joint& joint : d.joints) {
+    joint.origin.translation() *= factor;
+    if (joint.type == JointType::Prismatic) {
+      joint.lower *= factor;
+      joint.upper *= factor;
+    }
+  }
+  for (auto& [frame, mesh] : d.geometry) mesh = mesh.scaled(factor);
+  return std::make_shared<KinematicChain>(std::move(d));
+}
+
+void KinematicChain::scaleConfig(Config& q, double factor) const {
+  for (std::size_t j = 0; j < description_.joints.size(); ++j)
+    if (description_.joints[j].type == JointType::Prismatic && jointCoordinate_[j] >= 0) q[jointCoordinate_[j]] *= factor;
+}
+
 double KinematicChain::linkSpeed(std::size_t link, const LinkTwist& twist) const {
   double largest = 0.0;
   for (const Eigen::Vector3d& x : speedPoints_[link])

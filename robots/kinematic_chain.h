@@ -53,6 +53,8 @@ class KinematicChain final : public Robot {
   /// the all-configuration reach and the distance at either end of the edge
   /// plus what the joints between j and i can add.
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;
+  std::shared_ptr<Robot> scaled(double factor) const override;
+  void scaleConfig(Config& q, double factor) const override;
   /// Seen from the deepest frame the two links share, the joints above it move
   /// both rigidly together: only the joints on the two branches below count.
   double relativeMotionBound(std::size_t i, std::size_t k, const Config& a, const Config& b) const override;

@@ -19,6 +19,11 @@ RigidBody2D::RigidBody2D(Mesh body, const Eigen::Vector2d& lower, const Eigen::V
   bounds_ = {lower, upper};
 }
 
+std::shared_ptr<Robot> RigidBody2D::scaled(double factor) const {
+  return std::make_shared<RigidBody2D>(links_[0].mesh.scaled(factor), Eigen::Vector2d(bounds_.lower * factor),
+                                       Eigen::Vector2d(bounds_.upper * factor));
+}
+
 void RigidBody2D::doCanonicalize(Config& q) const { q[2] = wrapAngle(q[2]); }
 
 void RigidBody2D::sampleUniform(ompl::RNG& rng, Config& out) const {
@@ -57,6 +62,11 @@ RigidBody3D::RigidBody3D(Mesh body, const Eigen::Vector3d& lower, const Eigen::V
   links_.emplace_back("body", std::move(body));
   coordinateNames_ = {"x", "y", "z", "qx", "qy", "qz", "qw"};
   bounds_ = {lower, upper};
+}
+
+std::shared_ptr<Robot> RigidBody3D::scaled(double factor) const {
+  return std::make_shared<RigidBody3D>(links_[0].mesh.scaled(factor), Eigen::Vector3d(bounds_.lower * factor),
+                                       Eigen::Vector3d(bounds_.upper * factor));
 }
 
 void RigidBody3D::doCanonicalize(Config& q) const {

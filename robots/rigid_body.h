@@ -20,6 +20,8 @@ class RigidBody2D final : public Robot {
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
   /// l = |dt| + R |dtheta| (DESIGN.md, free-flyer bound).
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;
+  std::shared_ptr<Robot> scaled(double factor) const override;
+  void scaleConfig(Config& q, double factor) const override { q.head<2>() *= factor; }
 
  private:
   void doCanonicalize(Config& q) const override;
@@ -42,6 +44,9 @@ class RigidBody3D final : public Robot {
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
   /// l = |dt| + R * angle(R_a, R_b), the angle slerp sweeps at constant rate.
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;
+
+  std::shared_ptr<Robot> scaled(double factor) const override;
+  void scaleConfig(Config& q, double factor) const override { q.head<3>() *= factor; }
 
   static Eigen::Quaterniond rotation(const Config& q) { return {q[6], q[3], q[4], q[5]}; }
 

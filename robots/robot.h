@@ -90,6 +90,13 @@ class Robot {
     return distance(a, b) / (resolution * maxExtent());
   }
 
+  /// The same robot in a world whose lengths are all multiplied by `factor`
+  /// (> 0): geometry, joint origins, the bounds of translations and of
+  /// prismatic joints; angles are unchanged (a problem's `scale`).
+  virtual std::shared_ptr<Robot> scaled(double factor) const = 0;
+  /// Multiplies the coordinates of q that are lengths (translations, prismatic joints) by `factor`.
+  virtual void scaleConfig(Config& q, double factor) const = 0;
+
   const std::vector<Link>& links() const { return links_; }
   virtual void linkPoses(const Config& q, std::vector<Transform>& out) const = 0;
   /// Upper bound on the length of the path of any point of `link` along the

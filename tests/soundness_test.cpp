@@ -1,6 +1,8 @@
 // Distance bounds that are lower bounds at every scale, and configurations
 // read from outside in one canonical form: the two ways an exact checker, its
 // ground truth and `verify` could all be fooled at once.
+#include "app/edge_check.h"
+#include "app/independent_check.h"
 #include "checkers/bvh_distance.h"
 #include "checkers/checker_factory.h"
 #include "checkers/triangle_distance.h"
@@ -9,6 +11,7 @@
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <fcl/narrowphase/collision.h>
 #include <fcl/narrowphase/detail/primitive_shape_algorithm/triangle_distance.h>
 #include <fcl/narrowphase/distance.h>
@@ -387,6 +390,8 @@ TEST_CASE("convex-hull distance bounds: never above the exact distance, warm GJK
       INFO(shapes[i].first << " vs " << shapes[j].first << ", pose " << p << ": bound " << cold.lower << ", exact "
                            << exact);
       REQUIRE(cold.lower <= exact * (1 + 1e-9) + 1e-12);
+      // A threshold the enclosing spheres and boxes often answer.
+      REQUIRE(distance.lowerBound(a, b, 0.1, 1.0, true, stats).lower <= exact * (1 + 1e-9) + 1e-12);
       // Warm: from a direction a little off the one just found, and from the same one.
       DistanceBound hint = cold;
       hint.direction = (cold.direction + 0.3 * Vector3d(unit(rng), unit(rng), unit(rng))).normalized();
@@ -434,4 +439,51 @@ TEST_CASE("solids: closed meshes, components and points inside", "[soundness]") 
   open.triangles.pop_back();
   REQUIRE_FALSE(solidInfo(open).closed);
   REQUIRE_FALSE(containsPoint(open, solidInfo(open), Vector3d::Zero()));
+}
+
+TEST_CASE("a problem's scale changes its units, not its verdicts, for every robot kind and both geometries",
+          "[soundness]") {
+  // The same random edges (bounds and coordinates scale together, so a seed
+  // draws the same configurations) at 1e-5, 1 and 1e4: an exact checker's
+  // verdicts do not depend on the unit, and the independent truth (stepping
+  // by fractions of the extent, so the same steps at every scale) finds no
+  // edge called free that collides.
+  const int edges = std::max(20, test::scaled(150));
+  for (const char* name : {"maze2d", "gear_spindle", "chain5", "arm6_shelf"}) {
+    for (const char* geometry : {"convex", "mesh"}) {
+      std::vector<Verdict> reference;
+      double unitRadius = 0.0;
+      for (const double scale : {1.0, 1e-5, 1e4}) {
+        const Problem problem = loadProblem(
+            test::problemFile(name),
+            {{fmt::format("scale={}", scale), "checker.type=adaptive", fmt::format("checker.adaptive.geometry={}", geometry)},
+             true});
+        const double radius = problem.robot->links().back().radius;
+        if (scale == 1.0) unitRadius = radius;
+        REQUIRE(radius == Approx(unitRadius * scale).epsilon(1e-9));
+        // Any length: a length limit in C-space units would not scale with a
+        // free flyer, whose metric adds translation to rotation.
+        const auto cases = randomEdges(problem, static_cast<std::size_t>(edges), 0.0, 3);
+        auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+        IndependentCheck truth(problem, 1e-3);
+        std::vector<Verdict> verdicts;
+        int misses = 0;
+        for (const auto& edge : cases) {
+          const EdgeResult result = checker->checkEdge(edge.a, edge.b);
+          verdicts.push_back(result.verdict);
+          if (result.verdict == Verdict::Free && truth.firstCollision(edge.a, edge.b)) ++misses;
+        }
+        INFO(name << ", geometry " << geometry << " at scale " << scale);
+        REQUIRE(misses == 0);
+        if (reference.empty()) {
+          reference = verdicts;
+          continue;
+        }
+        // Edges that graze within rounding of contact may flip; no more than 1 in 50.
+        int differ = 0;
+        for (std::size_t e = 0; e < verdicts.size(); ++e) differ += verdicts[e] != reference[e];
+        REQUIRE(differ * 50 <= static_cast<int>(verdicts.size()));
+      }
+    }
+  }
 }
