@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -19,6 +20,16 @@ std::string configKey(const Config& q) {
 /// each), so that a certificate never rests on the last bits.
 bool certifies(double distanceA, double distanceB, double motionBound) {
   return distanceA + distanceB > motionBound * (1.0 + 1e-12);
+}
+
+/// A bisection sample is named by its segment and parameter (short enough
+/// for the string's inline storage); a path node by its bytes (configKey),
+/// whose length is a multiple of 8, so the two never collide.
+std::string splitKey(std::uint32_t segment, double t) {
+  std::string key(1 + sizeof segment + sizeof t, 's');
+  std::memcpy(key.data() + 1, &segment, sizeof segment);
+  std::memcpy(key.data() + 1 + sizeof segment, &t, sizeof t);
+  return key;
 }
 
 double sceneSize(const Scene& scene, const Robot& robot) {
@@ -80,7 +91,9 @@ double AdaptiveChecker::speedAt(std::uint32_t sampleIndex, std::uint32_t segment
   auto found = std::find_if(all.begin(), all.end(), [&](const Sample::SegmentSpeeds& s) { return s.segment == segment; });
   if (found == all.end()) {
     Sample::SegmentSpeeds entry{segment, {}, {}};
-    robot_->linkTwists(path_[segment], path_[segment + 1], samples_[sampleIndex].q, entry.twists);
+    Sample& sample = samples_[sampleIndex];
+    robot_->linkTwists(path_[segment], path_[segment + 1], sample.q, entry.twists,
+                       sample.poses.empty() ? &sample.poses : nullptr);
     entry.speeds.assign(entry.twists.size(), std::numeric_limits<double>::quiet_NaN());
     all.push_back(std::move(entry));
     found = all.end() - 1;
@@ -101,18 +114,24 @@ double AdaptiveChecker::motionBound(const Element& e) {
   return std::min(scaled, speedBoundedLength(speedA, speedB, accelerationBounds_[e.segment][link], width));
 }
 
-std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node) {
-  std::string key = configKey(q);
+std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node, std::string key) {
   if (const auto found = samplesByKey_.find(key); found != samplesByKey_.end()) return found->second;
-  Sample sample{q, {}, std::vector<DistanceBound>(pairs_.size()), std::vector<bool>(pairs_.size(), false), {}};
-  if (node) {
-    if (const auto cached = nodeCache_.find(key); cached != nodeCache_.end()) {
-      sample.bounds = cached->second;
-      for (std::size_t p = 0; p < pairs_.size(); ++p) sample.from_cache[p] = sample.bounds[p].known();
-    }
+  // Samples are reused between checks, so that their vectors keep their storage.
+  const auto index = static_cast<std::uint32_t>(sampleCount_++);
+  if (index == samples_.size()) samples_.emplace_back();
+  Sample& sample = samples_[index];
+  sample.q = q;
+  sample.poses.clear();
+  sample.speeds.clear();
+  const auto cached = node ? nodeCache_.find(key) : nodeCache_.end();
+  if (cached != nodeCache_.end()) {
+    sample.bounds = cached->second;
+    sample.from_cache.resize(pairs_.size());
+    for (std::size_t p = 0; p < pairs_.size(); ++p) sample.from_cache[p] = sample.bounds[p].known();
+  } else {
+    sample.bounds.assign(pairs_.size(), DistanceBound{});
+    sample.from_cache.assign(pairs_.size(), false);
   }
-  const auto index = static_cast<std::uint32_t>(samples_.size());
-  samples_.push_back(std::move(sample));
   samplesByKey_.emplace(std::move(key), index);
   return index;
 }
@@ -183,7 +202,7 @@ bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collisio
 
 PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
   const std::size_t segmentCount = path.size() - 1;
-  samples_.clear();
+  sampleCount_ = 0;
   samplesByKey_.clear();
   path_ = path;
   pairMotionBounds_.assign(segmentCount, std::vector<double>(pairs_.size()));
@@ -194,7 +213,7 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
       robot_->linkAccelerationBounds(path[s], path[s + 1], accelerationBounds_[s]);
   }
   std::vector<std::uint32_t> nodes;
-  for (const Config& q : path) nodes.push_back(sampleAt(q, true));
+  for (const Config& q : path) nodes.push_back(sampleAt(q, true, configKey(q)));
   std::vector<double> linkBounds, selfBounds;
   for (std::size_t s = 0; s < segmentCount; ++s) {
     robot_->motionBounds(path[s], path[s + 1], linkBounds, selfBounds);
@@ -251,9 +270,8 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
     const double tm = std::clamp(0.5 * (e.t_a + e.t_b) + 0.5 * (da - db) / unitBound, e.t_a + 0.25 * width,
                                  e.t_b - 0.25 * width);
     const double needed = std::max((tm - e.t_a) * unitBound - da, (e.t_b - tm) * unitBound - db);
-    Config qm;
-    robot_->interpolate(path[e.segment], path[e.segment + 1], tm, qm);
-    const std::uint32_t m = sampleAt(qm, false);
+    robot_->interpolate(path[e.segment], path[e.segment + 1], tm, splitConfig_);
+    const std::uint32_t m = sampleAt(splitConfig_, false, splitKey(e.segment, tm));
     const DistanceBound dm =
         ensure(m, e.pair, std::max(needed, 0.0) + 1e-3 * eta_, tm - e.t_a < e.t_b - tm ? e.sample_a : e.sample_b);
     if (dm.touching() && confirmTouching(m, e.pair)) {

@@ -112,8 +112,8 @@ class AdaptiveChecker final : public Checker {
   std::pair<PlacedBody, PlacedBody> placedBodies(std::uint32_t sample, std::uint32_t pair);
   /// FCL's collision test agrees that the pair touches at the sample.
   bool confirmTouching(std::uint32_t sample, std::uint32_t pair);
-  /// The sample at q, created if new; a path node starts from the node cache.
-  std::uint32_t sampleAt(const Config& q, bool node);
+  /// The sample named `key` (at q), created if new; a path node starts from the node cache.
+  std::uint32_t sampleAt(const Config& q, bool node, std::string key);
 
   AdaptiveSettings settings_;
   double eta_;
@@ -122,7 +122,9 @@ class AdaptiveChecker final : public Checker {
   std::vector<BodyPair> pairs_;
 
   // Per-check working state, kept as members to reuse allocations.
-  std::vector<Sample> samples_;
+  std::vector<Sample> samples_;  // the first sampleCount_ are this check's
+  std::size_t sampleCount_ = 0;
+  Config splitConfig_;
   std::vector<std::vector<double>> pairMotionBounds_;  // [segment][pair] l_i + l_j of the whole segment
   std::vector<std::vector<double>> accelerationBounds_;  // [segment][link], when the robot has speed bounds
   std::span<const Config> path_;                       // the path being checked

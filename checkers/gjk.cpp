@@ -48,9 +48,12 @@ int supportVertex(const ConvexHull& hull, const Vector3d& direction, int start) 
   double bestDot = direction.dot(hull.vertices[static_cast<std::size_t>(best)]);
   // Each step strictly increases the dot product, so this ends; on a convex
   // polytope a vertex with no better neighbour is the global maximum.
+  const int* list = hull.neighbour_list.data();
   for (bool improved = true; improved;) {
     improved = false;
-    for (const int n : hull.neighbours[static_cast<std::size_t>(best)]) {
+    const auto from = static_cast<std::size_t>(best);
+    for (int k = hull.neighbour_start[from]; k < hull.neighbour_start[from + 1]; ++k) {
+      const int n = list[k];
       const double dot = direction.dot(hull.vertices[static_cast<std::size_t>(n)]);
       if (dot > bestDot) {
         bestDot = dot;

@@ -60,9 +60,9 @@ std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh) {
     hull->vertices.push_back(mesh.vertices[static_cast<std::size_t>(id)]);
   }
   std::vector<Eigen::Vector4d> planes;  // n.x + offset <= 0 inside, |n| = 1
-  hull->neighbours.resize(hull->vertices.size());
+  std::vector<std::vector<int>> neighbours(hull->vertices.size());
   auto link = [&](int i, int j) {
-    auto& list = hull->neighbours[static_cast<std::size_t>(i)];
+    auto& list = neighbours[static_cast<std::size_t>(i)];
     if (std::find(list.begin(), list.end(), j) == list.end()) list.push_back(j);
   };
   facetT* facet;
@@ -80,6 +80,11 @@ std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh) {
         if (i != j) link(corners[i], corners[j]);
   }
   if (hull->vertices.size() < 4 || planes.empty()) return nullptr;
+  hull->neighbour_start.push_back(0);
+  for (const auto& list : neighbours) {
+    hull->neighbour_list.insert(hull->neighbour_list.end(), list.begin(), list.end());
+    hull->neighbour_start.push_back(static_cast<int>(hull->neighbour_list.size()));
+  }
 
   Eigen::AlignedBox3d box;
   for (const auto& v : hull->vertices) box.extend(v);

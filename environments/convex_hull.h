@@ -20,9 +20,12 @@ namespace prmkit {
 struct ConvexHull {
   /// The hull's vertices (a subset of the mesh's), in the mesh's frame.
   std::vector<Eigen::Vector3d> vertices;
-  /// Neighbours of each vertex along the hull's (triangulated) edges: a
-  /// support search can climb from any vertex to the extreme one.
-  std::vector<std::vector<int>> neighbours;
+  /// Neighbours of each vertex along the hull's (triangulated) edges, so that
+  /// a support search can climb from any vertex to the extreme one: those of
+  /// vertex v are neighbour_list[neighbour_start[v] .. neighbour_start[v + 1]),
+  /// one flat array so that a climb reads contiguous memory.
+  std::vector<int> neighbour_start;
+  std::vector<int> neighbour_list;
   /// Centre of the hull's bounding box (m, mesh frame), and the radius of
   /// the sphere about it that encloses the hull (m).
   Eigen::Vector3d center = Eigen::Vector3d::Zero();

@@ -195,9 +195,14 @@ void KinematicChain::motionBounds(const Config& a, const Config& b, std::vector<
   }
 }
 
-void KinematicChain::linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out) const {
+void KinematicChain::linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out,
+                                std::vector<Transform>* poses) const {
   std::vector<Transform> frames;
   framePoses(q, frames);
+  if (poses) {
+    poses->resize(links_.size());
+    for (std::size_t i = 0; i < links_.size(); ++i) (*poses)[i] = frames[static_cast<std::size_t>(linkFrames_[i])];
+  }
   const auto& joints = description_.joints;
   // World angular velocity of each frame and linear velocity of its origin.
   std::vector<Eigen::Vector3d> angular(frames.size(), Eigen::Vector3d::Zero());

@@ -66,7 +66,8 @@ class KinematicChain final : public Robot {
   /// interpolation), then the largest |v + omega x x| over points whose hull
   /// holds the link (x -> |v + omega x x| is convex, so its maximum over the
   /// link is at most its maximum over those points).
-  void linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out) const override;
+  void linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out,
+                  std::vector<Transform>* poses) const override;
   double linkSpeed(std::size_t link, const LinkTwist& twist) const override;
   /// Differentiating p' = sum_j dq_j u_j x (p - o_j): an axis turns with the
   /// joints above it (|u_j'| <= sum of their |dq|), and p moves relative to

@@ -65,12 +65,13 @@ double Robot::maxMotionBound(const Config& a, const Config& b) const {
 
 void Robot::linkSpeeds(const Config& a, const Config& b, const Config& q, std::vector<double>& out) const {
   std::vector<LinkTwist> twists;
-  linkTwists(a, b, q, twists);
+  linkTwists(a, b, q, twists, nullptr);
   out.resize(links_.size());
   for (std::size_t i = 0; i < links_.size(); ++i) out[i] = linkSpeed(i, twists[i]);
 }
 
-void Robot::linkTwists(const Config&, const Config&, const Config&, std::vector<LinkTwist>&) const {
+void Robot::linkTwists(const Config&, const Config&, const Config&, std::vector<LinkTwist>&,
+                       std::vector<Transform>*) const {
   throw std::logic_error(kind() + " robots have no speed bounds");
 }
 

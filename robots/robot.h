@@ -128,12 +128,14 @@ class Robot {
   void linkSpeeds(const Config& a, const Config& b, const Config& q, std::vector<double>& out) const;
   /// The velocity of each link's frame at q along the edge (per unit of edge
   /// parameter), in the link's own frame: the shared part of the speed
-  /// bounds, one forward-kinematics pass for all links.
+  /// bounds, one forward-kinematics pass for all links. With `poses`, also
+  /// the link poses at q (linkPoses) from that same pass.
   struct LinkTwist {
     Eigen::Vector3d angular = Eigen::Vector3d::Zero();
     Eigen::Vector3d linear = Eigen::Vector3d::Zero();  // of the frame's origin
   };
-  virtual void linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out) const;
+  virtual void linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out,
+                          std::vector<Transform>* poses) const;
   /// The link's speed bound for its twist: max |v + w x p| over points p
   /// whose hull contains the link. Checkers that need few links call this
   /// per link instead of linkSpeeds.
