@@ -239,10 +239,36 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
   };
 
   for (std::size_t s = 0; s < segmentCount && !collision; ++s) {
+    const auto segment = static_cast<std::uint32_t>(s);
+    std::optional<std::uint32_t> middle;  // the segment's midpoint sample, made when first needed
     for (std::uint32_t p = 0; p < pairs_.size() && !collision; ++p) {
-      const Element e{0.0, p, static_cast<std::uint32_t>(s), nodes[s], nodes[s + 1], 0.0, 1.0};
-      const double l = motionBound(e);
-      if (!certify(e, l, collision) && !collision) push(e, l);
+      const Element e{0.0, p, segment, nodes[s], nodes[s + 1], 0.0, 1.0};
+      if (samples_[e.sample_a].bounds[p].known() && samples_[e.sample_b].bounds[p].known()) {
+        // Both ends known (roadmap nodes checked before): SSL's test costs nothing more.
+        const double l = motionBound(e);
+        if (!certify(e, l, collision) && !collision) push(e, l);
+        continue;
+      }
+      // Otherwise one distance at the midpoint first: with the true distances
+      // at the ends at least 0, d(q_m) > l of each half satisfies SSL 2005,
+      // Eq. 1 on both halves, so a pair far from contact costs one query
+      // instead of two. A pair that is not certified so has been split once.
+      if (!middle) {
+        robot_->interpolate(path[s], path[s + 1], 0.5, splitConfig_);
+        middle = sampleAt(splitConfig_, false, splitKey(segment, 0.5));
+      }
+      const Element halves[] = {{0.0, p, segment, e.sample_a, *middle, 0.0, 0.5},
+                                {0.0, p, segment, *middle, e.sample_b, 0.5, 1.0}};
+      const double bounds[] = {motionBound(halves[0]), motionBound(halves[1])};
+      const double needed = std::max(bounds[0], bounds[1]);
+      const DistanceBound dm = ensure(*middle, p, needed + 1e-3 * eta_ + 1e-12 * needed, e.sample_a);
+      if (dm.touching() && confirmTouching(*middle, p)) {
+        collision = Collision{s, 0.5};
+        break;
+      }
+      if (certifies(dm.lower, 0.0, needed)) continue;
+      for (int h = 0; h < 2 && !collision; ++h)
+        if (!certify(halves[h], bounds[h], collision) && !collision) push(halves[h], bounds[h]);
     }
     if (!collision) segmentsStarted = s + 1;
   }

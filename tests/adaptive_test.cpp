@@ -33,28 +33,33 @@ TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the
   AdaptiveSettings settings;
   settings.distance_relative_error = 0.0;  // exact distances: d = 0.1 m everywhere
   AdaptiveChecker checker(world.robot, world.scene, settings);
-  // l = 1 m of translation. A piece of length l is certified when l < 0.1 + 0.1:
-  // 1, 0.5 and 0.25 m pieces are split (1 + 2 + 4 = 7 steps), 0.125 m ones pass.
+  // l = 1 m of translation. A piece of length l is certified when l < 0.1 + 0.1.
+  // New nodes: the midpoint is measured first (0.1 < 0.5 certifies neither
+  // half), then the nodes; the two 0.5 m and four 0.25 m pieces are split
+  // (2 + 4 = 6 steps), the 0.125 m ones pass.
   const Config a = pose3(-0.5, 0.2, 0), b = pose3(0.5, 0.2, 0);
   REQUIRE(checker.checkEdge(a, b).verdict == Verdict::Free);
   CheckStats stats = checker.stats();
-  REQUIRE(stats.bisection_steps == 7);
-  REQUIRE(stats.queue_pushes == 7);
-  REQUIRE(stats.distance_queries == 2 + 7);  // two nodes, seven split points
+  REQUIRE(stats.bisection_steps == 6);
+  REQUIRE(stats.queue_pushes == 6);
+  REQUIRE(stats.distance_queries == 2 + 7);  // two nodes, seven split points (the midpoint and six more)
   REQUIRE(stats.unresolved_as_colliding == 0);
   REQUIRE(stats.cache_hits == 0);
 
-  // The same edge again: the nodes' distances come from the cache.
+  // The same edge again: the nodes' distances come from the cache, so SSL's
+  // test runs on the whole edge first: 1 + 2 + 4 = 7 steps, 7 split points.
   checker.resetStats();
   REQUIRE(checker.checkEdge(a, b).verdict == Verdict::Free);
   stats = checker.stats();
+  REQUIRE(stats.bisection_steps == 7);
   REQUIRE(stats.distance_queries == 7);
   REQUIRE(stats.cache_hits > 0);
 
-  // A 0.15 m move is certified by the nodes alone.
+  // A 0.15 m move between new nodes is certified by its midpoint alone (0.1 > 0.075).
   checker.resetStats();
   REQUIRE(checker.checkEdge(pose3(0, 0.2, 0), pose3(0.15, 0.2, 0)).verdict == Verdict::Free);
   REQUIRE(checker.stats().bisection_steps == 0);
+  REQUIRE(checker.stats().distance_queries == 1);
 }
 
 TEST_CASE("adaptive: a motion grazing closer than eta is reported colliding and counted", "[adaptive]") {
