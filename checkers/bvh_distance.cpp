@@ -236,9 +236,13 @@ DistanceBound BvhDistance::traverse(const PlacedBody& bodyA, const PlacedBody& b
   const Eigen::Matrix3d rotation = relative.linear();
   const Eigen::Vector3d translation = relative.translation();
 
+  // FCL's RSS distances are trusted up to a rounding margin relative to the
+  // coordinates' magnitude, as the slab gaps are (64 ulps of it).
+  const double nodeMargin = 64.0 * std::numeric_limits<double>::epsilon() *
+                            (translation.norm() + infoA.center.norm() + infoA.radius + infoB.center.norm() + infoB.radius);
   auto nodeDistance = [&](int i, int j) {
     ++stats.bv_tests;
-    return fcl::distance(rotation, translation, a.getBV(i).bv, b.getBV(j).bv);
+    return fcl::distance(rotation, translation, a.getBV(i).bv, b.getBV(j).bv) - nodeMargin;
   };
   auto mapB = [&](int vertex) -> Eigen::Vector3d { return rotation * b.vertices[vertex] + translation; };
 
