@@ -1,5 +1,5 @@
 #pragma once
-// prmkit benchmark-set (issue 5): every MoveIt problem (requestNNNN.yaml with
+// prmkit benchmark-set: every MoveIt problem (requestNNNN.yaml with
 // sceneNNNN.yaml beside it) of one or more folders, e.g. MotionBenchMaker
 // scenarios, planned with one planner and checker on worker processes, and
 // a table per folder: success rate, planning time, paths verify rejects.

@@ -1,5 +1,5 @@
 #pragma once
-// MoveIt's problem messages as YAML (issue 5): a PlanningScene gives the
+// MoveIt's problem messages as YAML: a PlanningScene gives the
 // obstacles and the allowed collision matrix, a MotionPlanRequest the
 // planning group, the start state and a joint-space goal. These are the files
 // MotionBenchMaker writes; only the fields that change the problem are read,

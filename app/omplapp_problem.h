@@ -1,5 +1,5 @@
 #pragma once
-// OMPL.app problem files (issue 5): the [problem] section of a .cfg names a
+// OMPL.app problem files: the [problem] section of a .cfg names a
 // robot mesh and a world mesh (COLLADA, with node transforms and scale),
 // start and goal (x, y, z and an axis-angle rotation theta about axis.x/y/z in
 // 3D; x, y, theta in 2D) and the volume bounds. It is read into the same tree

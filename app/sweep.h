@@ -1,5 +1,5 @@
 #pragma once
-// prmkit sweep and merge (issue 6): a grid of planning runs read from a sweep
+// prmkit sweep and merge: a grid of planning runs read from a sweep
 // file, run on worker processes, appended to runs.jsonl one fsync'ed line per
 // run, resumable, shardable across machines, merged back with a check.
 #include "app/benchmark.h"

@@ -1,8 +1,8 @@
 #pragma once
 // `adaptive`: exact edge checking by adaptive bisection (Schwarzer, Saha and
 // Latombe, "Adaptive dynamic collision checking for single and multiple
-// articulated robots in complex environments", IEEE T-RO 2005; DESIGN.md,
-// "adaptive"). It never reports a colliding edge as free.
+// articulated robots in complex environments", IEEE T-RO 2005). It never
+// reports a colliding edge as free.
 #include "checkers/bvh_distance.h"
 #include "checkers/checker.h"
 #include "checkers/collision_queries.h"

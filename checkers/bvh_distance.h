@@ -5,7 +5,7 @@
 //
 // Why not fcl::distance: the adaptive checker (Schwarzer, Saha, Latombe 2005,
 // Sec. 3) only needs to know whether d(q_a) + d(q_b) > l, and the exact FCL
-// distance costs 5x to 35x a collision query (DESIGN.md, "adaptive"). Here the
+// distance costs 5x to 35x a collision query on the shipped problems. Here the
 // answer is min(smallest triangle distance found, smallest RSS distance of the
 // node pairs not expanded), which is a lower bound by construction (every
 // triangle pair lies under one unexpanded node pair or was measured) whenever
@@ -84,7 +84,7 @@ class BvhDistance {
   /// is the smallest point-pair distance measured: the approximate greedy
   /// distance of the lecture slides (prune when (1 + a) min-dist > M).
   /// Pinning distances down exactly is where distance queries spend their
-  /// time (DESIGN.md, "adaptive"), and a factor 2 costs few extra bisections.
+  /// time, and a factor 2 costs few extra bisections.
   /// Counts a distance query, and every BV and triangle test, into `stats`.
   DistanceBound lowerBound(const BvhModel& a, const Transform& poseA, const BvhModel& b, const Transform& poseB,
                            double threshold, double relativeError, CheckStats& stats,

@@ -1,5 +1,5 @@
 #pragma once
-// The one checker interface (DESIGN.md, "Core interfaces"). Public methods are
+// The one checker interface. Public methods are
 // non-virtual: they validate input, time the call and count it, then call the
 // strategy's private virtuals, so that logic lives in one place.
 #include "checkers/check_stats.h"

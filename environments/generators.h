@@ -64,7 +64,7 @@ struct TwistedSlotParams {
 /// Walls across x (centred on x = 0), each with a rectangular slot turned a
 /// little further about x than the one before, so that a flat body longer
 /// than the spacing must turn while it threads the slots (the "twisted
-/// slot" narrow passage of issue 7).
+/// slot" narrow passage).
 Mesh twistedSlotMesh(const TwistedSlotParams& params);
 
 struct BugTrapParams {

@@ -1,5 +1,5 @@
 #pragma once
-// OMPL's own PRM and LazyPRM as peers (issue 6): they run on prmkit's robot
+// OMPL's own PRM and LazyPRM as peers: they run on prmkit's robot
 // and checker through the adapters of ompl_space.h, so that the same checker, the same
 // C-space metric and the same counters are compared across planners.
 #include "planner/ompl_space.h"

@@ -49,7 +49,7 @@ class KinematicChain final : public Robot {
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
   /// l_i = sum over joints j moving link i of r_ji |dq_j| (revolute: r_ji bounds
   /// the distance from joint j's axis to any point of link i along the edge)
-  /// or |dq_j| (prismatic). DESIGN.md, "Motion bounds"; r_ji is the smaller of
+  /// or |dq_j| (prismatic), as in SSL 2005, Sec. 3; r_ji is the smaller of
   /// the all-configuration reach and the distance at either end of the edge
   /// plus what the joints between j and i can add.
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;

@@ -18,7 +18,7 @@ class RigidBody2D final : public Robot {
   /// Translation against the bounds' diagonal, rotation against pi.
   double resolutionSteps(const Config& a, const Config& b, double resolution) const override;
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
-  /// l = |dt| + R |dtheta| (DESIGN.md, free-flyer bound).
+  /// l = |dt| + R |dtheta|: no point of a body of radius R about its origin travels further.
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;
   std::shared_ptr<Robot> scaled(double factor) const override;
   void scaleConfig(Config& q, double factor) const override { q.head<2>() *= factor; }

@@ -1,5 +1,5 @@
 #pragma once
-// A robot is a configuration space plus rigid collision links (DESIGN.md, "Core interfaces").
+// A robot is a configuration space plus rigid collision links.
 #include "environments/convex_hull.h"
 #include "environments/mesh.h"
 
@@ -100,7 +100,7 @@ class Robot {
   const std::vector<Link>& links() const { return links_; }
   virtual void linkPoses(const Config& q, std::vector<Transform>& out) const = 0;
   /// Upper bound on the length of the path of any point of `link` along the
-  /// interpolated edge a -> b (DESIGN.md, "Motion bounds"). It bounds the
+  /// interpolated edge a -> b (Schwarzer, Saha, Latombe 2005, Sec. 3). It bounds the
   /// speed along the whole edge, so (t1 - t0) times the edge's bound is a
   /// bound for the piece [t0, t1] (checkers rely on this).
   virtual double motionBound(std::size_t link, const Config& a, const Config& b) const = 0;

@@ -1,4 +1,4 @@
-// OMPL's PRM and LazyPRM running on prmkit's checkers (issue 6's peers).
+// OMPL's PRM and LazyPRM running on prmkit's checkers (the peers of `compare`).
 #include "app/problem.h"
 #include "app/verify.h"
 #include "checkers/collision_queries.h"

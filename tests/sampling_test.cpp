@@ -1,4 +1,4 @@
-// Node sources (issue 7): the sampling strategies, their mixes and PRM's
+// Node sources: the sampling strategies, their mixes and PRM's
 // random-bounce expansion.
 #include "app/problem.h"
 #include "checkers/clearance.h"

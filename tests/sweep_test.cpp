@@ -1,4 +1,4 @@
-// prmkit compare, sweep and merge (issue 6), through the command line and the
+// prmkit compare, sweep and merge, through the command line and the
 // prmkit binary itself, as users and schedulers run them.
 #include "app/benchmark.h"
 #include "app/sweep.h"
