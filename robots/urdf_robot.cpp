@@ -241,47 +241,61 @@ std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
   ChainDescription d;
   d.kind = "urdf";
   d.base = options.base;
-  std::function<void(const urdf::LinkConstSharedPtr&, int)> visit = [&](const urdf::LinkConstSharedPtr& link, int jointIndex) {
-    const int frame = static_cast<int>(d.frames.size());
-    d.frames.push_back({link->name, jointIndex});
-    Mesh merged;
-    for (const auto& c : link->collision_array)
-      if (c) merged.append(collisionMesh(*c, urdfDir, link->name));
-    if (!merged.empty()) d.geometry.emplace_back(frame, std::move(merged));
-    for (const auto& child : link->child_links) {
-      const auto& uj = *child->parent_joint;
-      Joint joint;
-      joint.name = uj.name;
-      joint.parent_frame = frame;
-      joint.origin = toTransform(uj.parent_to_joint_origin_transform);
-      joint.axis = Eigen::Vector3d(uj.axis.x, uj.axis.y, uj.axis.z);
-      if (!movable(uj) && uj.type != urdf::Joint::FIXED)
-        throw RobotLoadError(fmt::format("URDF '{}': joint '{}' is floating or planar; only revolute, continuous, "
-                                         "prismatic and fixed joints are supported",
-                                         urdf.string(), uj.name));
-      if (movable(uj)) {
-        if (joint.axis.norm() < 1e-12)
-          throw RobotLoadError(fmt::format("URDF '{}': joint '{}' has a zero axis", urdf.string(), uj.name));
-        joint.axis.normalize();
-        const bool revolute = uj.type != urdf::Joint::PRISMATIC;
-        if (planned.count(uj.name)) {
-          joint.type = revolute ? JointType::Revolute : JointType::Prismatic;
-          std::tie(joint.lower, joint.upper) = limitsOf(uj);
-        } else {
-          // A locked joint is a fixed joint whose origin includes its motion.
-          const double value = lockedValue(uj, 0);
-          joint.origin = revolute ? joint.origin * Transform(Eigen::AngleAxisd(value, joint.axis))
-                                  : joint.origin * Transform(Eigen::Translation3d(value * joint.axis));
-          joint.type = JointType::Fixed;
-        }
+  auto jointOf = [&](const urdf::Joint& uj, int parentFrame) {
+    Joint joint;
+    joint.name = uj.name;
+    joint.parent_frame = parentFrame;
+    joint.origin = toTransform(uj.parent_to_joint_origin_transform);
+    joint.axis = Eigen::Vector3d(uj.axis.x, uj.axis.y, uj.axis.z);
+    if (!movable(uj) && uj.type != urdf::Joint::FIXED)
+      throw RobotLoadError(fmt::format("URDF '{}': joint '{}' is floating or planar; only revolute, continuous, "
+                                       "prismatic and fixed joints are supported",
+                                       urdf.string(), uj.name));
+    if (movable(uj)) {
+      if (joint.axis.norm() < 1e-12)
+        throw RobotLoadError(fmt::format("URDF '{}': joint '{}' has a zero axis", urdf.string(), uj.name));
+      joint.axis.normalize();
+      const bool revolute = uj.type != urdf::Joint::PRISMATIC;
+      if (planned.count(uj.name)) {
+        joint.type = revolute ? JointType::Revolute : JointType::Prismatic;
+        std::tie(joint.lower, joint.upper) = limitsOf(uj);
       } else {
+        // A locked joint is a fixed joint whose origin includes its motion.
+        const double value = lockedValue(uj, 0);
+        joint.origin = revolute ? joint.origin * Transform(Eigen::AngleAxisd(value, joint.axis))
+                                : joint.origin * Transform(Eigen::Translation3d(value * joint.axis));
         joint.type = JointType::Fixed;
       }
-      d.joints.push_back(joint);
-      visit(child, static_cast<int>(d.joints.size()) - 1);
+    } else {
+      joint.type = JointType::Fixed;
     }
+    return joint;
   };
-  visit(root, -1);
+  // Depth first from the root with an explicit stack (a URDF's tree can be
+  // as deep as it is long: no recursion on it), children in file order, so
+  // that frames and joints come in the same order as a recursive walk.
+  struct Pending {
+    urdf::LinkConstSharedPtr link;
+    int parent_frame;  // -1: the root
+  };
+  std::vector<Pending> stack{{root, -1}};
+  while (!stack.empty()) {
+    const Pending next = stack.back();
+    stack.pop_back();
+    int jointIndex = -1;
+    if (next.parent_frame >= 0) {
+      d.joints.push_back(jointOf(*next.link->parent_joint, next.parent_frame));
+      jointIndex = static_cast<int>(d.joints.size()) - 1;
+    }
+    const int frame = static_cast<int>(d.frames.size());
+    d.frames.push_back({next.link->name, jointIndex});
+    Mesh merged;
+    for (const auto& c : next.link->collision_array)
+      if (c) merged.append(collisionMesh(*c, urdfDir, next.link->name));
+    if (!merged.empty()) d.geometry.emplace_back(frame, std::move(merged));
+    for (auto child = next.link->child_links.rbegin(); child != next.link->child_links.rend(); ++child)
+      stack.push_back({*child, frame});
+  }
   if (d.geometry.empty()) throw RobotLoadError(fmt::format("URDF '{}' has no collision geometry", urdf.string()));
   if (options.srdf) d.disabled_pairs = readSrdfDisabledPairs(*options.srdf);
   d.disabled_pairs.insert(d.disabled_pairs.end(), options.allowed_pairs.begin(), options.allowed_pairs.end());
