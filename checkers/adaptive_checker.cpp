@@ -176,7 +176,7 @@ bool AdaptiveChecker::confirmTouching(std::uint32_t sampleIndex, std::uint32_t p
 bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collision>& collision) {
   // Thresholds are asked slightly above what the test needs, so that bounds
   // that reach them satisfy the strict inequality l < d(q_a) + d(q_b).
-  const double slack = 1e-3 * eta_ + 1e-12 * l;
+  const double slack = certificateSlack(l);
   auto bounded = [&](std::uint32_t sample, double t, double threshold, DistanceBound& bound) {
     bound = ensure(sample, e.pair, threshold, sample == e.sample_a ? e.sample_b : e.sample_a);
     if (bound.touching() && confirmTouching(sample, e.pair)) {
@@ -261,7 +261,7 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
                                 {0.0, p, segment, *middle, e.sample_b, 0.5, 1.0}};
       const double bounds[] = {motionBound(halves[0]), motionBound(halves[1])};
       const double needed = std::max(bounds[0], bounds[1]);
-      const DistanceBound dm = ensure(*middle, p, needed + 1e-3 * eta_ + 1e-12 * needed, e.sample_a);
+      const DistanceBound dm = ensure(*middle, p, needed + certificateSlack(needed), e.sample_a);
       if (dm.touching() && confirmTouching(*middle, p)) {
         collision = Collision{s, 0.5};
         break;

@@ -106,6 +106,9 @@ class AdaptiveChecker final : public Checker {
   /// obstacle, when the robot has speed bounds, the travel that the speeds at
   /// the interval's ends and the segment's acceleration bound allow, if smaller.
   double motionBound(const Element& element);
+  /// How far above what a certificate for motion bound l needs a distance is
+  /// asked for, so that a bound reaching it satisfies the strict inequality.
+  double certificateSlack(double l) const { return 1e-3 * eta_ + 1e-12 * l; }
   /// The link's speed bound at the sample, moving along the segment.
   double speedAt(std::uint32_t sample, std::uint32_t segment, std::size_t link);
   /// The pair's two meshes in their poses at a sample.

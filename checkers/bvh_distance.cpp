@@ -4,7 +4,6 @@
 #include "checkers/triangle_distance.h"
 
 #include <algorithm>
-#include <span>
 #include <limits>
 
 namespace prmkit {
@@ -50,31 +49,26 @@ double BvhDistance::pointBoxDistance(const Eigen::Vector3d& point, const ModelIn
 }
 
 namespace {
-/// max over the pieces of <u, x> in the world, x = pose * vertex (every vertex: exact).
-double support(std::span<const std::shared_ptr<const ConvexHull>> pieces, const Transform& pose,
-               const Eigen::Vector3d& u, double& radius) {
+/// max over the hull of <u, x> in the world, x = pose * vertex (every vertex: exact).
+double support(const ConvexHull& hull, const Transform& pose, const Eigen::Vector3d& u) {
   const Eigen::Vector3d local = pose.linear().transpose() * u;
   double best = -std::numeric_limits<double>::infinity();
-  for (const auto& piece : pieces) {
-    for (const auto& v : piece->vertices) best = std::max(best, local.dot(v));
-    radius = std::max(radius, piece->radius);
-  }
+  for (const auto& v : hull.vertices) best = std::max(best, local.dot(v));
   return best + u.dot(pose.translation());
 }
 
-/// The slab gap along u (a to b) between two placed sets of convex pieces,
-/// minus a rounding margin: a lower bound on the distance between their
-/// unions for any u (triangle_distance.h). The margin covers the dot products
+/// The slab gap along u (a to b) between two placed convex hulls, minus a
+/// rounding margin: a lower bound on the distance between them (and so
+/// between the meshes they contain) for any u (triangle_distance.h). The margin covers the dot products
 /// and pose products (relative to the coordinates' magnitude) and qhull's own
 /// roundoff, which may leave a mesh vertex outside the hull of the vertices it
 /// keeps by a few ulps.
-double slabGap(std::span<const std::shared_ptr<const ConvexHull>> a, const Transform& poseA,
-               std::span<const std::shared_ptr<const ConvexHull>> b, const Transform& poseB, const Eigen::Vector3d& u) {
+double slabGap(const ConvexHull& a, const Transform& poseA, const ConvexHull& b, const Transform& poseB,
+               const Eigen::Vector3d& u) {
   const double length = u.norm();
   if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
-  double radius = 0.0;
-  const double gap = (-support(b, poseB, -u, radius) - support(a, poseA, u, radius)) / length;
-  const double magnitude = radius + poseA.translation().norm() + poseB.translation().norm();
+  const double gap = (-support(b, poseB, -u) - support(a, poseA, u)) / length;
+  const double magnitude = std::max(a.radius, b.radius) + poseA.translation().norm() + poseB.translation().norm();
   const double margin = 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
   return std::isfinite(gap) ? std::max(gap - margin, 0.0) : 0.0;
 }
@@ -90,10 +84,6 @@ double coherentEstimate(const ConvexHull& a, const Transform& poseA, const Conve
   return u.dot(poseB * b.vertices[static_cast<std::size_t>(vb)] - poseA * a.vertices[static_cast<std::size_t>(va)]) /
          u.norm();
 }
-
-std::span<const std::shared_ptr<const ConvexHull>> one(const std::shared_ptr<const ConvexHull>& piece) {
-  return {&piece, 1};
-}
 }  // namespace
 
 DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold,
@@ -107,7 +97,7 @@ DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, 
   const Eigen::Vector3d centerA = a.pose * infoA.center, centerB = b.pose * infoB.center;
   double sphereBound = (centerA - centerB).norm() - infoA.radius - infoB.radius;
   if (sphereBound < threshold) {
-    // Each sphere against the other body's root box: every point of a body
+    // Each sphere against the other body's enclosing box: every point of a body
     // lies in its sphere and in its box, so the distance from one sphere's
     // centre to the other's box, less the radius, is a lower bound too.
     ++stats.bv_tests;
@@ -155,7 +145,7 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
   const bool warm = hint && !hint->direction.isZero();
   if (warm && coherentEstimate(*hullA, a.pose, *hullB, b.pose, *hint) >= threshold) {
     // The estimate climbed from the last supports; the proof scans every vertex.
-    const double gap = slabGap(one(hullA), a.pose, one(hullB), b.pose, hint->direction);
+    const double gap = slabGap(*hullA, a.pose, *hullB, b.pose, hint->direction);
     if (gap >= threshold) {
       ++stats.coherent_answers;
       result.lower = gap;
@@ -174,7 +164,7 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
   stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
   const bool separated = !gjk.may_overlap && gjk.distance > 0.0;
   if (separated) {
-    result.lower = slabGap(one(hullA), a.pose, one(hullB), b.pose, gjk.direction);
+    result.lower = slabGap(*hullA, a.pose, *hullB, b.pose, gjk.direction);
     result.direction = gjk.direction.normalized();
     result.support_a = gjk.vertex_a;
     result.support_b = gjk.vertex_b;
@@ -184,10 +174,8 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
   }
   const auto& piecesA = a.cover->pieces;
   const auto& piecesB = b.cover->pieces;
-  if ((piecesA.size() == 1 && piecesB.size() == 1) || result.lower >= threshold) {
-    if (!separated) result.lower = 0.0;  // the traversal decides
-    return result;
-  }
+  // Lower 0 when the whole hulls may overlap: the pieces or the traversal decide.
+  if ((piecesA.size() == 1 && piecesB.size() == 1) || result.lower >= threshold) return result;
   // Several pieces: the distance between the unions is the smallest over
   // piece pairs; each pair is bounded by its enclosing spheres or by GJK.
   double lower = std::numeric_limits<double>::infinity();
@@ -207,10 +195,9 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
                                                threshold * (1.0 + 1e-9));
       stats.gjk_iterations += static_cast<std::uint64_t>(pieceGjk.iterations);
       if (pieceGjk.may_overlap || !(pieceGjk.distance > 0.0)) {
-        result.lower = std::max(result.lower, 0.0);  // the whole hulls' bound stands; the traversal decides
-        return result;
+        return result;  // the whole hulls' bound stands; the traversal decides
       }
-      const double pieceLower = slabGap(one(pieceA), a.pose, one(pieceB), b.pose, pieceGjk.direction);
+      const double pieceLower = slabGap(*pieceA, a.pose, *pieceB, b.pose, pieceGjk.direction);
       lower = std::min(lower, pieceLower);
       upper = std::min(upper, pieceGjk.distance + pieceA->concavity + pieceB->concavity);
     }

@@ -116,7 +116,7 @@ class BvhDistance {
     Eigen::Vector3d box_half_extents;
   };
   const ModelInfo& modelInfo(const BvhModel& model);
-  /// Lower bound on the distance from a world point to the model's root box placed at `pose`.
+  /// Lower bound on the distance from a world point to the model's enclosing box placed at `pose`.
   static double pointBoxDistance(const Eigen::Vector3d& point, const ModelInfo& info, const Transform& pose);
 
   /// The BVH traversal (step 3).
