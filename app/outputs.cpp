@@ -8,6 +8,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace prmkit {
@@ -131,6 +132,12 @@ std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list) {
   return sources;
 }
 
+std::uint64_t peakResidentBytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports kilobytes
+}
+
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result) {
   nlohmann::ordered_json j;
   j["problem"] = problem.name;
@@ -144,6 +151,11 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["time_limit_s"] = problem.planner.time_limit_s;
   j["roadmap_vertices"] = result.roadmap_vertices;
   j["roadmap_edges"] = result.roadmap_edges;
+  j["roadmap_bytes_per_vertex"] =
+      result.roadmap_vertices > 0 ? static_cast<double>(result.roadmap_memory.vertex_bytes) / result.roadmap_vertices : 0.0;
+  j["roadmap_bytes_per_edge"] =
+      result.roadmap_edges > 0 ? static_cast<double>(result.roadmap_memory.edge_bytes) / result.roadmap_edges : 0.0;
+  j["peak_resident_bytes"] = peakResidentBytes();
   j["path_waypoints"] = result.path.size();
   j["path_length_cspace"] = result.path_length;
   PlannerStats::forEachField(
@@ -285,8 +297,11 @@ std::string sceneSvg(const Problem& problem, const PlanResult& result) {
   }
   svg += fmt::format(
       "<text x=\"{}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"12\">start green, goal red, path orange "
-      "({}), roadmap grey-blue: {} vertices, {} edges</text>\n</svg>\n",
-      margin, height - 10, result.solved ? "solved" : "not solved", result.roadmap_vertices, result.roadmap_edges);
+      "({}), roadmap grey-blue: {} vertices, {} edges{}</text>\n</svg>\n",
+      margin, height - 10, result.solved ? "solved" : "not solved", result.roadmap_vertices, result.roadmap_edges,
+      result.roadmap_configs.empty() && result.roadmap_vertices > 0
+          ? fmt::format(" (not drawn: more than {} vertices)", kPictureRoadmapVertices)
+          : "");
   return svg;
 }
 

@@ -45,6 +45,8 @@ std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::
 /// (Robot::canonicalize); throws InputError with file:line:column.
 std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot);
 
+/// Peak resident memory of this process so far (bytes; 0 when the system does not say).
+std::uint64_t peakResidentBytes();
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result);
 /// Node-source statistics as a JSON list (stats.json, runs.jsonl), and back.
 nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources);

@@ -118,13 +118,14 @@ Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::stri
       return twistedSlotMesh(p);
     }
     if (type == "bug_trap") {
-      in.requireMap(node, what, {"type", "size", "wall", "opening", "lip", "height"});
+      in.requireMap(node, what, {"type", "size", "wall", "opening", "lip", "height", "lids"});
       BugTrapParams p;
       setNumber(in, node, "size", what, p.size);
       setNumber(in, node, "wall", what, p.wall);
       setNumber(in, node, "opening", what, p.opening);
       setNumber(in, node, "lip", what, p.lip);
       setNumber(in, node, "height", what, p.height);
+      if (node["lids"]) p.lids = in.boolean(node["lids"], what + ".lids");
       return bugTrapMesh(p);
     }
     in.requireMap(node, what,
@@ -316,7 +317,7 @@ Config readConfig(const YamlReader& in, const YAML::Node& node, const std::strin
 
 void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& s) {
   if (const YAML::Node p = root["planner"]) {
-    in.requireMap(p, "planner", {"type", "k", "radius", "batch", "enhance", "sampler", "sampler_sigma", "expand",
+    in.requireMap(p, "planner", {"type", "k", "radius", "batch", "batch_fraction", "enhance", "sampler", "sampler_sigma", "expand",
                                  "expand_bounces", "expand_step", "path_check", "skip_same_component", "shortcut",
                                  "shortcut_attempts", "min_confidence", "verify_final_path"});
     if (p["min_confidence"]) {
@@ -345,6 +346,7 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
     fraction("sampler_sigma", s.sampler_sigma);
     if (p["sampler_sigma"] && s.sampler_sigma == 0) in.fail(p["sampler_sigma"], "planner.sampler_sigma must be positive");
     fraction("enhance", s.enhance);
+    fraction("batch_fraction", s.batch_fraction);
     fraction("expand", s.expand);
     fraction("expand_step", s.expand_step);
     if (p["expand_step"] && s.expand_step == 0) in.fail(p["expand_step"], "planner.expand_step must be positive");

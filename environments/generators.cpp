@@ -159,6 +159,9 @@ Mesh bugTrapMesh(const BugTrapParams& p) {
   // Lips pointing inwards from the opening's edges.
   box(p.lip, p.wall, h - p.lip / 2, p.opening / 2 + p.wall / 2);
   box(p.lip, p.wall, h - p.lip / 2, -p.opening / 2 - p.wall / 2);
+  if (p.lids)
+    for (double side : {-1.0, 1.0})
+      m.append(boxMesh({p.size, p.size, p.wall}), Transform(Eigen::Translation3d(0, 0, side * (p.height + p.wall) / 2)));
   return m;
 }
 

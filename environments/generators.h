@@ -73,8 +73,10 @@ struct BugTrapParams {
   double opening = 0.3;       // width of the entrance
   double lip = 0.6;           // length of the two inward lips at the entrance
   double height = 0.5;        // extrusion along z
+  bool lids = false;          // close the top and bottom: the entrance is the only way out (3D)
 };
-/// A square trap open at +x whose entrance has two inward lips (the classic bug trap).
+/// A square trap open at +x whose entrance has two inward lips (the classic
+/// bug trap); with lids, a closed box whose one exit is the lipped entrance.
 Mesh bugTrapMesh(const BugTrapParams& params);
 
 struct RandomBoxesParams {

@@ -1,6 +1,5 @@
 #include "planner/lazy_prm.h"
 
-#include <boost/graph/connected_components.hpp>
 #include <boost/pending/disjoint_sets.hpp>
 
 #include <cmath>
@@ -17,9 +16,8 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   boost::disjoint_sets<std::size_t*, std::size_t*> components(rank.data(), parent.data());
   bool componentsExact = true;
   auto rebuildComponents = [&] {
-    const std::size_t n = roadmap.vertexCount();
-    std::vector<std::size_t> label(n);
-    boost::connected_components(roadmap.graph(), label.data());
+    const std::vector<std::size_t>& label = roadmap.componentLabels();
+    const std::size_t n = label.size();
     // Each vertex's parent is the first vertex of its component: a valid union-find forest.
     std::vector<std::size_t> first(n, n);
     for (std::size_t v = 0; v < n; ++v) {
@@ -122,7 +120,13 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
     // smaller of their two components (Kavraki et al. 1996 expand the poorly
     // connected parts of a roadmap): a goal deep in a shelf or a cage has a
     // small component that uniform samples rarely reach.
-    const auto enhanced = static_cast<std::size_t>(std::lround(settings_.enhance * static_cast<double>(settings_.batch)));
+    // Every batch ends with sweeps over the whole roadmap (the failed search,
+    // the components, the enhancement's seeds), so batches grow with the
+    // roadmap: O(V log V) bookkeeping in all instead of O(V^2 / batch).
+    const std::size_t batch = std::max(
+        settings_.batch, static_cast<std::size_t>(settings_.batch_fraction * static_cast<double>(roadmap.vertexCount())));
+    ++result.planner_stats.batches;
+    const auto enhanced = static_cast<std::size_t>(std::lround(settings_.enhance * static_cast<double>(batch)));
     std::vector<Vertex> grow;
     double meanLength = 0.0;
     if (enhanced > 0) {
@@ -137,7 +141,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
       meanLength = roadmap.edgeCount() > 0 ? meanLength / static_cast<double>(roadmap.edgeCount())
                                            : 0.05 * checker.robot().maxExtent();
     }
-    for (std::size_t s = 0; s < settings_.batch; ++s) {
+    for (std::size_t s = 0; s < batch; ++s) {
       std::optional<Sample> q;
       if (s < enhanced) {
         if (s % 2 == 0 && !enhancementSeeds.empty()) {

@@ -19,6 +19,8 @@ Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng
   if (!(settings_.time_limit_s > 0)) throw std::invalid_argument("planner time limit must be positive");
   if (settings_.max_samples == 0) throw std::invalid_argument("planner max_samples must be positive");
   if (settings_.batch == 0) throw std::invalid_argument("planner batch must be positive");
+  if (!(settings_.batch_fraction >= 0 && settings_.batch_fraction <= 1))
+    throw std::invalid_argument("planner batch_fraction must be in [0, 1]");
   if (!(settings_.enhance >= 0 && settings_.enhance <= 1)) throw std::invalid_argument("planner enhance must be in [0, 1]");
   if (!(settings_.expand >= 0 && settings_.expand <= 1)) throw std::invalid_argument("planner expand must be in [0, 1]");
   if (settings_.expand_bounces == 0) throw std::invalid_argument("planner expand_bounces must be positive");
@@ -177,6 +179,8 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   sampler_.reset();  // it refers to this call's checker and result
   result.roadmap_vertices = roadmap.vertexCount();
   result.roadmap_edges = roadmap.edgeCount();
+  result.roadmap_memory = roadmap.memoryUse();
+  if (roadmap.vertexCount() > kPictureRoadmapVertices) return result;
   const auto& g = roadmap.graph();
   for (std::size_t v = 0; v < roadmap.vertexCount(); ++v) result.roadmap_configs.push_back(g[v].q);
   for (auto [it, end] = boost::edges(g); it != end; ++it)

@@ -16,6 +16,9 @@ struct PlannerSettings {
   std::size_t k = 10;             // neighbours per new vertex (ignored by *_star and when radius > 0)
   double radius = 0.0;            // > 0: connect to every vertex within this C-space distance
   std::size_t batch = 100;        // lazy_prm: samples added each time the roadmap grows
+  /// lazy_prm: a batch is at least this fraction of the roadmap's vertices
+  /// (the default leaves roadmaps below 2000 vertices at `batch`).
+  double batch_fraction = 0.05;
   /// lazy_prm: fraction of each batch drawn near the ends of edges found in
   /// collision (Bohlin & Kavraki's node enhancement); the rest is uniform.
   double enhance = 0.5;
@@ -54,6 +57,7 @@ struct PlannerStats {
   std::uint64_t edges_attempted = 0;    // checkEdge calls (prm) or edges put in paths to check (lazy_prm)
   std::uint64_t edges_colliding = 0;
   std::uint64_t graph_searches = 0;
+  std::uint64_t batches = 0;            // lazy_prm: times the roadmap grew by a batch of samples
   std::uint64_t path_checks = 0;
   std::uint64_t shortcuts_applied = 0;
   std::uint64_t tentative_edges = 0;        // Unknown edges kept for their confidence
@@ -69,6 +73,7 @@ struct PlannerStats {
     visit(std::string_view("edges_attempted"), &PlannerStats::edges_attempted);
     visit(std::string_view("edges_colliding"), &PlannerStats::edges_colliding);
     visit(std::string_view("graph_searches"), &PlannerStats::graph_searches);
+    visit(std::string_view("batches"), &PlannerStats::batches);
     visit(std::string_view("path_checks"), &PlannerStats::path_checks);
     visit(std::string_view("shortcuts_applied"), &PlannerStats::shortcuts_applied);
     visit(std::string_view("tentative_edges"), &PlannerStats::tentative_edges);
@@ -95,10 +100,16 @@ struct PlanResult {
   CheckStats check_stats;
   std::size_t roadmap_vertices = 0;
   std::size_t roadmap_edges = 0;
-  /// The final roadmap, for pictures: vertex configurations and edges with their states.
+  RoadmapMemory roadmap_memory;
+  /// The final roadmap, for pictures: vertex configurations and edges with
+  /// their states; empty above kPictureRoadmapVertices vertices.
   std::vector<Config> roadmap_configs;
   std::vector<std::tuple<std::size_t, std::size_t, EdgeState>> roadmap_edge_list;
 };
+
+/// Largest roadmap copied into PlanResult for pictures: a drawing of more
+/// edges is a grey smear, and the copy would double a large roadmap's memory.
+inline constexpr std::size_t kPictureRoadmapVertices = 20000;
 
 class Planner {
  public:

@@ -1,6 +1,7 @@
 #include "planner/roadmap.h"
 
 #include <boost/graph/astar_search.hpp>
+#include <boost/graph/connected_components.hpp>
 #include <boost/property_map/vector_property_map.hpp>
 #include <ompl/datastructures/LPAstarOnGraph.h>
 
@@ -19,7 +20,7 @@ struct Roadmap::Incremental {
   struct GoalDistance {
     const Roadmap* roadmap;
     Vertex goal;
-    double operator()(std::size_t v) const { return roadmap->robot_.distance(roadmap->graph_[v].q, roadmap->graph_[goal].q); }
+    double operator()(std::size_t v) const { return roadmap->goalDistance(v, goal); }
   };
   Incremental(Roadmap& roadmap, Vertex start, Vertex goal)
       : start(start), goal(goal), heuristic{&roadmap, goal}, search(start, goal, roadmap.graph_, heuristic) {}
@@ -38,6 +39,7 @@ Roadmap::~Roadmap() = default;
 Vertex Roadmap::addVertex(const Config& q, std::size_t source) {
   const Vertex v = boost::add_vertex(RoadmapVertex{q, source}, graph_);
   nearest_.add(v);
+  ++version_;
   return v;
 }
 
@@ -46,6 +48,7 @@ Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state) {
   if (!exists) {
     const double length = robot_.distance(graph_[a].q, graph_[b].q);
     edge = boost::add_edge(a, b, {length, RoadmapEdge{length, state}}, graph_).first;
+    ++version_;
     if (incremental_) {
       incremental_->search.insertEdge(a, b, length);
       incremental_->search.insertEdge(b, a, length);
@@ -58,6 +61,7 @@ Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state) {
 void Roadmap::removeEdge(Edge e) {
   const Vertex a = boost::source(e, graph_), b = boost::target(e, graph_);
   boost::remove_edge(e, graph_);
+  ++version_;
   if (!incremental_) return;
   // Both directions of the undirected edge; the start's cost is fixed at 0.
   if (b != incremental_->start) incremental_->search.removeEdge(a, b);
@@ -73,6 +77,39 @@ std::vector<Vertex> Roadmap::neighbours(Vertex v, std::size_t k, double radius) 
   std::erase(found, v);
   if (radius <= 0 && found.size() > k) found.resize(k);
   return found;
+}
+
+double Roadmap::goalDistance(Vertex v, Vertex goal) const {
+  if (goalOfCache_ != goal) goalDistance_.clear();
+  goalOfCache_ = goal;
+  if (goalDistance_.size() <= v) goalDistance_.resize(vertexCount(), -1.0);
+  double& h = goalDistance_[v];
+  if (h < 0) h = robot_.distance(graph_[v].q, graph_[goal].q);
+  return h;
+}
+
+const std::vector<std::size_t>& Roadmap::componentLabels() const {
+  if (labelsVersion_ != version_) {
+    labels_.resize(vertexCount());
+    if (!labels_.empty()) boost::connected_components(graph_, labels_.data());
+    labelsVersion_ = version_;
+  }
+  return labels_;
+}
+
+RoadmapMemory Roadmap::memoryUse() const {
+  RoadmapMemory use;
+  auto& g = const_cast<RoadmapGraph&>(graph_);  // out_edge_list has no const overload
+  use.vertex_bytes = g.m_vertices.capacity() * sizeof(RoadmapGraph::stored_vertex) +
+                     goalDistance_.capacity() * sizeof(double) + labels_.capacity() * sizeof(std::size_t);
+  using OutEdge = std::remove_reference_t<decltype(g.out_edge_list(0))>::value_type;
+  using ListEdge = decltype(g.m_edges)::value_type;
+  use.edge_bytes = edgeCount() * (sizeof(ListEdge) + 2 * sizeof(void*));  // a std::list node: two links and the edge
+  for (Vertex v = 0; v < vertexCount(); ++v) {
+    use.vertex_bytes += static_cast<std::size_t>(graph_[v].q.size()) * sizeof(double);
+    use.edge_bytes += g.out_edge_list(v).capacity() * sizeof(OutEdge);
+  }
+  return use;
 }
 
 namespace {
@@ -111,7 +148,11 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
   }
   // No path (or one that is not the roadmap's): Boost's A* has the last word.
   // OMPL's queue is a multiset erased by key, so two vertices with exactly
-  // equal keys could drop each other; this is where that would show.
+  // equal keys could drop each other; this is where that would show. When
+  // start and goal are in different components there is nothing to search:
+  // one sweep over the edges says so, where A* would expand the whole start
+  // component with a heap (lazy PRM ends every batch of a hard problem here).
+  if (componentLabels()[start] != componentLabels()[goal]) return std::nullopt;
   auto path = shortestPathFromScratch(start, goal);
   if (path) {
     ++incrementalFallbacks_;
@@ -124,14 +165,7 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPathFromScratch(Vertex start
   const std::size_t n = vertexCount();
   std::vector<Vertex> predecessor(n);
   std::vector<double> cost(n);
-  if (goalOfCache_ != goal) goalDistance_.clear();
-  goalOfCache_ = goal;
-  goalDistance_.resize(n, -1.0);
-  auto heuristic = [&](Vertex v) {
-    double& h = goalDistance_[v];
-    if (h < 0) h = robot_.distance(graph_[v].q, graph_[goal].q);
-    return h;
-  };
+  auto heuristic = [&](Vertex v) { return goalDistance(v, goal); };
   try {
     boost::astar_search(graph_, start, heuristic,
                         boost::predecessor_map(boost::make_iterator_property_map(predecessor.begin(), boost::get(boost::vertex_index, graph_)))

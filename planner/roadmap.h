@@ -7,6 +7,7 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <ompl/datastructures/NearestNeighborsGNATNoThreadSafety.h>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -36,6 +37,16 @@ using RoadmapGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undi
 using Vertex = RoadmapGraph::vertex_descriptor;
 using Edge = RoadmapGraph::edge_descriptor;
 
+/// Bytes the roadmap's own containers hold, from their sizes and
+/// capacities (allocator overhead and OMPL's nearest-neighbour tree not
+/// included): per vertex its graph slot, its configuration's coordinates and
+/// the per-vertex caches; per edge its list node and its two entries in the
+/// ends' incidence lists.
+struct RoadmapMemory {
+  std::size_t vertex_bytes = 0;
+  std::size_t edge_bytes = 0;
+};
+
 class Roadmap {
  public:
   explicit Roadmap(const Robot& robot);
@@ -58,6 +69,15 @@ class Roadmap {
   /// Searches whose incremental answer was not a path of the roadmap or
   /// missed one that exists, answered from scratch instead (expected 0).
   std::size_t incrementalSearchFallbacks() const { return incrementalFallbacks_; }
+  /// Connected component of every vertex (over all present edges), computed
+  /// once per change of the graph: a search that finds no path and the
+  /// planner that then grows the smaller end's component share one sweep.
+  const std::vector<std::size_t>& componentLabels() const;
+  /// A*'s heuristic: the C-space distance from `v` to `goal`, computed once
+  /// per vertex and goal.
+  double goalDistance(Vertex v, Vertex goal) const;
+
+  RoadmapMemory memoryUse() const;
 
   const RoadmapGraph& graph() const { return graph_; }
   RoadmapGraph& graph() { return graph_; }
@@ -73,6 +93,11 @@ class Roadmap {
   /// distance (an acos on SE(3)) was a fifth of its time.
   mutable std::vector<double> goalDistance_;
   mutable Vertex goalOfCache_ = static_cast<Vertex>(-1);
+  /// Bumped by every change of vertices or edges; the labels are valid while
+  /// labelsVersion_ equals it.
+  std::uint64_t version_ = 0;
+  mutable std::uint64_t labelsVersion_ = static_cast<std::uint64_t>(-1);
+  mutable std::vector<std::size_t> labels_;
   ompl::NearestNeighborsGNATNoThreadSafety<Vertex> nearest_;
   struct Incremental;
   std::unique_ptr<Incremental> incremental_;

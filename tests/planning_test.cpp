@@ -1,6 +1,9 @@
 #include "app/problem.h"
 #include "app/verify.h"
 #include "planner/roadmap.h"
+
+#include <boost/graph/connected_components.hpp>
+#include <map>
 #include "test_support.h"
 
 #include <ompl/util/RandomNumbers.h>
@@ -195,6 +198,8 @@ TEST_CASE("the incremental search answers every query as Boost's A* from scratch
     const auto incremental = roadmap.shortestPath(0, 1);
     const auto reference = roadmap.shortestPathFromScratch(0, 1);
     REQUIRE(incremental.has_value() == reference.has_value());
+    // The cached components, after every removal and growth, say the same.
+    REQUIRE((roadmap.componentLabels()[0] == roadmap.componentLabels()[1]) == reference.has_value());
     if (!incremental) {
       ++missing;
       grow(20);
@@ -211,4 +216,62 @@ TEST_CASE("the incremental search answers every query as Boost's A* from scratch
   REQUIRE(found > 100);
   REQUIRE(missing > 0);
   REQUIRE(roadmap.incrementalSearchFallbacks() == 0);
+}
+
+TEST_CASE("roadmap: cached components match a fresh sweep, the heuristic is the metric, memory grows with the roadmap", "[planning]") {
+  const Problem problem = loadProblem(test::problemFile("twisted_slot"));
+  const Robot& robot = *problem.robot;
+  ompl::RNG rng(5);
+  Roadmap roadmap(robot);
+  RoadmapMemory before = roadmap.memoryUse();
+  REQUIRE(before.edge_bytes == 0);
+  Config q;
+  for (int i = 0; i < 400; ++i) {
+    robot.sampleUniform(rng, q);
+    const Vertex v = roadmap.addVertex(q);
+    for (Vertex n : roadmap.neighbours(v, 4, 0.0)) roadmap.addEdge(n, v, EdgeState::Unchecked);
+    if (i % 3 == 0 && roadmap.edgeCount() > 0) roadmap.removeEdge(*boost::edges(roadmap.graph()).first);
+    if (i % 50 != 49) continue;
+    std::vector<std::size_t> fresh(roadmap.vertexCount());
+    boost::connected_components(roadmap.graph(), fresh.data());
+    const auto& cached = roadmap.componentLabels();
+    REQUIRE(cached.size() == fresh.size());
+    // Same partition (labels may be numbered differently): a bijection between label sets.
+    std::map<std::size_t, std::size_t> forward, backward;
+    for (std::size_t u = 0; u < fresh.size(); ++u) {
+      REQUIRE(forward.emplace(cached[u], fresh[u]).first->second == fresh[u]);
+      REQUIRE(backward.emplace(fresh[u], cached[u]).first->second == cached[u]);
+    }
+    for (Vertex u = 0; u < roadmap.vertexCount(); u += 7)
+      REQUIRE(roadmap.goalDistance(u, 3) == robot.distance(roadmap.config(u), roadmap.config(3)));
+  }
+  const RoadmapMemory after = roadmap.memoryUse();
+  // At least the coordinates (7 doubles) per vertex and the list node plus two incidence entries per edge.
+  REQUIRE(after.vertex_bytes >= roadmap.vertexCount() * 7 * sizeof(double));
+  REQUIRE(after.edge_bytes >= roadmap.edgeCount() * (2 * sizeof(Vertex) + sizeof(double)));
+  REQUIRE(after.vertex_bytes > before.vertex_bytes);
+}
+
+TEST_CASE("lazy PRM: batches grow with the roadmap, so a long run does few searches", "[planning]") {
+  // A rod 0.22 m square in section cannot leave the trap through its 0.2 m
+  // exit: every batch ends with a search that finds no path. With batches
+  // that grow with the roadmap, their number is logarithmic in its size.
+  for (const double fraction : {0.0, 0.25}) {
+    Problem problem =
+        test::loadForPlanning("bug_trap3d", {"checker.type=discrete", "limits.samples=8000", "robot.geometry.box=[0.7, 0.22, 0.22]",
+                                             fmt::format("planner.batch_fraction={}", fraction)});
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    INFO("batch_fraction " << fraction << ": " << result.status << ", " << result.roadmap_vertices << " vertices, "
+                           << result.planner_stats.graph_searches << " searches");
+    REQUIRE(result.status == "sample limit");
+    REQUIRE(result.roadmap_vertices > 1000);
+    // The batches the rule gives for this many vertices: start and goal, then
+    // max(100, fraction * V) samples each time, the last one cut short by the limit.
+    std::uint64_t expected = 0;
+    for (std::size_t v = 2; v < result.roadmap_vertices; ++expected)
+      v += std::max<std::size_t>(100, static_cast<std::size_t>(fraction * static_cast<double>(v)));
+    REQUIRE(result.planner_stats.batches == expected);
+    if (fraction > 0) REQUIRE(expected < 20);
+  }
 }

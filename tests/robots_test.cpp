@@ -207,3 +207,29 @@ TEST_CASE("slerp interpolation: endpoints and midpoint", "[robots]") {
   REQUIRE(robot.distance(a, b) == Approx(1.0 + 0.6));
   REQUIRE(robot.motionBound(0, a, b) == Approx(1.0 + std::sqrt(0.75) * 1.2));
 }
+
+TEST_CASE("SE(3) metric: half the rotation angle, at every angle and either quaternion sign", "[robots]") {
+  RigidBody3D robot(boxMesh({1, 1, 1}), {-1, -1, -1}, {1, 1, 1});
+  ompl::RNG rng(23);
+  Config a, b;
+  double smallest = 1.0;
+  for (int i = 0; i < 2000; ++i) {
+    robot.sampleUniform(rng, a);
+    if (i % 2 == 0) {
+      robot.sampleUniform(rng, b);
+    } else {  // a rotation close to a's, down to 1e-9 rad, to test the small-angle end
+      const double angle = std::pow(10.0, -rng.uniformReal(0, 9));
+      const Eigen::Quaterniond turned = RigidBody3D::rotation(a) * Eigen::Quaterniond(Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()));
+      b = a;
+      b.tail<4>() << turned.x(), turned.y(), turned.z(), turned.w();
+      smallest = std::min(smallest, angle);
+    }
+    if (i % 3 == 0) b.tail<4>() = -b.tail<4>();  // the same rotation
+    const double translation = (b.head<3>() - a.head<3>()).norm();
+    const double reference = 0.5 * RigidBody3D::rotation(a).angularDistance(RigidBody3D::rotation(b));
+    INFO("pair " << i);
+    REQUIRE(robot.distance(a, b) - translation == Approx(reference).epsilon(1e-9).margin(1e-15));
+    REQUIRE(robot.distance(a, b) == robot.distance(b, a));
+  }
+  REQUIRE(smallest < 1e-8);
+}
