@@ -218,6 +218,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   std::string problemFile, outDir = "out", pathFile, planner, checker, sampler;
   long seed = -1;
   double timeLimit = 0, eps = 0;
+  long threads = 0;
   std::string urdfFile, srdfFile, sceneFile, requestFile;
   auto addProblemOptions = [&](CLI::App* sub) {
     sub->add_option("problem", problemFile, "problem YAML file, or a MoveIt MotionPlanRequest YAML (with --urdf)");
@@ -235,6 +236,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
                       fmt::format("node sampler: {}, or a mix such as uniform:0.5,bridge:0.5", fmt::join(samplerNames(), ", ")));
   planCmd->add_option("--seed", seed, "random seed")->check(CLI::NonNegativeNumber);
   planCmd->add_option("--time-limit", timeLimit, "time limit (s)");
+  planCmd->add_option("--threads", threads, "prm: threads for edge checks, one checker clone each (default 1; see docs/problem-format.md)")
+      ->check(CLI::NonNegativeNumber);
   planCmd->add_option("--out", outDir, "output folder (default: out)");
   auto* checkCmd = app.add_subcommand("check", "check a list of edges (or random ones) and write one verdict per edge");
   addProblemOptions(checkCmd);
@@ -359,6 +362,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       if (!sampler.empty()) options.overrides.push_back("planner.sampler=" + sampler);
       if (seed >= 0) options.overrides.push_back(fmt::format("seed={}", seed));
       if (planCmd->count("--time-limit")) options.overrides.push_back(fmt::format("limits.time={}", timeLimit));
+      if (planCmd->count("--threads")) options.overrides.push_back(fmt::format("planner.threads={}", threads));
       return plan(problemFile, options, outDir, out);
     }
     if (checkCmd->parsed()) {

@@ -319,7 +319,7 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
   if (const YAML::Node p = root["planner"]) {
     in.requireMap(p, "planner", {"type", "k", "radius", "batch", "batch_fraction", "enhance", "sampler", "sampler_sigma", "expand",
                                  "expand_bounces", "expand_step", "path_check", "skip_same_component", "shortcut",
-                                 "shortcut_attempts", "min_confidence", "verify_final_path"});
+                                 "shortcut_attempts", "min_confidence", "verify_final_path", "threads"});
     if (p["min_confidence"]) {
       s.min_confidence = in.number(p["min_confidence"], "planner.min_confidence (%)");
       if (s.min_confidence < 0 || s.min_confidence > 100)
@@ -330,6 +330,10 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
     if (p["k"]) s.k = static_cast<std::size_t>(in.integer(p["k"], "planner.k", 1));
     if (p["radius"]) s.radius = in.positive(p["radius"], "planner.radius");
     if (p["batch"]) s.batch = static_cast<std::size_t>(in.integer(p["batch"], "planner.batch", 1));
+    if (p["threads"]) {
+      s.threads = static_cast<std::size_t>(in.integer(p["threads"], "planner.threads (0: every core)", 0));
+      if (s.threads > kMaxPlannerThreads) in.fail(p["threads"], fmt::format("planner.threads is at most {}", kMaxPlannerThreads));
+    }
     if (p["sampler"]) {
       s.sampler = in.string(p["sampler"], "planner.sampler");
       try {

@@ -18,6 +18,8 @@ Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng
   if (settings_.k == 0 && settings_.radius <= 0 && !star()) throw std::invalid_argument("planner k must be positive");
   if (!(settings_.time_limit_s > 0)) throw std::invalid_argument("planner time limit must be positive");
   if (settings_.max_samples == 0) throw std::invalid_argument("planner max_samples must be positive");
+  if (settings_.threads > kMaxPlannerThreads)
+    throw std::invalid_argument(fmt::format("planner threads must be at most {}", kMaxPlannerThreads));
   if (settings_.batch == 0) throw std::invalid_argument("planner batch must be positive");
   if (!(settings_.batch_fraction >= 0 && settings_.batch_fraction <= 1))
     throw std::invalid_argument("planner batch_fraction must be in [0, 1]");
@@ -145,6 +147,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   verifyFinalPath_ = verifiesFinalPath() && settings_.verify_final_path.value_or(checker.confidenceBased());
   rng_ = ompl::RNG(settings_.seed);
   sampler_.reset();
+  workerCheckStats_ = CheckStats{};
   const CheckStats before = checker.stats();
   PlanResult result;
   Roadmap roadmap(checker.robot());
@@ -175,6 +178,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   }
   result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   result.check_stats = checker.stats() - before;
+  result.check_stats += workerCheckStats_;
   if (sampler_) result.check_stats += sampler_->clearanceStats();
   sampler_.reset();  // it refers to this call's checker and result
   result.roadmap_vertices = roadmap.vertexCount();

@@ -11,6 +11,9 @@
 
 namespace prmkit {
 
+/// Threads a planner may be asked for (a typo of 10 000 must not start 10 000 threads).
+inline constexpr std::size_t kMaxPlannerThreads = 256;
+
 struct PlannerSettings {
   std::string type = "lazy_prm";  // prm, lazy_prm, prm_star, lazy_prm_star
   std::size_t k = 10;             // neighbours per new vertex (ignored by *_star and when radius > 0)
@@ -39,6 +42,14 @@ struct PlannerSettings {
   bool skip_same_component = false;  // prm: do not try edges inside one connected component
   bool shortcut = false;          // random shortcutting of the returned path
   std::size_t shortcut_attempts = 100;
+  /// prm: threads for the edge checks of each new vertex, each on its own
+  /// checker clone (0: every core). A vertex's edges are checked together and
+  /// added in order, so the roadmap and path for a seed do not depend on it,
+  /// as long as verdicts do not depend on a checker's history: they do not for
+  /// `discrete` and `budgeted`; `adaptive`'s can, for an edge grazing an
+  /// obstacle closer than eta (reported colliding, unresolved), through the
+  /// bounds its clone has cached at roadmap nodes. Hence one thread by default.
+  std::size_t threads = 1;
   double time_limit_s = 10.0;
   std::size_t max_samples = 100000;  // samples drawn (valid or not)
   std::uint32_t seed = 1;
@@ -172,6 +183,8 @@ class Planner {
   Checker* verifier_ = nullptr;
   bool verifyFinalPath_ = false;
   std::unique_ptr<NodeSampler> sampler_;  // made by solve(), for this call's checker and result
+  /// Work done by checker clones on other threads during this call (added to the result's check_stats).
+  CheckStats workerCheckStats_;
 
  private:
   void shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result);

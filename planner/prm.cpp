@@ -1,5 +1,6 @@
 #include "planner/prm.h"
 
+#include "planner/edge_check_pool.h"
 #include "planner/ompl_space.h"
 
 #include <boost/pending/disjoint_sets.hpp>
@@ -36,23 +37,43 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
   attempts = failures = {0, 0};
   components = boost::disjoint_sets<std::size_t*, std::size_t*>(rank.data(), parent.data());
   const std::size_t dof = checker.robot().dof();
-  auto connect = [&](Vertex v) {
-    for (Vertex n : roadmap.neighbours(v, neighbourCount(roadmap.vertexCount(), dof), settings_.radius)) {
-      if (settings_.skip_same_component && components.find_set(n) == components.find_set(v)) continue;
-      ++result.planner_stats.edges_attempted;
-      ++attempts[v];
-      ++attempts[n];
-      const EdgeResult edge = checker.checkEdge(roadmap.config(n), roadmap.config(v));
-      if (const auto state = acceptEdge(edge, result)) {
-        roadmap.addEdge(n, v, *state);
-        components.union_set(n, v);
-      } else {
-        ++result.planner_stats.edges_colliding;
-        ++failures[v];
-        ++failures[n];
-      }
+  // A vertex's edges are checked together, on every thread when there are
+  // several, and added in neighbour order, so the roadmap does not depend on
+  // the thread count. skip_same_component decides edge by edge on components
+  // the previous edges just changed, so it stays on one thread.
+  EdgeCheckPool pool(checker, settings_.skip_same_component ? 1 : resolveThreads(settings_.threads));
+  std::vector<std::pair<const Config*, const Config*>> candidates;
+  auto addChecked = [&](Vertex v, Vertex n, const EdgeResult& edge) {
+    ++result.planner_stats.edges_attempted;
+    ++attempts[v];
+    ++attempts[n];
+    if (const auto state = acceptEdge(edge, result)) {
+      roadmap.addEdge(n, v, *state);
+      components.union_set(n, v);
+    } else {
+      ++result.planner_stats.edges_colliding;
+      ++failures[v];
+      ++failures[n];
     }
   };
+  auto connect = [&](Vertex v) {
+    const std::vector<Vertex> near = roadmap.neighbours(v, neighbourCount(roadmap.vertexCount(), dof), settings_.radius);
+    if (settings_.skip_same_component) {
+      for (Vertex n : near)
+        if (components.find_set(n) != components.find_set(v))
+          addChecked(v, n, checker.checkEdge(roadmap.config(n), roadmap.config(v)));
+      return;
+    }
+    candidates.clear();
+    for (Vertex n : near) candidates.emplace_back(&roadmap.config(n), &roadmap.config(v));
+    const std::vector<EdgeResult> verdicts = pool.check(candidates);
+    for (std::size_t i = 0; i < near.size(); ++i) addChecked(v, near[i], verdicts[i]);
+  };
+  struct AddWorkerStats {
+    EdgeCheckPool& pool;
+    CheckStats& into;
+    ~AddWorkerStats() { into += pool.workerStats(); }
+  } addWorkerStats{pool, workerCheckStats_};
 
   const std::size_t expansionSource = settings_.expand > 0 ? nodeSource(result, "expansion") : kNoSource;
   auto failureRatio = [&](Vertex v) { return failures[v] / (attempts[v] + 1.0); };

@@ -275,3 +275,38 @@ TEST_CASE("lazy PRM: batches grow with the roadmap, so a long run does few searc
     if (fraction > 0) REQUIRE(expected < 20);
   }
 }
+
+TEST_CASE("prm: the path, roadmap and counters do not depend on the thread count", "[planning]") {
+  for (const std::string checkerType : {"discrete", "adaptive"}) {
+    for (const std::string name : {"arm6_shelf", "chain5"}) {
+      std::optional<PlanResult> reference;
+      for (const int threads : {1, 2, 4}) {
+        Problem problem = test::loadForPlanning(name, {"planner.type=prm", "checker.type=" + checkerType, "seed=4",
+                                                       fmt::format("planner.threads={}", threads)});
+        auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+        const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+        INFO(name << " with " << checkerType << " on " << threads << " threads: " << result.status);
+        REQUIRE(result.solved);
+        if (!reference) {
+          reference = result;
+          continue;
+        }
+        REQUIRE(result.path == reference->path);
+        REQUIRE(result.roadmap_vertices == reference->roadmap_vertices);
+        REQUIRE(result.roadmap_edge_list == reference->roadmap_edge_list);
+        PlannerStats::forEachField([&](std::string_view field, auto member) {
+          INFO(field);
+          REQUIRE(result.planner_stats.*member == reference->planner_stats.*member);
+        });
+        // Every thread's checks are counted, once.
+        REQUIRE(result.check_stats.edges_checked == reference->check_stats.edges_checked);
+        REQUIRE(result.check_stats.static_queries == reference->check_stats.static_queries);
+        // The discrete checker keeps nothing between checks: all its work is the same.
+        if (checkerType == "discrete") {
+          REQUIRE(result.check_stats.bv_tests == reference->check_stats.bv_tests);
+          REQUIRE(result.check_stats.primitive_tests == reference->check_stats.primitive_tests);
+        }
+      }
+    }
+  }
+}
