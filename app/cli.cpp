@@ -234,10 +234,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   planCmd->add_option("--checker", checker, "collision checker strategy: adaptive (exact; the default when the problem names none), discrete or budgeted");
   planCmd->add_option("--sampler", sampler,
                       fmt::format("node sampler: {}, or a mix such as uniform:0.5,bridge:0.5", fmt::join(samplerNames(), ", ")));
-  planCmd->add_option("--seed", seed, "random seed")->check(CLI::NonNegativeNumber);
+  planCmd->add_option("--seed", seed, "random seed")->check(CLI::Range(0L, 256L));
   planCmd->add_option("--time-limit", timeLimit, "time limit (s)");
   planCmd->add_option("--threads", threads, "prm: threads for edge checks, one checker clone each (default 1; see docs/problem-format.md)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0L, 256L));
   planCmd->add_option("--out", outDir, "output folder (default: out)");
   auto* checkCmd = app.add_subcommand("check", "check a list of edges (or random ones) and write one verdict per edge");
   addProblemOptions(checkCmd);
@@ -249,7 +249,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   checkCmd->add_option("--max-length", checkOptions.maxLength, "longest random edge (C-space units; default: any)");
   checkCmd->add_option("--max-length-fraction", checkOptions.maxLengthFraction,
                        "longest random edge as a fraction of the C-space extent (like OMPL's resolutions)");
-  checkCmd->add_option("--seed", seed, "seed of the random edges (default 1)")->check(CLI::NonNegativeNumber);
+  checkCmd->add_option("--seed", seed, "seed of the random edges (default 1)")->check(CLI::Range(0L, 256L));
   checkCmd->add_option("--truth-eps", checkOptions.truthEps,
                        "also run a dense ground truth: no robot point moves more than this (m) between checks");
   checkCmd->add_option("--independent-truth", checkOptions.independentResolution,
