@@ -39,7 +39,7 @@ PY
 printf '%-28s %9s %10s %9s %9s %8s %8s %8s %8s  %s\n' run vertices edges "time s" "check s" "out %" "B/vert" "B/edge" "RSS MiB" status
 for planner in lazy_prm prm; do
   for limit in "${limits[@]}"; do
-    "$PRMKIT" plan configs/problems/bug_trap3d.yaml --planner "$planner" --checker adaptive --threads 1 \
+    "$PRMKIT" plan configs/problems/bug_trap3d.yaml --planner "$planner" --checker adaptive --sampler uniform --threads 1 \
         --time-limit 3600 --out "$work/rigid" --set "limits.samples=$limit" \
         --set "robot.geometry.box=[0.7, 0.22, 0.22]" > /dev/null || true
     row "rigid $planner $limit" "$work/rigid/stats.json"

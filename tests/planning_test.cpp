@@ -258,7 +258,7 @@ TEST_CASE("lazy PRM: batches grow with the roadmap, so a long run does few searc
   // that grow with the roadmap, their number is logarithmic in its size.
   for (const double fraction : {0.0, 0.25}) {
     Problem problem =
-        test::loadForPlanning("bug_trap3d", {"checker.type=discrete", "limits.samples=8000", "robot.geometry.box=[0.7, 0.22, 0.22]",
+        test::loadForPlanning("bug_trap3d", {"checker.type=discrete", "planner.sampler=uniform", "limits.samples=8000", "robot.geometry.box=[0.7, 0.22, 0.22]",
                                              fmt::format("planner.batch_fraction={}", fraction)});
     auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
     const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
