@@ -19,6 +19,9 @@
 namespace prmkit {
 
 namespace {
+/// Threads or worker processes one command may start: past the cores they only
+/// cost memory, and a typo of 50 000 must not start 50 000 (threads run out).
+constexpr std::size_t kMaxJobs = 256;
 
 constexpr int kOk = 0;
 constexpr int kFailed = 1;
@@ -234,7 +237,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   planCmd->add_option("--checker", checker, "collision checker strategy: adaptive (exact; the default when the problem names none), discrete or budgeted");
   planCmd->add_option("--sampler", sampler,
                       fmt::format("node sampler: {}, or a mix such as uniform:0.5,bridge:0.5", fmt::join(samplerNames(), ", ")));
-  planCmd->add_option("--seed", seed, "random seed")->check(CLI::Range(0L, 256L));
+  planCmd->add_option("--seed", seed, "random seed (0 to 4294967295)")->check(CLI::Range(0L, 4294967295L));
   planCmd->add_option("--time-limit", timeLimit, "time limit (s)");
   planCmd->add_option("--threads", threads, "prm: threads for edge checks, one checker clone each (default 1; see docs/problem-format.md)")
       ->check(CLI::Range(0L, 256L));
@@ -249,14 +252,14 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   checkCmd->add_option("--max-length", checkOptions.maxLength, "longest random edge (C-space units; default: any)");
   checkCmd->add_option("--max-length-fraction", checkOptions.maxLengthFraction,
                        "longest random edge as a fraction of the C-space extent (like OMPL's resolutions)");
-  checkCmd->add_option("--seed", seed, "seed of the random edges (default 1)")->check(CLI::Range(0L, 256L));
+  checkCmd->add_option("--seed", seed, "seed of the random edges (default 1; 0 to 4294967295)")->check(CLI::Range(0L, 4294967295L));
   checkCmd->add_option("--truth-eps", checkOptions.truthEps,
                        "also run a dense ground truth: no robot point moves more than this (m) between checks");
   checkCmd->add_option("--independent-truth", checkOptions.independentResolution,
                        "also run the independent truth: plain FCL checks every this fraction of the C-space extent "
                        "(e.g. 1e-4), no motion bounds; misses count against either truth");
-  checkCmd->add_option("--jobs", checkOptions.jobs, "threads, one checker instance each (default 1)")
-      ->check(CLI::PositiveNumber);
+  checkCmd->add_option("--jobs", checkOptions.jobs, "threads, one checker instance each (default 1, at most 256)")
+      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
   checkCmd->add_option("--out", checkOptions.outFile, "write one row per edge to this CSV file");
   auto* compareCmd = app.add_subcommand(
       "compare", "run checker x planner combinations on one problem with the same seeds; table, CSV, OMPL logs, plots");
@@ -268,9 +271,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   compareCmd->add_option("--runs", compareOptions.runs, "runs per combination, seeds 1..N (default 10)")
       ->check(CLI::PositiveNumber);
   compareCmd->add_option("--time-limit", compareOptions.timeLimit, "planning time limit per run (s, default 10)");
-  compareCmd->add_option("--jobs", compareOptions.jobs, "threads (default 1; times are wall times, so more threads "
-                                                        "than cores skews them)")
-      ->check(CLI::PositiveNumber);
+  compareCmd->add_option("--jobs", compareOptions.jobs, "threads (default 1, at most 256; times are wall times, so "
+                                                        "more threads than cores skews them)")
+      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
   compareCmd->add_option("--out", outDir, "output folder (default: out)");
   compareCmd->add_flag("--no-plots", compareOptions.noPlots, "do not run matplotlib");
   auto* sweepCmd = app.add_subcommand(
@@ -279,7 +282,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   SweepOptions sweepOptions;
   bool noPlots = false;
   sweepCmd->add_option("file", sweepFile, "sweep YAML file (configs/sweeps/)")->required();
-  sweepCmd->add_option("--jobs", sweepOptions.jobs, "worker processes (default 1)")->check(CLI::PositiveNumber);
+  sweepCmd->add_option("--jobs", sweepOptions.jobs, "worker processes (default 1, at most 256)")
+      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
   sweepCmd->add_option("--shard", shard, "run the i-th of N deterministic parts of the grid: i/N (default 1/1)");
   sweepCmd->add_flag("--resume", sweepOptions.resume, "skip the runs already in OUT/runs.jsonl");
   sweepCmd->add_option("--out", outDir, "output folder (default: out/sweep)");
@@ -305,7 +309,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       ->check(CLI::PositiveNumber);
   benchmarkSetCmd->add_option("--limit", setOptions.limit, "at most N problems per folder, first by name (default all)");
   benchmarkSetCmd->add_option("--time-limit", setOptions.time_limit_s, "planning time limit per run (s, default 10)");
-  benchmarkSetCmd->add_option("--jobs", setOptions.jobs, "worker processes (default 1)")->check(CLI::PositiveNumber);
+  benchmarkSetCmd->add_option("--jobs", setOptions.jobs, "worker processes (default 1, at most 256)")
+      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
   benchmarkSetCmd->add_flag("--resume", setOptions.resume, "skip the runs already in OUT/runs.jsonl");
   benchmarkSetCmd->add_option("--out", outDir, "output folder (default: out/benchmark_set)");
   benchmarkSetCmd->add_flag("--plots", setOptions.plots, "also draw per-problem plots with matplotlib (off by default)");

@@ -11,6 +11,8 @@
 #include "robots/urdf_robot.h"
 
 #include <fmt/format.h>
+
+#include <limits>
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -50,10 +52,15 @@ Transform readPose(const YamlReader& in, const YAML::Node& node, const std::stri
 template <class T>
 void setNumber(const YamlReader& in, const YAML::Node& node, const char* key, const std::string& what, T& out) {
   if (!node[key]) return;
-  if constexpr (std::is_integral_v<T>)
-    out = static_cast<T>(in.integer(node[key], what + "." + key, 0));
-  else
+  if constexpr (std::is_integral_v<T>) {
+    const long value = in.integer(node[key], what + "." + key, 0);
+    // A number the field cannot hold is refused, not wrapped (a seed of 2^32 is not seed 0).
+    if (static_cast<unsigned long>(value) > static_cast<unsigned long>(std::numeric_limits<T>::max()))
+      in.fail(node[key], fmt::format("{}.{} is at most {}", what, key, std::numeric_limits<T>::max()));
+    out = static_cast<T>(value);
+  } else {
     out = in.number(node[key], what + "." + key);
+  }
 }
 
 Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::string& what) {
@@ -367,7 +374,12 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
     if (l["time"]) s.time_limit_s = in.positive(l["time"], "limits.time (s)");
     if (l["samples"]) s.max_samples = static_cast<std::size_t>(in.integer(l["samples"], "limits.samples", 1));
   }
-  if (root["seed"]) s.seed = static_cast<std::uint32_t>(in.integer(root["seed"], "seed", 0));
+  if (root["seed"]) {
+    const long seed = in.integer(root["seed"], "seed", 0);
+    if (seed > static_cast<long>(std::numeric_limits<std::uint32_t>::max()))
+      in.fail(root["seed"], fmt::format("seed is at most {}", std::numeric_limits<std::uint32_t>::max()));
+    s.seed = static_cast<std::uint32_t>(seed);
+  }
 }
 
 void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& s) {

@@ -107,6 +107,14 @@ TEST_CASE("command-line overrides are reported as such, and bad command lines ex
   REQUIRE(bad.err.find("--set planner.k: expected an integer") != std::string::npos);
   REQUIRE(cli({"plan"}).code == 2);
   REQUIRE(cli({"frobnicate"}).code == 2);
+  // Numbers out of range are refused, not wrapped or obeyed.
+  const Run wrapped = cli({"validate", problem.string(), "--set", "seed=4294967296"});
+  REQUIRE(wrapped.code == 2);
+  REQUIRE(wrapped.err.find("seed is at most 4294967295") != std::string::npos);
+  REQUIRE(cli({"plan", problem.string(), "--seed", "4294967296", "--out", (dir.path / "o").string()}).code == 2);
+  REQUIRE(cli({"compare", problem.string(), "--jobs", "50000", "--out", (dir.path / "o").string()}).code == 2);
+  REQUIRE(cli({"plan", problem.string(), "--threads", "300", "--out", (dir.path / "o").string()}).code == 2);
+  REQUIRE_FALSE(std::filesystem::exists(dir.path / "o"));
   const Run badPath = cli({"verify", problem.string(), dir.write("bad.csv", "x,y,theta\n0.5,oops,0\n").string()});
   REQUIRE(badPath.code == 2);
   REQUIRE(badPath.err.find("bad.csv:2:5: expected a finite number, got 'oops'") != std::string::npos);
