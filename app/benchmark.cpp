@@ -17,6 +17,11 @@
 #include <ctime>
 #include <fstream>
 #include <limits>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <set>
 #include <unistd.h>
 
@@ -371,6 +376,29 @@ std::vector<RunRecord> runAll(const std::vector<RunSpec>& specs, std::size_t job
   return records;
 }
 
+namespace {
+/// Runs a program with an argument vector (no shell, so no quoting of file
+/// names that come from the command line), its output discarded; the exit
+/// status, or -1 when it could not run or did not exit normally.
+int runQuietly(const std::vector<std::string>& arguments) {
+  std::vector<char*> argv;
+  for (const auto& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+}  // namespace
+
 void writeReport(const std::filesystem::path& dir, const std::string& experiment, const std::vector<RunRecord>& records,
                  bool plots, std::ostream& out) {
   const std::string summary = summaryMarkdown(summarize(records));
@@ -384,13 +412,14 @@ void writeReport(const std::filesystem::path& dir, const std::string& experiment
   for (const auto& [name, content] : omplBenchmarkLogs(experiment, records)) logs.add(name, content);
   for (const auto& written : logs.commit()) out << fmt::format("wrote {} (OMPL benchmark log)\n", written.string());
   if (!plots) return;
-  const std::string command = fmt::format("/usr/bin/python3 '{}' '{}'", (dir / "plot_runs.py").string(), dir.string());
-  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0) {
+  const std::string script = (dir / "plot_runs.py").string();
+  const std::string command = fmt::format("/usr/bin/python3 {} {}", script, dir.string());  // for people only
+  if (runQuietly({"/usr/bin/python3", "-c", "import matplotlib"}) != 0) {
     out << fmt::format("plots skipped: Debian's python3-matplotlib is not installed (then run: {})\n", command);
     return;
   }
   out.flush();
-  if (std::system((command + " >/dev/null").c_str()) != 0)
+  if (runQuietly({"/usr/bin/python3", script, dir.string()}) != 0)
     out << fmt::format("plots failed: {} exited with an error\n", command);
   else
     out << fmt::format("wrote plots {}/plot_<problem>.png and .svg\n", dir.string());

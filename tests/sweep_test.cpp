@@ -209,7 +209,9 @@ TEST_CASE("sweep: OMPL benchmark logs load in ompl_benchmark_statistics", "[swee
 
 TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log and plots; bad lists exit 2", "[sweep]") {
   TempDir dir;
-  const fs::path out = dir.path / "compare";
+  // A quote in --out must not reach a shell: the plot script runs with an argument vector.
+  const fs::path out = dir.path / "compare ';touch prmkit-injected;'";
+  fs::remove("prmkit-injected");
   const auto run = cli({"compare", test::problemFile("chain5").string(), "--checkers", "discrete,adaptive", "--planners",
                         "lazy_prm,ompl_prm,ompl_fcl_default", "--runs", "2", "--jobs", "2", "--out", out.string()});
   INFO(run.out << run.err);
@@ -231,6 +233,7 @@ TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log and p
   REQUIRE(fs::exists(out / "ompl" / "chain5.log"));
   REQUIRE(fs::file_size(out / "plot_chain5.png") > 1000);
   REQUIRE(fs::exists(out / "plot_chain5.svg"));
+  REQUIRE_FALSE(fs::exists("prmkit-injected"));
 
   const fs::path bad = dir.path / "bad";
   const auto unknown = cli({"compare", test::problemFile("maze2d").string(), "--checkers", "discrete,exactish", "--out", bad.string()});
