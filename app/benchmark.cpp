@@ -347,8 +347,9 @@ std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experime
       }
       out += ".\n";
     }
-    std::string file = problem + ".log";
-    std::replace(file.begin(), file.end(), ' ', '_');
+    // Two problems whose names give the same stem each keep their log.
+    std::string file = fileStem(problem) + ".log";
+    for (int copy = 2; logs.contains(file); ++copy) file = fmt::format("{}_{}.log", fileStem(problem), copy);
     logs[file] = out;
   }
   return logs;

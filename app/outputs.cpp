@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <sys/resource.h>
@@ -130,6 +131,19 @@ std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list) {
                                       s.at("static_checks").get<std::uint64_t>(), s.at("nodes").get<std::uint64_t>(),
                                       s.at("nodes_on_path").get<std::uint64_t>()});
   return sources;
+}
+
+std::string fileStem(std::string_view name) {
+  std::string stem;
+  for (const char c : name.substr(0, 100)) {
+    const bool safe = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    stem += safe ? c : '_';
+  }
+  for (char& c : stem) {
+    if (c != '.') break;
+    c = '_';
+  }
+  return stem.empty() ? "unnamed" : stem;
 }
 
 std::uint64_t peakResidentBytes() {

@@ -45,6 +45,12 @@ std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::
 /// (Robot::canonicalize); throws InputError with file:line:column.
 std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot);
 
+/// A file name stem made from a name that comes from input (a problem's
+/// name): letters, digits, '-', '_' and '.' kept, anything else (a '/', a
+/// quote, a space) becomes '_', no leading '.', at most 100 characters, never
+/// empty, so a name cannot point outside the output folder.
+std::string fileStem(std::string_view name);
+
 /// Peak resident memory of this process so far (bytes; 0 when the system does not say).
 std::uint64_t peakResidentBytes();
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result);

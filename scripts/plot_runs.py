@@ -15,6 +15,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def file_stem(name):
+    """The file name stem prmkit's fileStem makes (app/outputs.h): a problem's
+    name comes from input, so it may not point outside the folder."""
+    stem = "".join(c if (c.isascii() and c.isalnum()) or c in "-_." else "_" for c in name[:100])
+    stem = "_" * (len(stem) - len(stem.lstrip("."))) + stem.lstrip(".")
+    return stem or "unnamed"
+
+
 def main(folder):
     folder = Path(folder)
     with open(folder / "runs.csv", newline="") as f:
@@ -49,7 +57,7 @@ def main(folder):
         work_ax.set_title(f"{problem}: checking work per run")
         fig.tight_layout()
         for ext in ("png", "svg"):
-            out = folder / f"plot_{problem}.{ext}"
+            out = folder / f"plot_{file_stem(problem)}.{ext}"
             fig.savefig(out, dpi=120)
             print(f"wrote {out}")
         plt.close(fig)

@@ -1,4 +1,5 @@
 #include "app/cli.h"
+#include "app/outputs.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
@@ -159,4 +160,22 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
                             "checker.adaptive.motion_bound=tight"});
   REQUIRE(badBound.code == 2);
   REQUIRE(badBound.err.find("unknown checker.adaptive.motion_bound 'tight'") != std::string::npos);
+}
+
+TEST_CASE("file names made from problem names stay inside the output folder", "[cli]") {
+  REQUIRE(fileStem("maze2d") == "maze2d");
+  REQUIRE(fileStem("arm6 shelf") == "arm6_shelf");
+  REQUIRE(fileStem("../../escape") == "___.._escape");
+  REQUIRE(fileStem("/etc/passwd") == "_etc_passwd");
+  REQUIRE(fileStem("it's;rm") == "it_s_rm");
+  REQUIRE(fileStem("") == "unnamed");
+  REQUIRE(fileStem("..") == "__");
+  REQUIRE(fileStem(std::string(500, 'a')).size() == 100);
+  // Whatever the name, the stem is one plain path component.
+  for (const std::string name : {"a/b", "\\\\x", "\n", "..\\..", "~root", "\xc3\xa9t\xc3\xa9"}) {
+    const std::string stem = fileStem(name);
+    REQUIRE(std::filesystem::path(stem).filename().string() == stem);
+    REQUIRE(stem.find('/') == std::string::npos);
+    REQUIRE(stem.front() != '.');
+  }
 }
