@@ -113,60 +113,78 @@ std::vector<std::string> readSrdfGroupJoints(
   auto add = [&](const std::string& joint) {
     if (std::find(joints.begin(), joints.end(), joint) == joints.end()) joints.push_back(joint);
   };
-  std::vector<std::string> visiting;
-  std::function<void(const std::string&)> visit = [&](const std::string& name) {
-    if (std::find(visiting.begin(), visiting.end(), name) != visiting.end())
-      throw RobotLoadError(fmt::format("SRDF '{}': group '{}' contains itself", srdf.string(), name));
-    const tinyxml2::XMLElement* found = nullptr;
-    for (auto* g = robot->FirstChildElement("group"); g; g = g->NextSiblingElement("group"))
-      if (const char* n = g->Attribute("name"); n && name == n) found = g;
-    if (!found) throw RobotLoadError(fmt::format("SRDF '{}' has no group '{}'", srdf.string(), name));
-    visiting.push_back(name);
-    for (auto* e = found->FirstChildElement(); e; e = e->NextSiblingElement()) {
-      const std::string kind = e->Name();
-      auto parentOf = [&](const std::string& link) -> const std::pair<std::string, std::string>* {
-        const auto it = parentJoint.find(link);
-        return it == parentJoint.end() ? nullptr : &it->second;
-      };
-      auto requireLink = [&](const std::string& link) {
-        if (!parentOf(link) && std::none_of(parentJoint.begin(), parentJoint.end(),
-                                            [&](const auto& entry) { return entry.second.second == link; }))
-          throw RobotLoadError(fmt::format("{}:{}: group '{}' names link '{}', which the URDF does not have",
-                                           srdf.string(), e->GetLineNum(), name, link));
-      };
-      if (kind == "chain") {
-        const std::string base = requiredAttribute(*e, "base_link", srdf);
-        const std::string tip = requiredAttribute(*e, "tip_link", srdf);
-        requireLink(base);
-        requireLink(tip);
-        std::vector<std::string> chain;
-        std::string link = tip;
-        while (link != base) {
-          const auto* parent = parentOf(link);
-          if (!parent)
-            throw RobotLoadError(fmt::format("{}:{}: chain of group '{}': '{}' is not below '{}'", srdf.string(),
-                                             e->GetLineNum(), name, tip, base));
-          chain.push_back(parent->first);
-          link = parent->second;
-        }
-        if (const auto* parent = parentOf(base)) chain.push_back(parent->first);
-        for (auto it = chain.rbegin(); it != chain.rend(); ++it) add(*it);
-      } else if (kind == "joint") {
-        add(requiredAttribute(*e, "name", srdf));
-      } else if (kind == "link") {
-        const std::string link = requiredAttribute(*e, "name", srdf);
-        requireLink(link);
-        if (const auto* parent = parentOf(link)) add(parent->first);
-      } else if (kind == "group") {
-        visit(requiredAttribute(*e, "name", srdf));
-      } else {
-        throw RobotLoadError(fmt::format("{}:{}: group '{}' holds <{}>; expected chain, joint, link or group",
-                                         srdf.string(), e->GetLineNum(), name, kind));
-      }
-    }
-    visiting.pop_back();
+  // Groups by name (the last of a name wins, as before); one lookup per nesting.
+  std::map<std::string, const tinyxml2::XMLElement*> groups;
+  for (auto* g = robot->FirstChildElement("group"); g; g = g->NextSiblingElement("group"))
+    if (const char* n = g->Attribute("name")) groups[n] = g;
+  auto parentOf = [&](const std::string& link) -> const std::pair<std::string, std::string>* {
+    const auto it = parentJoint.find(link);
+    return it == parentJoint.end() ? nullptr : &it->second;
   };
-  visit(group);
+  // Nested groups are walked depth first with an explicit stack (no recursion
+  // on input): each frame is a group and its next element to read, so joints
+  // come in the order the file lists them, subgroups in place.
+  struct Frame {
+    std::string name;
+    const tinyxml2::XMLElement* next;
+  };
+  std::vector<Frame> stack;
+  std::set<std::string> onStack;
+  auto enter = [&](const std::string& name) {
+    if (!onStack.insert(name).second)
+      throw RobotLoadError(fmt::format("SRDF '{}': group '{}' contains itself", srdf.string(), name));
+    const auto found = groups.find(name);
+    if (found == groups.end()) throw RobotLoadError(fmt::format("SRDF '{}' has no group '{}'", srdf.string(), name));
+    stack.push_back(Frame{name, found->second->FirstChildElement()});
+  };
+  enter(group);
+  while (!stack.empty()) {
+    const tinyxml2::XMLElement* e = stack.back().next;
+    if (!e) {
+      onStack.erase(stack.back().name);
+      stack.pop_back();
+      continue;
+    }
+    stack.back().next = e->NextSiblingElement();
+    const std::string name = stack.back().name;
+    const std::string kind = e->Name();
+    auto requireLink = [&](const std::string& link) {
+      if (!parentOf(link) && std::none_of(parentJoint.begin(), parentJoint.end(),
+                                          [&](const auto& entry) { return entry.second.second == link; }))
+        throw RobotLoadError(fmt::format("{}:{}: group '{}' names link '{}', which the URDF does not have",
+                                         srdf.string(), e->GetLineNum(), name, link));
+    };
+    if (kind == "chain") {
+      const std::string base = requiredAttribute(*e, "base_link", srdf);
+      const std::string tip = requiredAttribute(*e, "tip_link", srdf);
+      requireLink(base);
+      requireLink(tip);
+      std::vector<std::string> chain;
+      std::string link = tip;
+      while (link != base) {
+        const auto* parent = parentOf(link);
+        // The URDF's links form a tree (checked when it was read), so the walk up ends.
+        if (!parent)
+          throw RobotLoadError(fmt::format("{}:{}: chain of group '{}': '{}' is not below '{}'", srdf.string(),
+                                           e->GetLineNum(), name, tip, base));
+        chain.push_back(parent->first);
+        link = parent->second;
+      }
+      if (const auto* parent = parentOf(base)) chain.push_back(parent->first);
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) add(*it);
+    } else if (kind == "joint") {
+      add(requiredAttribute(*e, "name", srdf));
+    } else if (kind == "link") {
+      const std::string link = requiredAttribute(*e, "name", srdf);
+      requireLink(link);
+      if (const auto* parent = parentOf(link)) add(parent->first);
+    } else if (kind == "group") {
+      enter(requiredAttribute(*e, "name", srdf));
+    } else {
+      throw RobotLoadError(fmt::format("{}:{}: group '{}' holds <{}>; expected chain, joint, link or group",
+                                       srdf.string(), e->GetLineNum(), name, kind));
+    }
+  }
   return joints;
 }
 

@@ -122,6 +122,19 @@ TEST_CASE("SRDF planning groups: chains, joints, subgroups; locked and mimic joi
   REQUIRE(readSrdfGroupJoints(files.srdf, "everything", parents) ==
           std::vector<std::string>{"j1", "j2", "wrist", "finger1"});
   REQUIRE_THROWS_WITH(readSrdfGroupJoints(files.srdf, "legs", parents), Catch::Contains("no group 'legs'"));
+  {
+    // Groups nested 200 000 deep are walked without recursion (this overflowed
+    // the stack when the walk recursed); a cycle of groups is refused.
+    TempDir dir;
+    std::string deep = "<robot name=\"r\">\n";
+    constexpr int kDepth = 200000;
+    for (int i = 0; i < kDepth; ++i) deep += fmt::format("<group name=\"g{}\"><group name=\"g{}\"/></group>\n", i, i + 1);
+    deep += fmt::format("<group name=\"g{}\"><joint name=\"j2\"/><joint name=\"j1\"/></group>\n</robot>\n", kDepth);
+    REQUIRE(readSrdfGroupJoints(dir.write("deep.srdf", deep), "g0", parents) == std::vector<std::string>{"j2", "j1"});
+    const auto cycle = dir.write("cycle.srdf", "<robot name=\"r\"><group name=\"a\"><group name=\"b\"/></group>"
+                                               "<group name=\"b\"><joint name=\"j1\"/><group name=\"a\"/></group></robot>");
+    REQUIRE_THROWS_WITH(readSrdfGroupJoints(cycle, "a", parents), Catch::Contains("group 'a' contains itself"));
+  }
 
   UrdfOptions options;
   options.srdf = files.srdf;
