@@ -17,12 +17,11 @@
 #include <ctime>
 #include <fstream>
 #include <limits>
+#include <set>
 
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
-#include <set>
 #include <unistd.h>
 
 namespace prmkit {

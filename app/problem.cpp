@@ -11,12 +11,11 @@
 #include "robots/urdf_robot.h"
 
 #include <fmt/format.h>
-
-#include <limits>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <optional>

@@ -1,5 +1,7 @@
 #include "planner/edge_check_pool.h"
 
+#include <utility>
+
 namespace prmkit {
 
 std::size_t resolveThreads(std::size_t requested) {
@@ -23,8 +25,14 @@ EdgeCheckPool::~EdgeCheckPool() {
 
 void EdgeCheckPool::drain(Checker& checker) {
   // Edges are taken one at a time: their costs differ by orders of magnitude.
-  for (std::size_t i = next_.fetch_add(1); i < edges_->size(); i = next_.fetch_add(1))
-    results_[i] = checker.checkEdge(*(*edges_)[i].first, *(*edges_)[i].second);
+  try {
+    for (std::size_t i = next_.fetch_add(1); i < edges_->size(); i = next_.fetch_add(1))
+      results_[i] = checker.checkEdge(*(*edges_)[i].first, *(*edges_)[i].second);
+  } catch (...) {
+    next_ = edges_->size();  // the others stop after their current edge
+    std::lock_guard lock(mutex_);
+    if (!failure_) failure_ = std::current_exception();
+  }
 }
 
 void EdgeCheckPool::work(std::size_t worker) {
@@ -64,6 +72,7 @@ std::vector<EdgeResult> EdgeCheckPool::check(const std::vector<std::pair<const C
     drain(checker_);
   }
   edges_ = nullptr;
+  if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
   return std::move(results_);
 }
 

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,13 +24,16 @@ class EdgeCheckPool {
 
   std::size_t threads() const { return clones_.size() + 1; }
   /// Checks every edge (a, b) and returns the verdicts in the same order.
-  /// Which thread checks which edge varies; a verdict does not depend on it.
+  /// Which thread checks which edge varies. An exception thrown by a check on
+  /// any thread is rethrown here, after every thread has stopped.
   std::vector<EdgeResult> check(const std::vector<std::pair<const Config*, const Config*>>& edges);
   /// The work of the workers' clones so far (the caller's checker counts its own).
   CheckStats workerStats() const;
 
  private:
   void work(std::size_t worker);
+  /// Checks edges until none is left; the first exception is kept in failure_
+  /// and makes every thread stop taking edges.
   void drain(Checker& checker);
 
   Checker& checker_;
@@ -43,6 +47,7 @@ class EdgeCheckPool {
   const std::vector<std::pair<const Config*, const Config*>>* edges_ = nullptr;
   std::vector<EdgeResult> results_;
   std::atomic<std::size_t> next_{0};
+  std::exception_ptr failure_;  // guarded by mutex_
 };
 
 /// The thread count a setting of 0 means: every core the system reports (at least 1).

@@ -110,8 +110,9 @@ std::vector<std::string> readSrdfGroupJoints(
   tinyxml2::XMLDocument doc;
   const auto* robot = srdfRobot(doc, srdf);
   std::vector<std::string> joints;
+  std::set<std::string> added;  // a group may name a joint more than once; it is planned once
   auto add = [&](const std::string& joint) {
-    if (std::find(joints.begin(), joints.end(), joint) == joints.end()) joints.push_back(joint);
+    if (added.insert(joint).second) joints.push_back(joint);
   };
   // Groups by name (the last of a name wins, as before); one lookup per nesting.
   std::map<std::string, const tinyxml2::XMLElement*> groups;

@@ -1,5 +1,6 @@
 #include "app/problem.h"
 #include "app/verify.h"
+#include "planner/edge_check_pool.h"
 #include "planner/roadmap.h"
 
 #include <boost/graph/connected_components.hpp>
@@ -308,5 +309,28 @@ TEST_CASE("prm: the path, roadmap and counters do not depend on the thread count
         }
       }
     }
+  }
+}
+
+TEST_CASE("edge check pool: verdicts in order on every thread count, a failing check rethrown after all threads stop", "[planning]") {
+  Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete"});
+  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  ompl::RNG rng(9);
+  std::vector<Config> configs(40);
+  for (Config& q : configs) problem.robot->sampleUniform(rng, q);
+  std::vector<std::pair<const Config*, const Config*>> edges;
+  for (std::size_t i = 0; i + 1 < configs.size(); ++i) edges.emplace_back(&configs[i], &configs[i + 1]);
+  std::vector<Verdict> reference;
+  for (const auto& [a, b] : edges) reference.push_back(checker->checkEdge(*a, *b).verdict);
+  for (const std::size_t threads : {1, 2, 4}) {
+    EdgeCheckPool pool(*checker, threads);
+    const auto verdicts = pool.check(edges);
+    REQUIRE(verdicts.size() == reference.size());
+    for (std::size_t i = 0; i < verdicts.size(); ++i) REQUIRE(verdicts[i].verdict == reference[i]);
+    const Config wrongSize = Config::Zero(5);
+    auto withBad = edges;
+    withBad.insert(withBad.begin() + 20, {&configs[0], &wrongSize});
+    REQUIRE_THROWS_AS(pool.check(withBad), std::invalid_argument);
+    REQUIRE(pool.check(edges).size() == edges.size());  // still usable
   }
 }
