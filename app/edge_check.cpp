@@ -25,7 +25,7 @@ std::vector<std::string> edgeHeader(const Robot& robot) {
 
 std::vector<EdgeCase> randomEdges(const Problem& problem, std::size_t count, double maxLength, std::uint32_t seed) {
   const Robot& robot = *problem.robot;
-  CollisionQueries oracle(problem.robot, problem.scene);
+  CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
   CheckStats ignored;  // the oracle's work is not the checker's
   ompl::RNG rng(seed);
   auto valid = [&](const Config& q) { return robot.inBounds(q) && !oracle.inCollision(q, ignored); };
@@ -91,7 +91,7 @@ void checkRange(const Problem& problem, Checker& checker, const std::vector<Edge
                 double independentResolution, std::size_t begin, std::size_t end, std::vector<EdgeVerdict>& verdicts) {
   std::optional<IndependentCheck> independent;
   if (independentResolution > 0.0) independent.emplace(problem, independentResolution);
-  CollisionQueries oracle(problem.robot, problem.scene);
+  CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
   CheckStats oracleStats;
   std::optional<DiscreteChecker> truth;
   if (truthEps > 0.0) {

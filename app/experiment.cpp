@@ -59,7 +59,7 @@ std::size_t bucketOf(double confidence) {
 LinLiResult runLinLi(const LinLiExperiment& experiment) {
   const Problem problem = loadProblem(experiment.problem);
   const Robot& robot = *problem.robot;
-  CollisionQueries oracle(problem.robot, problem.scene);
+  CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
   CheckStats oracleStats;
 
   // Learning phase: start, goal and valid samples, each joined to its k nearest.

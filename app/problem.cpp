@@ -386,7 +386,12 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
   if (!c) return;
   // Each strategy's settings live in its own section, so that switching
   // `type` (e.g. --checker adaptive) keeps the other sections valid.
-  in.requireMap(c, "checker", {"type", "discrete", "adaptive", "budgeted"});
+  in.requireMap(c, "checker", {"type", "geometry", "discrete", "adaptive", "budgeted"});
+  if (c["geometry"]) {
+    const Geometry geometry =
+        in.oneOf(c["geometry"], "checker.geometry", {"convex", "mesh"}) == "convex" ? Geometry::Convex : Geometry::Mesh;
+    s.discrete.geometry = s.adaptive.geometry = s.budgeted.sampling.geometry = geometry;
+  }
   if (c["type"]) s.type = in.oneOf(c["type"], "checker", checkerNames());
   // Where an edge is sampled: shared by `discrete` and `budgeted`.
   auto readSampling = [&](const YAML::Node& d, const std::string& section, DiscreteSettings& settings) {
@@ -434,7 +439,8 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
     }
   }
   if (const YAML::Node a = c["adaptive"]) {
-    in.requireMap(a, "checker.adaptive", {"eta", "distance_relative_error", "cache_nodes", "motion_bound", "geometry"});
+    in.requireMap(a, "checker.adaptive",
+                  {"eta", "distance_relative_error", "cache_nodes", "motion_bound", "probes", "path_queue"});
     auto& settings = s.adaptive;
     if (a["eta"]) settings.eta = in.positive(a["eta"], "checker.adaptive.eta (m)");
     if (a["distance_relative_error"]) {
@@ -447,8 +453,13 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
       settings.cache_nodes = static_cast<std::size_t>(in.integer(a["cache_nodes"], "checker.adaptive.cache_nodes", 1));
     if (a["motion_bound"])
       settings.speed_bounds = in.oneOf(a["motion_bound"], "checker.adaptive.motion_bound", {"speed", "lever"}) == "speed";
-    if (a["geometry"])
-      settings.convex_hulls = in.oneOf(a["geometry"], "checker.adaptive.geometry", {"convex", "mesh"}) == "convex";
+    if (a["probes"]) {
+      const long probes = in.integer(a["probes"], "checker.adaptive.probes", 0);
+      if (probes > kMaxAdaptiveProbes)
+        in.fail(a["probes"], fmt::format("checker.adaptive.probes must be at most {}", kMaxAdaptiveProbes));
+      settings.probes = static_cast<int>(probes);
+    }
+    if (a["path_queue"]) settings.path_queue = in.boolean(a["path_queue"], "checker.adaptive.path_queue");
   }
 }
 
@@ -607,7 +618,7 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
     in.fail(root, e.what());
   }
   if (options.checkEndpoints) {
-    CollisionQueries collision(problem.robot, problem.scene);
+    CollisionQueries collision(problem.robot, problem.scene, Geometry::Mesh);
     for (const auto& e : endpoints) {
       if (!robot->inBounds(*e.q)) {
         std::string outside;

@@ -27,8 +27,9 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
   dense.space = DiscreteSettings::Space::Workspace;
   dense.eps = eps;
   dense.order = DiscreteSettings::Order::Sequential;
+  dense.geometry = Geometry::Mesh;  // the judge uses no prmkit distance code
   DiscreteChecker checker(problem.robot, problem.scene, dense);
-  CollisionQueries collision(problem.robot, problem.scene);
+  CollisionQueries collision(problem.robot, problem.scene, Geometry::Mesh);
   for (std::size_t i = 0; i < path.size(); ++i) {
     if (!robot.inBounds(path[i])) return fail(fmt::format("waypoint {} is out of bounds", i));
     CheckStats ignored;

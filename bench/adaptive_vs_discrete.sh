@@ -13,7 +13,7 @@
 # (no robot point moves more than 1e-3 of the scene size between checks);
 # times are the median of the checker's own time per edge. Adaptive runs on
 # both geometries: `convex` (the default: convex pieces, coherent GJK, then
-# BVHs) and `mesh` (BVH traversals alone, checker.adaptive.geometry=mesh).
+# BVHs) and `mesh` (BVH traversals alone, checker.geometry=mesh).
 # The last column is adaptive with SSL's lever motion bound alone
 # (checker.adaptive.motion_bound=lever).
 # Planning level: lazy_prm on seeds 1..SEEDS with discrete 1% and adaptive;
@@ -55,7 +55,7 @@ for p in $PROBLEMS; do
     read -r z_us z_miss <<<"$(edge_row "$p" --checker discrete --set checker.discrete.eps="$step")"
   done
   read -r a_us a_miss <<<"$(edge_row "$p" --checker adaptive)"
-  read -r m_us m_miss <<<"$(edge_row "$p" --checker adaptive --set checker.adaptive.geometry=mesh)"
+  read -r m_us m_miss <<<"$(edge_row "$p" --checker adaptive --set checker.geometry=mesh)"
   read -r l_us l_miss <<<"$(edge_row "$p" --checker adaptive --set checker.adaptive.motion_bound=lever)"
   python3 -c "print('| $p | $d_us, $d_miss | $w_us, $w_miss | %.3g, $z_us, $z_miss | $a_us, $a_miss | $m_us, $m_miss | %.1f | %.2f | %.1f | $l_us, $l_miss |' % ($step, $a_us / $d_us, $a_us / $z_us, $m_us / $a_us))"
 done

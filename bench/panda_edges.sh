@@ -46,7 +46,7 @@ for folder in "${folders[@]}"; do
     name="$(basename "$folder")/$(basename "$request" .yaml)"
     d=$(median_us "$request" --checker discrete)
     a=$(median_us "$request" --checker adaptive)
-    m=$(median_us "$request" --checker adaptive --set checker.adaptive.geometry=mesh)
+    m=$(median_us "$request" --checker adaptive --set checker.geometry=mesh)
     python3 -c "print('| $name | $d | $a | $m | %.2f | %.2f |' % ($a / $d, $m / $d))"
     python3 -c "print($a / $d, $m / $d)" >>"$work/ratios"
   done

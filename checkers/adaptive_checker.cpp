@@ -32,6 +32,15 @@ std::string splitKey(std::uint32_t segment, double t) {
   return key;
 }
 
+/// The i-th point (i >= 1) of the van der Corput sequence in base 2: 1/2,
+/// 1/4, 3/4, 1/8, 5/8, ... (every prefix spreads over the segment).
+double vanDerCorput(unsigned i) {
+  double t = 0.0;
+  for (double weight = 0.5; i > 0; i >>= 1, weight *= 0.5)
+    if (i & 1u) t += weight;
+  return t;
+}
+
 double sceneSize(const Scene& scene, const Robot& robot) {
   const Eigen::AlignedBox3d box = scene.bounds();
   double size = box.isEmpty() ? 0.0 : box.diagonal().norm();
@@ -45,13 +54,15 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
     : Checker(robot, scene),
       settings_(settings),
       eta_(settings.eta > 0.0 ? settings.eta : 1e-6 * sceneSize(*scene_, *robot_)),
-      collision_(robot_, scene_),
+      collision_(robot_, scene_, settings.geometry),
       distance_() {
   if (!(settings_.distance_relative_error >= 0.0) || !std::isfinite(settings_.distance_relative_error))
     throw std::invalid_argument("adaptive distance_relative_error must be a finite number >= 0");
   if (!(settings_.eta >= 0.0) || !std::isfinite(settings_.eta))
     throw std::invalid_argument("adaptive eta must be a finite length >= 0");
   if (settings_.cache_nodes == 0) throw std::invalid_argument("adaptive cache_nodes must be at least 1");
+  if (settings_.probes < 0 || settings_.probes > kMaxAdaptiveProbes)
+    throw std::invalid_argument(fmt::format("adaptive probes must be in [0, {}]", kMaxAdaptiveProbes));
   const int linkCount = static_cast<int>(robot_->links().size());
   const int obstacleCount = static_cast<int>(scene_->obstacles().size());
   for (int i = 0; i < linkCount; ++i)
@@ -63,10 +74,12 @@ AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
     : AdaptiveChecker(other.robot_, other.scene_, other.settings_) {}
 
 std::string AdaptiveChecker::description() const {
-  return fmt::format("adaptive (eta {:.3g} m, distance relative error {:g}, motion bound {}, geometry {})", eta_,
-                     settings_.distance_relative_error,
-                     settings_.speed_bounds && robot_->hasSpeedBounds() ? "speed" : "lever",
-                     settings_.convex_hulls ? "convex" : "mesh");
+  return fmt::format(
+      "adaptive (eta {:.3g} m, distance relative error {:g}, motion bound {}, geometry {}, {} static probes per "
+      "segment, {})",
+      eta_, settings_.distance_relative_error, settings_.speed_bounds && robot_->hasSpeedBounds() ? "speed" : "lever",
+      geometryName(settings_.geometry), settings_.probes,
+      settings_.path_queue ? "paths in one queue" : "paths segment by segment");
 }
 
 std::unique_ptr<Checker> AdaptiveChecker::clone() const {
@@ -75,15 +88,56 @@ std::unique_ptr<Checker> AdaptiveChecker::clone() const {
 
 bool AdaptiveChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
 
+std::optional<double> AdaptiveChecker::probeCollision(const Config& a, const Config& b) {
+  for (int i = 1; i <= settings_.probes; ++i) {
+    const double t = vanDerCorput(static_cast<unsigned>(i));
+    robot_->interpolate(a, b, t, splitConfig_);
+    if (collision_.inCollision(splitConfig_, stats_)) return t;
+  }
+  return std::nullopt;
+}
+
 EdgeResult AdaptiveChecker::doCheckEdge(const Config& a, const Config& b) {
+  if (const auto t = probeCollision(a, b)) return EdgeResult{Verdict::Colliding, 100.0, *t};
   const Config path[] = {a, b};
   const PathResult result = checkSegments(path);
   return result.segments[0] ? *result.segments[0] : EdgeResult{};
 }
 
 PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
-  stats_.edges_checked += path.size() - 1;
-  return checkSegments(path);
+  const std::size_t segmentCount = path.size() - 1;
+  PathResult result;
+  result.segments.resize(segmentCount);
+  // Every segment is probed before any is certified, all midpoints first,
+  // then all quarters, ... (the resolution order Bohlin and Kavraki use for
+  // lazy PRM's paths): a collision anywhere on the path ends the check
+  // before free segments are paid for.
+  for (int i = 1; i <= settings_.probes; ++i) {
+    const double t = vanDerCorput(static_cast<unsigned>(i));
+    for (std::size_t s = 0; s < segmentCount; ++s) {
+      robot_->interpolate(path[s], path[s + 1], t, splitConfig_);
+      if (collision_.inCollision(splitConfig_, stats_)) {
+        stats_.edges_checked += i == 1 ? s + 1 : segmentCount;  // the segments probed so far
+        result.verdict = Verdict::Colliding;
+        result.first_colliding = s;
+        result.segments[s] = EdgeResult{Verdict::Colliding, 100.0, t};
+        return result;
+      }
+    }
+  }
+  stats_.edges_checked += segmentCount;
+  if (settings_.path_queue) return checkSegments(path);
+  for (std::size_t s = 0; s < segmentCount; ++s) {
+    const Config segment[] = {path[s], path[s + 1]};
+    const PathResult checked = checkSegments(segment);
+    result.segments[s] = checked.segments[0] ? *checked.segments[0] : EdgeResult{};
+    if (checked.verdict == Verdict::Colliding) {
+      result.verdict = Verdict::Colliding;
+      result.first_colliding = s;
+      return result;
+    }
+  }
+  return result;
 }
 
 double AdaptiveChecker::speedAt(std::uint32_t sampleIndex, std::uint32_t segment, std::size_t link) {
@@ -128,10 +182,15 @@ std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node, std::string 
     sample.bounds = cached->second;
     sample.from_cache.resize(pairs_.size());
     for (std::size_t p = 0; p < pairs_.size(); ++p) sample.from_cache[p] = sample.bounds[p].known();
-  } else {
+    sample.loaded_whole = true;
+  } else if (sample.loaded_whole || sample.bounds.size() != pairs_.size()) {
     sample.bounds.assign(pairs_.size(), DistanceBound{});
     sample.from_cache.assign(pairs_.size(), false);
+    sample.loaded_whole = false;
+  } else {
+    for (const std::uint32_t p : sample.touched) sample.bounds[p] = DistanceBound{};
   }
+  sample.touched.clear();
   samplesByKey_.emplace(std::move(key), index);
   return index;
 }
@@ -147,7 +206,9 @@ DistanceBound AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t p
   // Copied: `bound` is overwritten below, and the hint may be that very bound's predecessor.
   const DistanceBound hint = samples_[neighbour].bounds[pair];
   const auto [a, b] = placedBodies(sampleIndex, pair);
-  bound = distance_.lowerBound(a, b, threshold, settings_.distance_relative_error, settings_.convex_hulls, stats_, &hint);
+  if (!bound.known()) sample.touched.push_back(pair);
+  bound = distance_.lowerBound(a, b, threshold, settings_.distance_relative_error,
+                               settings_.geometry == Geometry::Convex, stats_, &hint);
   sample.from_cache[pair] = false;
   return bound;
 }

@@ -30,11 +30,28 @@ struct AdaptiveSettings {
   /// acceleration bounds where it has them and they are smaller (true), or by
   /// the scaled lever bound of SSL 2005 alone (false).
   bool speed_bounds = true;
-  /// Distance bounds try the bodies' convex hulls (coherent slab gap, then
-  /// GJK) before the BVH traversal (true: `geometry: convex`), or traverse
-  /// the BVHs alone (false: `geometry: mesh`). Bounds stay lower bounds either way.
-  bool convex_hulls = true;
+  /// Distance bounds and static checks try the bodies' convex covers
+  /// (coherent slab gap, then GJK) before the BVHs (Convex), or use the BVHs
+  /// alone (Mesh). Bounds stay lower bounds and verdicts exact either way.
+  Geometry geometry = Geometry::Convex;
+  /// Static collision checks at this many points of a segment (its midpoint,
+  /// then the quarters, ... in van der Corput order) before it is certified.
+  /// Most edges a planner checks collide, and one static check of the whole
+  /// robot finds a deep collision for less than the midpoint distances of
+  /// every pair cost; a collision found so is real, so verdicts stay exact.
+  int probes = 15;
+  /// `checkPath` puts every segment into one priority queue (SSL 2005,
+  /// Sec. 5), so the worst pair anywhere on the path is split first (true);
+  /// or checks the segments one by one in path order and stops at the first
+  /// collision, as the other strategies do (false). The queue starts every
+  /// segment before it splits any, work that is lost on the segments after a
+  /// collision: on lazy PRM's candidate paths, most of which collide, one by
+  /// one is cheaper (README, "Safety and cost").
+  bool path_queue = false;
 };
+
+/// Most probes a segment may get (AdaptiveSettings::probes).
+inline constexpr int kMaxAdaptiveProbes = 64;
 
 class AdaptiveChecker final : public Checker {
  public:
@@ -68,6 +85,11 @@ class AdaptiveChecker final : public Checker {
     std::vector<Transform> poses;        // empty until a distance needs them
     std::vector<DistanceBound> bounds;   // per pair
     std::vector<bool> from_cache;        // bound loaded from the node cache
+    /// Pairs whose bound was computed since the sample was made: a reused
+    /// sample resets only those (a bisection sample usually serves one pair
+    /// of hundreds), unless it was loaded whole from the node cache.
+    std::vector<std::uint32_t> touched;
+    bool loaded_whole = false;
     /// Per segment through the sample: every link's twist there, and the
     /// speed bounds computed from them so far (NaN: not yet; a bisection
     /// sample usually needs one link's).
@@ -93,6 +115,8 @@ class AdaptiveChecker final : public Checker {
   };
 
   PathResult checkSegments(std::span<const Config> path);
+  /// The first probe (AdaptiveSettings::probes) on a -> b in collision: its edge parameter.
+  std::optional<double> probeCollision(const Config& a, const Config& b);
   /// The pair's distance bound at a sample, computed or refined until it
   /// answers `threshold`; a new computation starts from the closest triangles
   /// known at the `neighbour` sample (another sample of the same segment).

@@ -23,7 +23,7 @@ BudgetedChecker::BudgetedChecker(std::shared_ptr<const Robot> robot, std::shared
                                  BudgetedSettings settings)
     : Checker(robot, scene),
       settings_(settings),
-      collision_(robot_, scene_),
+      collision_(robot_, scene_, settings.sampling.geometry),
       traversal_(settings.traversal) {
   const auto& sampling = settings_.sampling;
   if (sampling.space == DiscreteSettings::Space::CSpace && !(sampling.resolution > 0 && sampling.resolution <= 1))

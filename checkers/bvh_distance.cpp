@@ -86,24 +86,38 @@ double coherentEstimate(const ConvexHull& a, const Transform& poseA, const Conve
 }
 }  // namespace
 
-DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold,
-                                      double relativeError, bool useHulls, CheckStats& stats,
-                                      const DistanceBound* hint) {
-  ++stats.distance_queries;
+double BvhDistance::enclosingBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats) {
   const ModelInfo& infoA = modelInfo(a.bvh);
   const ModelInfo& infoB = modelInfo(b.bvh);
   // Enclosing spheres first: far pairs end here without a frame change.
   ++stats.bv_tests;
   const Eigen::Vector3d centerA = a.pose * infoA.center, centerB = b.pose * infoB.center;
-  double sphereBound = (centerA - centerB).norm() - infoA.radius - infoB.radius;
-  if (sphereBound < threshold) {
-    // Each sphere against the other body's enclosing box: every point of a body
-    // lies in its sphere and in its box, so the distance from one sphere's
-    // centre to the other's box, less the radius, is a lower bound too.
-    ++stats.bv_tests;
-    sphereBound = std::max({sphereBound, pointBoxDistance(centerA, infoB, b.pose) - infoA.radius,
-                            pointBoxDistance(centerB, infoA, a.pose) - infoB.radius});
-  }
+  const double spheres = (centerA - centerB).norm() - infoA.radius - infoB.radius;
+  if (spheres >= threshold) return spheres;
+  // Each sphere against the other body's enclosing box: every point of a body
+  // lies in its sphere and in its box, so the distance from one sphere's
+  // centre to the other's box, less the radius, is a lower bound too.
+  ++stats.bv_tests;
+  return std::max({spheres, pointBoxDistance(centerA, infoB, b.pose) - infoA.radius,
+                   pointBoxDistance(centerB, infoA, a.pose) - infoB.radius});
+}
+
+bool BvhDistance::provenApart(const PlacedBody& a, const PlacedBody& b, CheckStats& stats) {
+  // Any proven positive gap settles the pair. GJK is asked for a gap well
+  // above the slab gap's rounding margin (relative to the bodies' size), so
+  // that a search that stops early still leaves a gap the proof keeps.
+  const double wanted = 1e-9 * (modelInfo(a.bvh).radius + modelInfo(b.bvh).radius);
+  bool apart = enclosingBound(a, b, wanted, stats) > 0.0;
+  if (!apart && usable(a.cover) && usable(b.cover)) apart = hullBound(a, b, wanted, stats, nullptr).lower > 0.0;
+  if (apart) ++stats.cover_separations;
+  return apart;
+}
+
+DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold,
+                                      double relativeError, bool useHulls, CheckStats& stats,
+                                      const DistanceBound* hint) {
+  ++stats.distance_queries;
+  const double sphereBound = enclosingBound(a, b, threshold, stats);
   if (sphereBound >= threshold) {
     DistanceBound far{sphereBound, std::numeric_limits<double>::infinity()};
     if (hint) {

@@ -77,6 +77,13 @@ class BvhDistance {
   DistanceBound lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
                            bool useHulls, CheckStats& stats, const DistanceBound* hint = nullptr);
 
+  /// True when the two bodies are proven apart without their meshes: by
+  /// their enclosing spheres and boxes, or, when both have convex covers, by
+  /// a positive slab gap between the covers (whole hulls, then pieces). A
+  /// false answer proves nothing: the meshes decide. Counts BV tests and GJK
+  /// runs into `stats`, and the pair in `cover_separations` when it is proven apart.
+  bool provenApart(const PlacedBody& a, const PlacedBody& b, CheckStats& stats);
+
   /// Lower bound on the distance between mesh a in poseA and mesh b in poseB.
   /// Best-first over node pairs (smallest RSS distance first); stops as soon
   /// as every unexplored node pair is at least `threshold` apart (then
@@ -119,6 +126,9 @@ class BvhDistance {
   /// Lower bound on the distance from a world point to the model's enclosing box placed at `pose`.
   static double pointBoxDistance(const Eigen::Vector3d& point, const ModelInfo& info, const Transform& pose);
 
+  /// The enclosing spheres' bound, raised by each sphere against the other
+  /// body's enclosing box when it is below `threshold` (step 1).
+  double enclosingBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats);
   /// The BVH traversal (step 3).
   DistanceBound traverse(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
                          CheckStats& stats, const DistanceBound* hint);

@@ -4,15 +4,19 @@
 #include <fcl/narrowphase/detail/traversal/collision_node.h>
 #include <fmt/format.h>
 
+#include <functional>
+
 namespace prmkit {
 
-CollisionQueries::CollisionQueries(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene)
-    : robot_(std::move(robot)), scene_(std::move(scene)) {
+CollisionQueries::CollisionQueries(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
+                                   Geometry geometry)
+    : geometry_(geometry), robot_(std::move(robot)), scene_(std::move(scene)) {
   for (const auto& link : robot_->links())
     linkObjects_.push_back(std::make_unique<fcl::CollisionObjectd>(link.bvh, Transform::Identity()));
 }
 
-CollisionQueries::CollisionQueries(const CollisionQueries& other) : CollisionQueries(other.robot_, other.scene_) {}
+CollisionQueries::CollisionQueries(const CollisionQueries& other)
+    : CollisionQueries(other.robot_, other.scene_, other.geometry_) {}
 
 bool CollisionQueries::meshesOverlap(const BvhModel& a, const Transform& poseA, const BvhModel& b,
                                      const Transform& poseB, CheckStats& stats) {
@@ -28,13 +32,23 @@ bool CollisionQueries::meshesOverlap(const BvhModel& a, const Transform& poseA, 
   return result.isCollision();
 }
 
+bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const BvhModel& bvh,
+                               const ConvexCover& cover, const Mesh& mesh, const SolidInfo& solid,
+                               const Transform& pose, CheckStats& stats) {
+  const Link& l = robot_->links()[link];
+  if (geometry_ == Geometry::Convex &&
+      distance_.provenApart(PlacedBody{*l.bvh, &l.cover, linkPose}, PlacedBody{bvh, &cover, pose}, stats))
+    return false;
+  return meshesOverlap(*l.bvh, linkPose, bvh, pose, stats) || oneInsideOther(l.mesh, l.solid, linkPose, mesh, solid, pose);
+}
+
 namespace {
 struct BroadphaseQuery {
   const fcl::CollisionObjectd* link_object;
-  const Link* link;
-  const BvhModel* link_bvh;
+  std::size_t link;
   const Scene* scene;
   CheckStats* stats;
+  std::function<bool(std::size_t, const Obstacle&)> touches;
   int hit_obstacle = -1;
 };
 
@@ -42,11 +56,7 @@ bool narrowPhase(fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2, void* dat
   auto& query = *static_cast<BroadphaseQuery*>(data);
   const fcl::CollisionObjectd* obstacleObject = (o1 == query.link_object) ? o2 : o1;
   const auto index = static_cast<int>(reinterpret_cast<std::intptr_t>(obstacleObject->getUserData()));
-  const Obstacle& obstacle = query.scene->obstacles()[static_cast<std::size_t>(index)];
-  const Transform linkPose = query.link_object->getTransform();
-  if (CollisionQueries::meshesOverlap(*query.link_bvh, linkPose, *obstacle.bvh, obstacle.pose, *query.stats) ||
-      oneInsideOther(query.link->mesh, query.link->solid, linkPose, obstacle.mesh, obstacle.solid,
-                                       obstacle.pose)) {
+  if (query.touches(query.link, query.scene->obstacles()[static_cast<std::size_t>(index)])) {
     query.hit_obstacle = index;
     return true;  // stop the broad phase
   }
@@ -63,7 +73,10 @@ bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* 
       auto& object = *linkObjects_[i];
       object.setTransform(poses_[i]);
       object.computeAABB();
-      BroadphaseQuery query{&object, &links[i], links[i].bvh.get(), scene_.get(), &stats};
+      BroadphaseQuery query{&object, i, scene_.get(), &stats,
+                            [&](std::size_t link, const Obstacle& o) {
+                              return touches(link, poses_[link], *o.bvh, o.cover, o.mesh, o.solid, o.pose, stats);
+                            }};
       scene_->broadphase().collide(&object, &query, narrowPhase);
       if (query.hit_obstacle >= 0) {
         if (contact) *contact = {static_cast<int>(i), query.hit_obstacle, -1};
@@ -72,14 +85,17 @@ bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* 
     }
   }
   for (const auto& [i, k] : robot_->selfCollisionPairs()) {
-    if (meshesOverlap(*links[i].bvh, poses_[i], *links[k].bvh, poses_[k], stats) ||
-        oneInsideOther(links[i].mesh, links[i].solid, poses_[i], links[k].mesh, links[k].solid, poses_[k])) {
+    const auto other = static_cast<std::size_t>(k);
+    if (touches(static_cast<std::size_t>(i), poses_[i], *links[other].bvh, links[other].cover, links[other].mesh,
+                links[other].solid, poses_[other], stats)) {
       if (contact) *contact = {i, -1, k};
       return true;
     }
   }
   return false;
 }
+
+std::string geometryName(Geometry geometry) { return geometry == Geometry::Convex ? "convex" : "mesh"; }
 
 std::string describe(const Contact& contact, const Robot& robot, const Scene& scene) {
   const auto& links = robot.links();

@@ -1,7 +1,11 @@
 #pragma once
 // The counted static narrow phase every strategy builds on: FCL's OBBRSS
 // mesh-mesh traversal, run through its traversal node so the BV and triangle
-// tests FCL performs are counted, behind the scene's broad phase.
+// tests FCL performs are counted, behind the scene's broad phase; with the
+// convex geometry, each pair first goes through its enclosing volumes and
+// convex covers (BvhDistance::provenApart), and only pairs they cannot prove
+// apart reach the meshes, so the verdict is FCL's on the meshes either way.
+#include "checkers/bvh_distance.h"
 #include "checkers/check_stats.h"
 #include "environments/scene.h"
 #include "robots/robot.h"
@@ -17,9 +21,18 @@ struct Contact {
   int other_link = -1;  // for a self-collision
 };
 
+/// The geometry checks look at first; verdicts are the same on both.
+enum class Geometry {
+  Convex,  // enclosing spheres and boxes, then convex covers; the meshes only where those may touch
+  Mesh,    // the meshes' BVHs alone (FCL's traversal)
+};
+
+/// "convex" or "mesh", as problem files spell it.
+std::string geometryName(Geometry geometry);
+
 class CollisionQueries {
  public:
-  CollisionQueries(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene);
+  CollisionQueries(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, Geometry geometry);
   CollisionQueries(const CollisionQueries& other);
   CollisionQueries& operator=(const CollisionQueries&) = delete;
 
@@ -30,7 +43,16 @@ class CollisionQueries {
   static bool meshesOverlap(const BvhModel& a, const Transform& poseA, const BvhModel& b, const Transform& poseB,
                             CheckStats& stats);
 
+  Geometry geometry() const { return geometry_; }
+
  private:
+  /// Link `link` at `linkPose` touches the body (an obstacle or another
+  /// link): FCL on the meshes, or one inside the other (bodies are solids).
+  bool touches(std::size_t link, const Transform& linkPose, const BvhModel& bvh, const ConvexCover& cover,
+               const Mesh& mesh, const SolidInfo& solid, const Transform& pose, CheckStats& stats);
+
+  Geometry geometry_;
+  BvhDistance distance_;
   std::shared_ptr<const Robot> robot_;
   std::shared_ptr<const Scene> scene_;
   std::vector<std::unique_ptr<fcl::CollisionObjectd>> linkObjects_;

@@ -10,7 +10,7 @@ namespace prmkit {
 
 DiscreteChecker::DiscreteChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
                                  DiscreteSettings settings)
-    : Checker(robot, scene), settings_(settings), collision_(robot, scene) {
+    : Checker(robot, scene), settings_(settings), collision_(robot, scene, settings.geometry) {
   if (settings_.space == DiscreteSettings::Space::CSpace && !(settings_.resolution > 0 && settings_.resolution <= 1))
     throw std::invalid_argument("discrete resolution must be in (0, 1]");
   if (settings_.space == DiscreteSettings::Space::Workspace && !(settings_.eps > 0 && std::isfinite(settings_.eps)))
@@ -20,8 +20,10 @@ DiscreteChecker::DiscreteChecker(std::shared_ptr<const Robot> robot, std::shared
 std::string DiscreteChecker::description() const {
   const char* order = settings_.order == DiscreteSettings::Order::Bisection ? "bisection" : "sequential";
   if (settings_.space == DiscreteSettings::Space::CSpace)
-    return fmt::format("discrete ({:g}% of the C-space extent, {})", 100 * settings_.resolution, order);
-  return fmt::format("discrete (eps {:g} m in workspace, {})", settings_.eps, order);
+    return fmt::format("discrete ({:g}% of the C-space extent, {}, geometry {})", 100 * settings_.resolution, order,
+                       geometryName(settings_.geometry));
+  return fmt::format("discrete (eps {:g} m in workspace, {}, geometry {})", settings_.eps, order,
+                     geometryName(settings_.geometry));
 }
 
 std::unique_ptr<Checker> DiscreteChecker::clone() const {

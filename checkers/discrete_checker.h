@@ -18,6 +18,8 @@ struct DiscreteSettings {
   /// Bisection visits samples in van der Corput order (midpoint first), which
   /// finds collisions of PRM edges sooner than sequential order.
   Order order = Order::Bisection;
+  /// What each static check looks at first (the verdicts are the same).
+  Geometry geometry = Geometry::Convex;
 };
 
 /// The most segments one edge is split into; a step that needs more is refused.

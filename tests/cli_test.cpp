@@ -160,6 +160,24 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
                             "checker.adaptive.motion_bound=tight"});
   REQUIRE(badBound.code == 2);
   REQUIRE(badBound.err.find("unknown checker.adaptive.motion_bound 'tight'") != std::string::npos);
+  const Run tooManyProbes = cli({"check", problem.string(), "--random", "5", "--set", "checker.adaptive.probes=65"});
+  REQUIRE(tooManyProbes.code == 2);
+  REQUIRE(tooManyProbes.err.find("checker.adaptive.probes must be at most 64") != std::string::npos);
+  const Run badGeometry = cli({"check", problem.string(), "--random", "5", "--set", "checker.geometry=hull"});
+  REQUIRE(badGeometry.code == 2);
+  REQUIRE(badGeometry.err.find("unknown checker.geometry 'hull'") != std::string::npos);
+  // Both geometries and both ways of checking a path give the same verdicts.
+  const Run convex = cli({"check", problem.string(), "--random", "40", "--seed", "3"});
+  const Run mesh = cli({"check", problem.string(), "--random", "40", "--seed", "3", "--set", "checker.geometry=mesh",
+                        "--set", "checker.adaptive.probes=0", "--set", "checker.adaptive.path_queue=true"});
+  REQUIRE(convex.code == 0);
+  REQUIRE(mesh.code == 0);
+  auto verdictCounts = [](const std::string& out) {  // the line "verdicts: N free, M colliding (...), ..."
+    const auto at = out.find("verdicts:");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+  };
+  REQUIRE_FALSE(verdictCounts(convex.out).empty());
+  REQUIRE(verdictCounts(convex.out) == verdictCounts(mesh.out));
 }
 
 TEST_CASE("file names made from problem names stay inside the output folder", "[cli]") {

@@ -52,17 +52,20 @@ struct AdaptiveMeshStrategy {
   static constexpr bool exact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     AdaptiveSettings settings;
-    settings.convex_hulls = false;
+    settings.geometry = Geometry::Mesh;
     return std::make_unique<AdaptiveChecker>(std::move(robot), std::move(scene), settings);
   }
 };
 
-/// The same with SSL's lever motion bound alone (no speed bounds on chains and arms).
+/// SSL 2005 as published: the lever motion bound alone (no speed bounds on
+/// chains and arms), no static probes, every segment of a path in one queue.
 struct AdaptiveLeverStrategy {
   static constexpr bool exact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     AdaptiveSettings settings;
     settings.speed_bounds = false;
+    settings.probes = 0;
+    settings.path_queue = true;
     return std::make_unique<AdaptiveChecker>(std::move(robot), std::move(scene), settings);
   }
 };
@@ -86,7 +89,7 @@ const std::vector<std::string> kShippedProblems{"maze2d",       "chain5",     "t
 /// FCL says the robot at parameter t of a -> b is in collision.
 bool collidesAt(const Robot& robot, const std::shared_ptr<const Robot>& shared, const std::shared_ptr<const Scene>& scene,
                 const Config& a, const Config& b, double t) {
-  CollisionQueries oracle(shared, scene);
+  CollisionQueries oracle(shared, scene, Geometry::Mesh);
   CheckStats ignored;
   Config q;
   robot.interpolate(a, b, t, q);
@@ -105,7 +108,7 @@ TEMPLATE_LIST_TEST_CASE("conformance: static checks agree with FCL's collide on 
   for (const auto& name : kShippedProblems) {
     const Problem problem = loadProblem(test::problemFile(name));
     auto checker = TestType::make(problem.robot, problem.scene);
-    CollisionQueries oracle(problem.robot, problem.scene);
+    CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
     CheckStats ignored;
     ompl::RNG rng(11);
     Config q;

@@ -88,7 +88,7 @@ TEST_CASE("the motion validator honours OMPL's lastValid contract", "[ompl]") {
   Config b = problem.goal;
   b.tail(4) = a.tail(4);
   // The first colliding parameter by a dense scan (1e-4 of the edge).
-  CollisionQueries collision(problem.robot, problem.scene);
+  CollisionQueries collision(problem.robot, problem.scene, Geometry::Mesh);
   double firstCollision = -1;
   Config q;
   for (int i = 0; i <= 10000 && firstCollision < 0; ++i) {

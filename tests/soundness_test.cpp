@@ -456,7 +456,7 @@ TEST_CASE("a problem's scale changes its units, not its verdicts, for every robo
       for (const double scale : {1.0, 1e-5, 1e4}) {
         const Problem problem = loadProblem(
             test::problemFile(name),
-            {{fmt::format("scale={}", scale), "checker.type=adaptive", fmt::format("checker.adaptive.geometry={}", geometry)},
+            {{fmt::format("scale={}", scale), "checker.type=adaptive", fmt::format("checker.geometry={}", geometry)},
              true});
         const double radius = problem.robot->links().back().radius;
         if (scale == 1.0) unitRadius = radius;

@@ -27,7 +27,7 @@ TEST_CASE("traversal: with no budget the verdict is exactly FCL's collide, for e
   for (const auto order : {TraversalOrder::DepthFirst, TraversalOrder::Coherence, TraversalOrder::Overlap}) {
     for (const auto& name : kShippedProblems) {
       const Problem problem = loadProblem(test::problemFile(name));
-      CollisionQueries oracle(problem.robot, problem.scene);
+      CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
       TraversalSettings settings;
       settings.order = order;
       BvttTraversal traversal(settings);
@@ -53,7 +53,7 @@ TEST_CASE("traversal: with no budget the verdict is exactly FCL's collide, for e
 
 TEST_CASE("traversal: the budget is respected and confidence is 100 exactly when the check completed", "[traversal]") {
   const Problem problem = loadProblem(test::problemFile("spring_spring"));
-  CollisionQueries oracle(problem.robot, problem.scene);
+  CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
   for (const auto order : {TraversalOrder::DepthFirst, TraversalOrder::Coherence, TraversalOrder::Overlap}) {
     for (const std::uint64_t budget : {20u, 200u, 1000u}) {
       TraversalSettings settings;
