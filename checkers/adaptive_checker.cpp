@@ -140,7 +140,7 @@ PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
   return result;
 }
 
-double AdaptiveChecker::speedAt(std::uint32_t sampleIndex, std::uint32_t segment, std::size_t link) {
+AdaptiveChecker::Sample::SegmentSpeeds& AdaptiveChecker::twistsAt(std::uint32_t sampleIndex, std::uint32_t segment) {
   auto& all = samples_[sampleIndex].speeds;
   auto found = std::find_if(all.begin(), all.end(), [&](const Sample::SegmentSpeeds& s) { return s.segment == segment; });
   if (found == all.end()) {
@@ -152,16 +152,78 @@ double AdaptiveChecker::speedAt(std::uint32_t sampleIndex, std::uint32_t segment
     all.push_back(std::move(entry));
     found = all.end() - 1;
   }
-  double& speed = found->speeds[link];
-  if (std::isnan(speed)) speed = robot_->linkSpeed(link, found->twists[link]);
+  return *found;
+}
+
+double AdaptiveChecker::speedAt(std::uint32_t sampleIndex, std::uint32_t segment, std::size_t link) {
+  Sample::SegmentSpeeds& entry = twistsAt(sampleIndex, segment);
+  double& speed = entry.speeds[link];
+  if (std::isnan(speed)) speed = robot_->linkSpeed(link, entry.twists[link]);
   return speed;
+}
+
+double AdaptiveChecker::directionalSpeedAt(std::uint32_t sampleIndex, std::uint32_t segment, std::size_t link,
+                                           const Eigen::Vector3d& direction, bool forward) {
+  Robot::LinkTwist twist = twistsAt(sampleIndex, segment).twists[link];
+  if (!forward) {
+    twist.angular = -twist.angular;
+    twist.linear = -twist.linear;
+  }
+  const Eigen::Vector3d local = samples_[sampleIndex].poses[link].linear().transpose() * direction;
+  return robot_->linkDirectionalSpeed(link, twist, local);
+}
+
+bool AdaptiveChecker::directionalCertificate(const Element& e, const DistanceBound& a, const DistanceBound& b) {
+  const BodyPair& pair = pairs_[e.pair];
+  if (accelerationBounds_.empty() || pair.obstacle < 0) return false;
+  const bool fromA = a.direction_gap > 0.0 && !a.direction.isZero();
+  const bool fromB = b.direction_gap > 0.0 && !b.direction.isZero();
+  if (!fromA && !fromB) return false;
+  const auto link = static_cast<std::size_t>(pair.link);
+  const double acceleration = accelerationBounds_[e.segment][link];
+  const double width = e.t_b - e.t_a;
+  // Forward from a along a's normal (link towards obstacle), and backward
+  // from b along b's: each covers the part of the interval over which its
+  // link advances less than its gap (strictly, with a relative margin).
+  double forwardStart = 0, forwardEnd = 0, backwardStart = 0, backwardEnd = 0;
+  Eigen::Vector3d normalA, normalB;
+  if (fromA) {
+    normalA = a.direction.normalized();
+    forwardStart = directionalSpeedAt(e.sample_a, e.segment, link, normalA, true);
+    forwardEnd = directionalSpeedAt(e.sample_b, e.segment, link, normalA, true);
+  }
+  if (fromB) {
+    normalB = b.direction.normalized();
+    backwardStart = directionalSpeedAt(e.sample_a, e.segment, link, normalB, false);
+    backwardEnd = directionalSpeedAt(e.sample_b, e.segment, link, normalB, false);
+  }
+  auto forwardCovers = [&](double to) {
+    if (!(to > 0.0)) return true;
+    return fromA && directionalTravel(forwardStart, forwardEnd, acceleration, width, 0.0, to) * (1.0 + 1e-9) <
+                        a.direction_gap;
+  };
+  auto backwardCovers = [&](double from) {
+    if (!(from < width)) return true;
+    return fromB && directionalTravel(backwardStart, backwardEnd, acceleration, width, from, width) * (1.0 + 1e-9) <
+                        b.direction_gap;
+  };
+  // The interval is free if some split point has its left part covered from
+  // a and its right part from b; a few candidates serve.
+  const double share = fromA && fromB ? a.direction_gap / (a.direction_gap + b.direction_gap) : 0.5;
+  for (const double split : {width, 0.0, share * width, 0.5 * width})
+    if (forwardCovers(split) && backwardCovers(split)) {
+      ++stats_.directional_certificates;
+      return true;
+    }
+  return false;
 }
 
 double AdaptiveChecker::motionBound(const Element& e) {
   const double width = e.t_b - e.t_a;
   const double scaled = width * pairMotionBounds_[e.segment][e.pair];
   const BodyPair& pair = pairs_[e.pair];
-  if (accelerationBounds_.empty() || pair.obstacle < 0) return scaled;
+  if (accelerationBounds_.empty()) return scaled;
+  if (pair.obstacle < 0) return scaled;
   const auto link = static_cast<std::size_t>(pair.link);
   const double speedA = speedAt(e.sample_a, e.segment, link);
   const double speedB = speedAt(e.sample_b, e.segment, link);
@@ -254,11 +316,11 @@ bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collisio
   if (!bounded(e.sample_a, e.t_a, firstThreshold(e.sample_a), a) ||
       !bounded(e.sample_b, e.t_b, firstThreshold(e.sample_b), b))
     return false;
-  if (certifies(a.lower, b.lower, l)) return true;
+  if (certifies(a.lower, b.lower, l) || directionalCertificate(e, a, b)) return true;
   // One endpoint's distance is small: the other must make up the rest.
   if (!bounded(e.sample_a, e.t_a, l - b.lower + slack, a)) return false;
   if (!bounded(e.sample_b, e.t_b, l - a.lower + slack, b)) return false;
-  return certifies(a.lower, b.lower, l);
+  return certifies(a.lower, b.lower, l) || directionalCertificate(e, a, b);
 }
 
 PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {

@@ -135,6 +135,24 @@ class AdaptiveChecker final : public Checker {
   double certificateSlack(double l) const { return 1e-3 * eta_ + 1e-12 * l; }
   /// The link's speed bound at the sample, moving along the segment.
   double speedAt(std::uint32_t sample, std::uint32_t segment, std::size_t link);
+  /// Every link's twist at the sample along the segment (computed once per
+  /// sample and segment, with the sample's link poses).
+  Sample::SegmentSpeeds& twistsAt(std::uint32_t sample, std::uint32_t segment);
+  /// The link's speed bound towards a plane of world normal `direction`
+  /// (unit) at the sample, moving along the segment (forward) or back (!forward).
+  double directionalSpeedAt(std::uint32_t sample, std::uint32_t segment, std::size_t link,
+                            const Eigen::Vector3d& direction, bool forward);
+  /// A link-obstacle element certified by directional motion bounds
+  /// (conservative advancement along a separating direction, after Zhang,
+  /// Kim, Varadhan and Manocha, "Continuous collision detection for
+  /// articulated models using Taylor models and temporal culling", and
+  /// "Interactive continuous collision detection for non-convex polyhedra",
+  /// 2006-2007): the plane between the link's hull and the obstacle's at an
+  /// end of the interval, found by the distance query there, is crossed only
+  /// if the link advances along its normal by the gap; a link sliding along a
+  /// shelf board advances little though it travels far, where SSL's bound
+  /// (any direction) forces many splits. Needs speed bounds and hull directions.
+  bool directionalCertificate(const Element& element, const DistanceBound& a, const DistanceBound& b);
   /// The pair's two meshes in their poses at a sample.
   std::pair<PlacedBody, PlacedBody> placedBodies(std::uint32_t sample, std::uint32_t pair);
   /// FCL's collision test agrees that the pair touches at the sample.

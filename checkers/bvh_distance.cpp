@@ -138,6 +138,7 @@ DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, 
   DistanceBound exact = traverse(a, b, threshold, relativeError, stats, hint);
   exact.lower = std::max(exact.lower, hulls.lower);  // both are lower bounds
   exact.direction = hulls.direction;
+  exact.direction_gap = hulls.direction_gap;
   exact.support_a = hulls.support_a;
   exact.support_b = hulls.support_b;
   return exact;
@@ -163,6 +164,7 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
     if (gap >= threshold) {
       ++stats.coherent_answers;
       result.lower = gap;
+      result.direction_gap = gap;
       result.direction = hint->direction;
       result.support_a = hint->support_a;
       result.support_b = hint->support_b;
@@ -179,6 +181,7 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
   const bool separated = !gjk.may_overlap && gjk.distance > 0.0;
   if (separated) {
     result.lower = slabGap(*hullA, a.pose, *hullB, b.pose, gjk.direction);
+    result.direction_gap = result.lower;
     result.direction = gjk.direction.normalized();
     result.support_a = gjk.vertex_a;
     result.support_b = gjk.vertex_b;

@@ -37,6 +37,10 @@ struct DistanceBound {
   /// bodies move little between queries, so it usually still separates them
   /// (the coherence of Mirtich's closest-feature tracking, in one vector).
   Eigen::Vector3d direction = Eigen::Vector3d::Zero();
+  /// The proven gap (m) between the two bodies' whole hulls along `direction`
+  /// at this query's poses: a plane of normal `direction` separates them by
+  /// this much. 0 when `direction` was not proven at these poses.
+  double direction_gap = 0.0;
   /// The hulls' support vertices in that direction, where the next search starts.
   int support_a = 0, support_b = 0;
 

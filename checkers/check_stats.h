@@ -21,6 +21,7 @@ struct CheckStats {
   std::uint64_t cover_separations = 0;  // static pair tests settled apart by enclosing volumes or convex covers
   std::uint64_t cache_hits = 0;        // distance bounds reused from an earlier check of the same node
   std::uint64_t bisection_steps = 0;   // segments split at their midpoint (adaptive)
+  std::uint64_t directional_certificates = 0;  // (interval, pair) elements certified by directional motion bounds (adaptive)
   std::uint64_t queue_pushes = 0;      // (segment, pair) elements put in the priority queue (adaptive)
   std::uint64_t unresolved_as_colliding = 0;  // segments shorter than eta reported Colliding without a witness
   std::uint64_t edges_checked = 0;
@@ -48,6 +49,7 @@ struct CheckStats {
     visit(std::string_view("cover_separations"), &CheckStats::cover_separations, std::string_view("count"));
     visit(std::string_view("cache_hits"), &CheckStats::cache_hits, std::string_view("count"));
     visit(std::string_view("bisection_steps"), &CheckStats::bisection_steps, std::string_view("count"));
+    visit(std::string_view("directional_certificates"), &CheckStats::directional_certificates, std::string_view("count"));
     visit(std::string_view("queue_pushes"), &CheckStats::queue_pushes, std::string_view("count"));
     visit(std::string_view("unresolved_as_colliding"), &CheckStats::unresolved_as_colliding, std::string_view("count"));
     visit(std::string_view("edges_checked"), &CheckStats::edges_checked, std::string_view("count"));

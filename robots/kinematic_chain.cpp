@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -83,6 +84,11 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
       }
     }
     speedPoints_.push_back(std::move(corners));
+  }
+  for (const auto& points : speedPoints_) {
+    double reach = 0.0;
+    for (const Eigen::Vector3d& x : points) reach = std::max(reach, x.norm());
+    speedReach_.push_back(reach);
   }
 
   // Self-collision: every pair of links except links on the same frame, on
@@ -252,6 +258,19 @@ double KinematicChain::linkSpeed(std::size_t link, const LinkTwist& twist) const
   for (const Eigen::Vector3d& x : speedPoints_[link])
     largest = std::max(largest, (twist.linear + twist.angular.cross(x)).squaredNorm());
   return std::sqrt(largest);
+}
+
+double KinematicChain::linkDirectionalSpeed(std::size_t link, const LinkTwist& twist,
+                                            const Eigen::Vector3d& direction) const {
+  // <u, v + w x p> = <u, v> + <p, u x w>: one dot product per point.
+  const Eigen::Vector3d turn = direction.cross(twist.angular);
+  double largest = -std::numeric_limits<double>::infinity();
+  for (const Eigen::Vector3d& x : speedPoints_[link]) largest = std::max(largest, x.dot(turn));
+  const double reach = speedReach_[link];
+  // A margin relative to the speeds involved covers the rounding of the
+  // twist, the cross product and the dot products.
+  const double margin = 1e-12 * (twist.linear.norm() + twist.angular.norm() * reach);
+  return direction.dot(twist.linear) + largest + margin;
 }
 
 void KinematicChain::linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const {

@@ -69,6 +69,7 @@ class KinematicChain final : public Robot {
   void linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out,
                   std::vector<Transform>* poses) const override;
   double linkSpeed(std::size_t link, const LinkTwist& twist) const override;
+  double linkDirectionalSpeed(std::size_t link, const LinkTwist& twist, const Eigen::Vector3d& direction) const override;
   /// Differentiating p' = sum_j dq_j u_j x (p - o_j): an axis turns with the
   /// joints above it (|u_j'| <= sum of their |dq|), and p moves relative to
   /// o_j by at most what the joints above turn it plus the joints below move
@@ -99,6 +100,7 @@ class KinematicChain final : public Robot {
   /// its vertices if it has at most 64, else the corners of the (at most 8)
   /// OBBs three levels down its BVH. The largest speed over them bounds the link's.
   std::vector<std::vector<Eigen::Vector3d>> speedPoints_;
+  std::vector<double> speedReach_;  // per link: the largest |p| over its speed points (m)
 
   /// Levers of the link's terms valid along the edge a -> b: the static lever,
   /// tightened by the actual distance to the joint at either end.

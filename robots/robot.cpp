@@ -79,8 +79,41 @@ double Robot::linkSpeed(std::size_t, const LinkTwist&) const {
   throw std::logic_error(kind() + " robots have no speed bounds");
 }
 
+double Robot::linkDirectionalSpeed(std::size_t, const LinkTwist&, const Eigen::Vector3d&) const {
+  throw std::logic_error(kind() + " robots have no speed bounds");
+}
+
 void Robot::linkAccelerationBounds(const Config&, const Config&, std::vector<double>&) const {
   throw std::logic_error(kind() + " robots have no acceleration bounds");
+}
+
+namespace {
+/// The integral of max(0, f) over [x0, x1] for f linear, f(x0) = f0, f(x1) = f1.
+double positivePart(double f0, double f1, double x0, double x1) {
+  if (!(x1 > x0)) return 0.0;
+  if (f0 >= 0.0 && f1 >= 0.0) return 0.5 * (f0 + f1) * (x1 - x0);
+  if (f0 <= 0.0 && f1 <= 0.0) return 0.0;
+  // One sign change: a triangle from the root to the positive end.
+  const double root = x0 + (x1 - x0) * (f0 / (f0 - f1));
+  return f0 > 0.0 ? 0.5 * f0 * (root - x0) : 0.5 * f1 * (x1 - root);
+}
+}  // namespace
+
+double directionalTravel(double speedStart, double speedEnd, double acceleration, double width, double from,
+                         double to) {
+  from = std::clamp(from, 0.0, width);
+  to = std::clamp(to, from, width);
+  // With no acceleration bound the speed is constant; the larger end serves
+  // whatever rounding separates the two.
+  if (!(acceleration > 0.0)) return std::max(0.0, std::max(speedStart, speedEnd)) * (to - from);
+  // The bound min(speedStart + a s, speedEnd + a (width - s)) is a tent: the
+  // start's line up to the crossing s, the end's line after it.
+  const double s = std::clamp((speedEnd - speedStart + acceleration * width) / (2.0 * acceleration), 0.0, width);
+  auto rising = [&](double x) { return speedStart + acceleration * x; };
+  auto falling = [&](double x) { return speedEnd + acceleration * (width - x); };
+  const double riseEnd = std::min(to, s), fallStart = std::max(from, s);
+  return positivePart(rising(from), rising(riseEnd), from, riseEnd) +
+         positivePart(falling(fallStart), falling(to), fallStart, to);
 }
 
 double speedBoundedLength(double speedStart, double speedEnd, double acceleration, double width) {

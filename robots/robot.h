@@ -140,6 +140,12 @@ class Robot {
   /// whose hull contains the link. Checkers that need few links call this
   /// per link instead of linkSpeeds.
   virtual double linkSpeed(std::size_t link, const LinkTwist& twist) const;
+  /// The link's speed bound along one direction: max <u, v + w x p> over
+  /// points p whose hull contains the link, for a unit direction u in the
+  /// link's own frame; how fast the link can approach a plane of normal u.
+  /// It can be negative (the whole link moves away). Within a small margin
+  /// above the exact value, for rounding.
+  virtual double linkDirectionalSpeed(std::size_t link, const LinkTwist& twist, const Eigen::Vector3d& direction) const;
   virtual void linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const;
 
   const std::vector<std::pair<int, int>>& selfCollisionPairs() const { return selfCollisionPairs_; }
@@ -159,5 +165,13 @@ class Robot {
 /// and changes by at most `acceleration` per unit of parameter: the integral
 /// of min(speedStart + acceleration s, speedEnd + acceleration (width - s)).
 double speedBoundedLength(double speedStart, double speedEnd, double acceleration, double width);
+
+/// The same for a signed speed along a direction: over a parameter interval
+/// [0, width] whose directional speed is at most `speedStart` and `speedEnd`
+/// at the two ends and changes by at most `acceleration` per unit of
+/// parameter, an upper bound on how far any point advances along the
+/// direction between `from` and `to` (0 <= from <= to <= width): the integral
+/// of max(0, min(speedStart + acceleration s, speedEnd + acceleration (width - s))).
+double directionalTravel(double speedStart, double speedEnd, double acceleration, double width, double from, double to);
 
 }  // namespace prmkit

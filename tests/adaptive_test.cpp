@@ -1,9 +1,12 @@
 // What only the adaptive strategy has: exact counts of its bisection on a
 // case solved by hand, the node cache, eta, and the distance bounds it uses.
 // Its verdicts are tested with every other strategy in conformance_test.cpp.
+#include "app/edge_check.h"
+#include "app/problem.h"
 #include "checkers/adaptive_checker.h"
 #include "checkers/bvh_distance.h"
 #include "robots/rigid_body.h"
+#include "test_support.h"
 
 #include <catch2/catch.hpp>
 
@@ -120,4 +123,29 @@ TEST_CASE("BVH distance bounds: lower bounds, exact below the threshold, counted
         if (overlap) REQUIRE(bound.touching());
       }
   }
+}
+
+TEST_CASE("adaptive: directional certificates change the work, never a verdict", "[adaptive]") {
+  // On the arm (speed bounds), the default checker certifies some link-obstacle
+  // pieces by directional motion bounds; SSL's lever bound alone (no speed
+  // bounds, so no directional ones) must reach the same verdict on every edge.
+  const Problem problem = loadProblem(test::problemFile("arm6_shelf"));
+  // Short edges (at most 10% of the extent, mostly free) and edges of any length.
+  auto cases = randomEdges(problem, static_cast<std::size_t>(test::scaled(300)), 0.1, 17);
+  for (auto& edge : randomEdges(problem, static_cast<std::size_t>(test::scaled(300)), 0.0, 18)) cases.push_back(edge);
+  AdaptiveChecker fast(problem.robot, problem.scene, AdaptiveSettings{});
+  AdaptiveSettings leverSettings;
+  leverSettings.speed_bounds = false;
+  AdaptiveChecker lever(problem.robot, problem.scene, leverSettings);
+  int colliding = 0;
+  for (const auto& edge : cases) {
+    const Verdict verdict = fast.checkEdge(edge.a, edge.b).verdict;
+    REQUIRE(verdict == lever.checkEdge(edge.a, edge.b).verdict);
+    colliding += verdict == Verdict::Colliding;
+  }
+  REQUIRE(colliding > 0);
+  REQUIRE(colliding < static_cast<int>(cases.size()));
+  REQUIRE(fast.stats().directional_certificates > 0);
+  REQUIRE(lever.stats().directional_certificates == 0);
+  REQUIRE(fast.stats().unresolved_as_colliding == 0);
 }

@@ -64,6 +64,60 @@ void requireSpeedBoundsHold(const Robot& robot, const Config& a, const Config& b
   }
 }
 
+// linkDirectionalSpeed bounds every vertex's velocity along a direction
+// (central differences), and with linkAccelerationBounds, directionalTravel
+// bounds how far every vertex advances along it from the start, and back from
+// the end, measured at fine steps (the directional certificate of `adaptive`).
+void requireDirectionalBoundsHold(const Robot& robot, const Config& a, const Config& b) {
+  const std::size_t linkCount = robot.links().size();
+  std::vector<double> acceleration;
+  robot.linkAccelerationBounds(a, b, acceleration);
+  const std::vector<Eigen::Vector3d> directions{Eigen::Vector3d::UnitX(),  -Eigen::Vector3d::UnitY(),
+                                                Eigen::Vector3d::UnitZ(),  Eigen::Vector3d(1, 1, 1).normalized(),
+                                                Eigen::Vector3d(-2, 1, 0).normalized()};
+  Config q;
+  std::vector<Robot::LinkTwist> twists;
+  std::vector<Transform> poses, before, after;
+  // Directional speeds (forward, and backward with the twist negated) at t.
+  auto speedAt = [&](double t, std::size_t link, const Eigen::Vector3d& u, bool forward) {
+    robot.interpolate(a, b, t, q);
+    robot.linkTwists(a, b, q, twists, &poses);
+    Robot::LinkTwist twist = twists[link];
+    if (!forward) twist = {-twist.angular, -twist.linear};
+    return robot.linkDirectionalSpeed(link, twist, poses[link].linear().transpose() * u);
+  };
+  const double h = 1e-4;
+  for (double t : {0.1, 0.45, 0.9}) {
+    robot.interpolate(a, b, t - h, q);
+    robot.linkPoses(q, before);
+    robot.interpolate(a, b, t + h, q);
+    robot.linkPoses(q, after);
+    for (std::size_t l = 0; l < linkCount; ++l)
+      for (const auto& u : directions) {
+        const double bound = speedAt(t, l, u, true);
+        for (const Eigen::Vector3d& x : robot.links()[l].mesh.vertices)
+          REQUIRE(u.dot(after[l] * x - before[l] * x) / (2 * h) <= bound + 1e-6 * (1 + std::abs(bound)));
+      }
+  }
+  const int steps = 200;
+  std::vector<std::vector<Transform>> trajectory(steps + 1);
+  for (int i = 0; i <= steps; ++i) {
+    robot.interpolate(a, b, static_cast<double>(i) / steps, q);
+    robot.linkPoses(q, trajectory[static_cast<std::size_t>(i)]);
+  }
+  for (std::size_t l = 0; l < linkCount; ++l)
+    for (const auto& u : directions) {
+      const double forward = directionalTravel(speedAt(0, l, u, true), speedAt(1, l, u, true), acceleration[l], 1, 0, 1);
+      const double backward =
+          directionalTravel(speedAt(0, l, u, false), speedAt(1, l, u, false), acceleration[l], 1, 0, 1);
+      for (const Eigen::Vector3d& x : robot.links()[l].mesh.vertices)
+        for (const auto& poseAt : trajectory) {
+          REQUIRE(u.dot(poseAt[l] * x - trajectory.front()[l] * x) <= forward * (1 + 1e-9) + 1e-12);
+          REQUIRE(u.dot(trajectory.back()[l] * x - poseAt[l] * x) >= -(backward * (1 + 1e-9) + 1e-12));
+        }
+    }
+}
+
 // Length of the path of every mesh vertex of every link along the
 // interpolated edge, measured with fine steps, must not exceed motionBound;
 // seen from the other link of a self-collision pair, it must not exceed
@@ -111,7 +165,10 @@ void requireMotionBoundsHold(const Robot& robot, int edges, std::uint32_t seed) 
       robot.interpolate(a, b, 0.3, q);
       REQUIRE(robot.motionBound(l, a, q) <= 0.3 * bound * (1 + 1e-9) + 1e-12);
     }
-    if (robot.hasSpeedBounds()) requireSpeedBoundsHold(robot, a, b, travelled, travelledToPiece, steps, pieceEnd);
+    if (robot.hasSpeedBounds()) {
+      requireSpeedBoundsHold(robot, a, b, travelled, travelledToPiece, steps, pieceEnd);
+      if (e % 10 == 0) requireDirectionalBoundsHold(robot, a, b);
+    }
     // The batched bounds are the same numbers.
     std::vector<double> linkBounds, pairBounds;
     robot.motionBounds(a, b, linkBounds, pairBounds);
@@ -147,6 +204,28 @@ TEST_CASE("motion bounds are upper bounds for every robot kind", "[robots]") {
   SECTION("urdf") {
     auto robot = loadUrdfRobot(test::sourceDir() / "configs/robots/arm6.urdf");
     requireMotionBoundsHold(*robot, edges / 4, 4);
+  }
+}
+
+TEST_CASE("directionalTravel integrates the positive part of the speed tent", "[robots]") {
+  // Constant speed (no acceleration bound): the larger end, or nothing when moving away.
+  REQUIRE(directionalTravel(0.5, 0.5, 0.0, 2.0, 0.0, 2.0) == Approx(1.0));
+  REQUIRE(directionalTravel(-0.5, -0.5, 0.0, 2.0, 0.0, 2.0) == 0.0);
+  // Moving away at both ends with little acceleration: never advances.
+  REQUIRE(directionalTravel(-1.0, -1.0, 1.0, 1.0, 0.0, 1.0) == 0.0);
+  // Against a midpoint rule on a fine grid, for random tents and sub-intervals.
+  ompl::RNG rng(5);
+  for (int i = 0; i < 1000; ++i) {
+    const double start = rng.uniformReal(-2, 2), end = rng.uniformReal(-2, 2), acceleration = rng.uniformReal(0.01, 5);
+    const double width = rng.uniformReal(0.1, 2), from = rng.uniformReal(0, width), to = rng.uniformReal(from, width);
+    double numeric = 0.0;
+    const int n = 20000;
+    for (int k = 0; k < n; ++k) {
+      const double x = from + (to - from) * (k + 0.5) / n;
+      numeric += std::max(0.0, std::min(start + acceleration * x, end + acceleration * (width - x))) * (to - from) / n;
+    }
+    INFO(start << " " << end << " " << acceleration << " " << width << " " << from << " " << to);
+    REQUIRE(directionalTravel(start, end, acceleration, width, from, to) == Approx(numeric).margin(1e-6));
   }
 }
 
