@@ -6,10 +6,44 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 namespace prmkit {
 
+void requireUniqueKeys(const YAML::Node& root, const std::string& source) {
+  std::vector<YAML::Node> stack{root};
+  std::size_t visited = 0;
+  std::unordered_map<std::string, YAML::Mark> seen;
+  while (!stack.empty()) {
+    const YAML::Node node = stack.back();
+    stack.pop_back();
+    if (++visited > kMaxYamlNodes)
+      throw InputError(fmt::format("{}: more than {} YAML nodes (counting every alias's target each time)", source,
+                                   kMaxYamlNodes));
+    if (node.IsSequence()) {
+      for (const YAML::Node& item : node) stack.push_back(item);
+    } else if (node.IsMap()) {
+      seen.clear();
+      for (const auto& entry : node) {
+        const YAML::Node& key = entry.first;
+        const std::string name = key.IsScalar() ? key.Scalar() : YAML::Dump(key);
+        const auto [first, inserted] = seen.try_emplace(name, key.Mark());
+        if (!inserted)
+          throw InputError(fmt::format("{}:{}:{}: duplicate key '{}' (first at line {}, column {})", source,
+                                       key.Mark().line + 1, key.Mark().column + 1, name, first->second.line + 1,
+                                       first->second.column + 1));
+        stack.push_back(entry.second);
+      }
+    }
+  }
+}
+
 YamlReader::YamlReader(std::filesystem::path file) : file_(std::move(file)) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(file_, error))
+    throw InputError(fmt::format("{}: not a regular file (missing, a folder or a device)", file_.string()));
+  if (const auto size = std::filesystem::file_size(file_, error); error || size > kMaxYamlFileBytes)
+    throw InputError(fmt::format("{}: larger than the {} MiB a YAML file may have", file_.string(), kMaxYamlFileBytes >> 20));
   std::ifstream in(file_);
   if (!in) throw InputError(fmt::format("{}: cannot open the problem file", file_.string()));
   std::stringstream text;
@@ -20,6 +54,7 @@ YamlReader::YamlReader(std::filesystem::path file) : file_(std::move(file)) {
     throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", file_.string(), e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   if (!root_.IsMap()) throw InputError(fmt::format("{}:1:1: expected a YAML map at the top level", file_.string()));
+  requireUniqueKeys(root_, file_.string());
 }
 
 YamlReader::YamlReader(std::filesystem::path file, YAML::Node root,
@@ -37,6 +72,7 @@ void YamlReader::applyOverride(const std::string& assignment) {
   } catch (const YAML::ParserException& e) {
     throw InputError(fmt::format("--set {}: the value is not valid YAML: {}", assignment, e.msg));
   }
+  requireUniqueKeys(value, "--set " + assignment);
   std::vector<std::string> keys;
   std::stringstream parts(path);
   for (std::string key; std::getline(parts, key, '.');) {

@@ -4,6 +4,7 @@
 #include <Eigen/Core>
 #include <yaml-cpp/yaml.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <stdexcept>
@@ -16,6 +17,17 @@ namespace prmkit {
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// The largest YAML file read (bytes); anything larger is refused before it is read.
+inline constexpr std::uintmax_t kMaxYamlFileBytes = 64ull << 20;
+/// The most nodes a document may hold, counting a node once per alias that
+/// reaches it (so that a few nested aliases cannot make a walk explode).
+inline constexpr std::size_t kMaxYamlNodes = 10'000'000;
+
+/// Throws InputError, naming `source` and both places, when a map in the
+/// document has the same key twice (yaml-cpp keeps both and reads the
+/// first), or when it has more than kMaxYamlNodes nodes. No recursion.
+void requireUniqueKeys(const YAML::Node& root, const std::string& source);
 
 class YamlReader {
  public:

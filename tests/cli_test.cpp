@@ -1,8 +1,10 @@
 #include "app/cli.h"
 #include "app/outputs.h"
+#include "app/yaml_reader.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <fstream>
 #include <regex>
@@ -83,6 +85,9 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
       {"unknown path check", kValidProblem + "planner: {path_check: all}\n",
        "p.yaml:12:23: unknown planner.path_check 'all' (expected one of: first_collision, whole_path)"},
       {"bad robot type", test::replaceOnce(kValidProblem, "type: rigid2d", "type: hovercraft"), "p.yaml:3:9: unknown robot type 'hovercraft'"},
+      {"duplicate key", kValidProblem + "goal: [0.5, 3.5, 0]\n", "p.yaml:12:1: duplicate key 'goal' (first at line 10, column 1)"},
+      {"duplicate nested key", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 5, time: 50}"),
+       "p.yaml:11:19: duplicate key 'time' (first at line 11, column 10)"},
   };
   for (const auto& c : cases) {
     DYNAMIC_SECTION(c.name) {
@@ -98,6 +103,34 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
       REQUIRE_FALSE(fs::exists(out));
     }
   }
+}
+
+TEST_CASE("problem files that are not regular files or are too large are refused before they are read", "[cli]") {
+  TempDir dir;
+  const Run folder = cli({"validate", dir.path.string()});
+  REQUIRE(folder.code == 2);
+  REQUIRE(folder.err.find("not a regular file") != std::string::npos);
+  const Run device = cli({"validate", "/dev/zero"});
+  REQUIRE(device.code == 2);
+  REQUIRE(device.err.find("/dev/zero: not a regular file") != std::string::npos);
+  // A sparse file just over the limit: refused by its size, never read.
+  const auto big = dir.path / "big.yaml";
+  { std::ofstream(big) << "name: big\n"; }
+  fs::resize_file(big, kMaxYamlFileBytes + 1);
+  const Run tooBig = cli({"validate", big.string()});
+  REQUIRE(tooBig.code == 2);
+  REQUIRE(tooBig.err.find("larger than the 64 MiB a YAML file may have") != std::string::npos);
+  // Nested aliases that would make a walk of the document explode are cut off.
+  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 9; ++i)
+    bomb += fmt::format("a{0}: &a{0} [*a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}]\n", i, i - 1);
+  const Run aliases = cli({"validate", dir.write("bomb.yaml", bomb).string()});
+  REQUIRE(aliases.code == 2);
+  REQUIRE(aliases.err.find("more than 10000000 YAML nodes") != std::string::npos);
+  const Run duplicateOverride =
+      cli({"validate", dir.write("p.yaml", kValidProblem).string(), "--set", "limits={time: 5, time: 6}"});
+  REQUIRE(duplicateOverride.code == 2);
+  REQUIRE(duplicateOverride.err.find("duplicate key 'time'") != std::string::npos);
 }
 
 TEST_CASE("command-line overrides are reported as such, and bad command lines exit 2", "[cli]") {
