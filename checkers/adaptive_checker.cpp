@@ -88,44 +88,39 @@ std::unique_ptr<Checker> AdaptiveChecker::clone() const {
 
 bool AdaptiveChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
 
-std::optional<double> AdaptiveChecker::probeCollision(const Config& a, const Config& b) {
+std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probe(std::span<const Config> path) {
+  // All midpoints first, then all quarters, ... (the resolution order Bohlin
+  // and Kavraki use for lazy PRM's paths): a collision anywhere on the path
+  // ends the check before free segments are paid for.
   for (int i = 1; i <= settings_.probes; ++i) {
     const double t = vanDerCorput(static_cast<unsigned>(i));
-    robot_->interpolate(a, b, t, splitConfig_);
-    if (collision_.inCollision(splitConfig_, stats_)) return t;
+    for (std::size_t s = 0; s + 1 < path.size(); ++s) {
+      robot_->interpolate(path[s], path[s + 1], t, splitConfig_);
+      if (collision_.inCollision(splitConfig_, stats_)) return Collision{s, t};
+    }
   }
   return std::nullopt;
 }
 
 EdgeResult AdaptiveChecker::doCheckEdge(const Config& a, const Config& b) {
-  if (const auto t = probeCollision(a, b)) return EdgeResult{Verdict::Colliding, 100.0, *t};
   const Config path[] = {a, b};
+  if (const auto hit = probe(path)) return EdgeResult{Verdict::Colliding, 100.0, hit->t};
   const PathResult result = checkSegments(path);
   return result.segments[0] ? *result.segments[0] : EdgeResult{};
 }
 
 PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
   const std::size_t segmentCount = path.size() - 1;
+  stats_.edges_checked += segmentCount;
   PathResult result;
   result.segments.resize(segmentCount);
-  // Every segment is probed before any is certified, all midpoints first,
-  // then all quarters, ... (the resolution order Bohlin and Kavraki use for
-  // lazy PRM's paths): a collision anywhere on the path ends the check
-  // before free segments are paid for.
-  for (int i = 1; i <= settings_.probes; ++i) {
-    const double t = vanDerCorput(static_cast<unsigned>(i));
-    for (std::size_t s = 0; s < segmentCount; ++s) {
-      robot_->interpolate(path[s], path[s + 1], t, splitConfig_);
-      if (collision_.inCollision(splitConfig_, stats_)) {
-        stats_.edges_checked += i == 1 ? s + 1 : segmentCount;  // the segments probed so far
-        result.verdict = Verdict::Colliding;
-        result.first_colliding = s;
-        result.segments[s] = EdgeResult{Verdict::Colliding, 100.0, t};
-        return result;
-      }
-    }
+  // Every segment is probed before any is certified.
+  if (const auto hit = probe(path)) {
+    result.verdict = Verdict::Colliding;
+    result.first_colliding = hit->segment;
+    result.segments[hit->segment] = EdgeResult{Verdict::Colliding, 100.0, hit->t};
+    return result;
   }
-  stats_.edges_checked += segmentCount;
   if (settings_.path_queue) return checkSegments(path);
   for (std::size_t s = 0; s < segmentCount; ++s) {
     const Config segment[] = {path[s], path[s + 1]};
@@ -222,8 +217,7 @@ double AdaptiveChecker::motionBound(const Element& e) {
   const double width = e.t_b - e.t_a;
   const double scaled = width * pairMotionBounds_[e.segment][e.pair];
   const BodyPair& pair = pairs_[e.pair];
-  if (accelerationBounds_.empty()) return scaled;
-  if (pair.obstacle < 0) return scaled;
+  if (accelerationBounds_.empty() || pair.obstacle < 0) return scaled;
   const auto link = static_cast<std::size_t>(pair.link);
   const double speedA = speedAt(e.sample_a, e.segment, link);
   const double speedB = speedAt(e.sample_b, e.segment, link);

@@ -115,8 +115,9 @@ class AdaptiveChecker final : public Checker {
   };
 
   PathResult checkSegments(std::span<const Config> path);
-  /// The first probe (AdaptiveSettings::probes) on a -> b in collision: its edge parameter.
-  std::optional<double> probeCollision(const Config& a, const Config& b);
+  /// The first probe (AdaptiveSettings::probes) in collision on the path:
+  /// its segment and parameter; every segment gets probe i before any gets i + 1.
+  std::optional<Collision> probe(std::span<const Config> path);
   /// The pair's distance bound at a sample, computed or refined until it
   /// answers `threshold`; a new computation starts from the closest triangles
   /// known at the `neighbour` sample (another sample of the same segment).

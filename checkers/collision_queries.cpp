@@ -4,8 +4,6 @@
 #include <fcl/narrowphase/detail/traversal/collision_node.h>
 #include <fmt/format.h>
 
-#include <functional>
-
 namespace prmkit {
 
 CollisionQueries::CollisionQueries(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
@@ -43,20 +41,21 @@ bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, cons
 }
 
 namespace {
+/// One link against the broad phase; `touches` is the narrow phase of one obstacle.
+template <class Touches>
 struct BroadphaseQuery {
   const fcl::CollisionObjectd* link_object;
-  std::size_t link;
   const Scene* scene;
-  CheckStats* stats;
-  std::function<bool(std::size_t, const Obstacle&)> touches;
+  Touches touches;
   int hit_obstacle = -1;
 };
 
+template <class Query>
 bool narrowPhase(fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2, void* data) {
-  auto& query = *static_cast<BroadphaseQuery*>(data);
+  auto& query = *static_cast<Query*>(data);
   const fcl::CollisionObjectd* obstacleObject = (o1 == query.link_object) ? o2 : o1;
   const auto index = static_cast<int>(reinterpret_cast<std::intptr_t>(obstacleObject->getUserData()));
-  if (query.touches(query.link, query.scene->obstacles()[static_cast<std::size_t>(index)])) {
+  if (query.touches(query.scene->obstacles()[static_cast<std::size_t>(index)])) {
     query.hit_obstacle = index;
     return true;  // stop the broad phase
   }
@@ -73,11 +72,11 @@ bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* 
       auto& object = *linkObjects_[i];
       object.setTransform(poses_[i]);
       object.computeAABB();
-      BroadphaseQuery query{&object, i, scene_.get(), &stats,
-                            [&](std::size_t link, const Obstacle& o) {
-                              return touches(link, poses_[link], *o.bvh, o.cover, o.mesh, o.solid, o.pose, stats);
-                            }};
-      scene_->broadphase().collide(&object, &query, narrowPhase);
+      auto touchesObstacle = [&](const Obstacle& o) {
+        return touches(i, poses_[i], *o.bvh, o.cover, o.mesh, o.solid, o.pose, stats);
+      };
+      BroadphaseQuery<decltype(touchesObstacle)> query{&object, scene_.get(), touchesObstacle};
+      scene_->broadphase().collide(&object, &query, narrowPhase<decltype(query)>);
       if (query.hit_obstacle >= 0) {
         if (contact) *contact = {static_cast<int>(i), query.hit_obstacle, -1};
         return true;

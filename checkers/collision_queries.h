@@ -43,8 +43,6 @@ class CollisionQueries {
   static bool meshesOverlap(const BvhModel& a, const Transform& poseA, const BvhModel& b, const Transform& poseB,
                             CheckStats& stats);
 
-  Geometry geometry() const { return geometry_; }
-
  private:
   /// Link `link` at `linkPose` touches the body (an obstacle or another
   /// link): FCL on the meshes, or one inside the other (bodies are solids).
