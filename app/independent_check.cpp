@@ -5,6 +5,7 @@
 #include <fcl/narrowphase/collision.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -17,6 +18,7 @@ std::unique_ptr<fcl::CollisionObjectd> objectOf(const Mesh& mesh, const Transfor
 
 bool touch(const fcl::CollisionObjectd& a, const fcl::CollisionObjectd& b) {
   fcl::CollisionRequestd request;
+  request.gjk_tolerance = 1e-9;
   fcl::CollisionResultd result;
   fcl::collide(&a, &b, request, result);
   return result.isCollision();
@@ -27,24 +29,42 @@ IndependentCheck::IndependentCheck(const Problem& problem, double resolution)
     : robot_(*problem.robot), scene_(*problem.scene), resolution_(resolution) {
   if (!(resolution > 0.0 && resolution <= 1.0))
     throw std::invalid_argument(fmt::format("the independent check's resolution must be in (0, 1], got {:g}", resolution));
-  for (const Link& link : robot_.links()) links_.push_back(objectOf(link.mesh, Transform::Identity()));
-  for (const Obstacle& obstacle : problem.scene->obstacles()) obstacles_.push_back(objectOf(obstacle.mesh, obstacle.pose));
+  // FCL's mesh-primitive test (libccd) has absolute tolerances, tuned for
+  // bodies of about a metre: every length is divided by the problem's size
+  // so that the test sees such bodies at every scale (mesh-mesh tests do not
+  // depend on the unit, so this changes nothing for them).
+  unit_ = scene_.bounds().isEmpty() ? 0.0 : scene_.bounds().sizes().maxCoeff();
+  for (const Link& link : robot_.links()) unit_ = std::max(unit_, link.radius);
+  if (!(unit_ > 0.0) || !std::isfinite(unit_)) unit_ = 1.0;
+  for (const Link& link : robot_.links()) links_.push_back(objectOf(link.mesh.scaled(1.0 / unit_), Transform::Identity()));
+  for (const Obstacle& obstacle : problem.scene->obstacles()) {
+    const Transform pose = inUnits(obstacle.pose);
+    obstacles_.push_back(obstacle.primitive ? std::make_unique<fcl::CollisionObjectd>(
+                                                  obstacle.primitive->scaled(1.0 / unit_).collisionGeometry(), pose)
+                                            : objectOf(obstacle.mesh.scaled(1.0 / unit_), pose));
+  }
 }
 
 bool IndependentCheck::collides(const Config& q) {
   ++tested_;
   robot_.linkPoses(q, poses_);
   for (std::size_t i = 0; i < links_.size(); ++i) {
-    links_[i]->setTransform(poses_[i]);
+    links_[i]->setTransform(inUnits(poses_[i]));
     links_[i]->computeAABB();
   }
   const auto& links = robot_.links();
   const auto& obstacles = scene_.obstacles();
   for (std::size_t l = 0; l < links_.size(); ++l)
-    for (std::size_t o = 0; o < obstacles_.size(); ++o)
-      if (touch(*links_[l], *obstacles_[o]) ||
-          oneInsideOther(links[l].mesh, links[l].solid, poses_[l], obstacles[o].mesh, obstacles[o].solid, obstacles[o].pose))
+    for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+      if (touch(*links_[l], *obstacles_[o])) return true;
+      const Obstacle& obstacle = obstacles[o];
+      // Primitives are solids natively; one inside a closed link has its centre inside.
+      if (obstacle.primitive ? primitiveInsideMesh(*obstacle.primitive, obstacle.pose, links[l].mesh, links[l].solid,
+                                                   poses_[l])
+                             : oneInsideOther(links[l].mesh, links[l].solid, poses_[l], obstacle.mesh, obstacle.solid,
+                                              obstacle.pose))
         return true;
+    }
   for (const auto& [i, k] : robot_.selfCollisionPairs()) {
     const auto a = static_cast<std::size_t>(i), b = static_cast<std::size_t>(k);
     if (touch(*links_[a], *links_[b]) ||
@@ -52,6 +72,12 @@ bool IndependentCheck::collides(const Config& q) {
       return true;
   }
   return false;
+}
+
+Transform IndependentCheck::inUnits(const Transform& pose) const {
+  Transform scaled = pose;
+  scaled.translation() /= unit_;
+  return scaled;
 }
 
 std::optional<double> IndependentCheck::firstCollision(const Config& a, const Config& b) {

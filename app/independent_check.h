@@ -9,8 +9,8 @@
 // translation and rotation each against their own extent:
 // Robot::resolutionSteps) and
 // tests every link against every obstacle and every checked link pair with
-// plain fcl::collide on BVHs built here from the unmodified meshes, without a
-// broad phase. What it still shares with the checkers is the definition of
+// plain fcl::collide on BVHs built here from the unmodified meshes (and FCL's
+// own shapes for primitive obstacles), without a broad phase. What it still shares with the checkers is the definition of
 // the motion (Robot::interpolate, Robot::linkPoses), which is the problem,
 // not a solution to it.
 #include "app/problem.h"
@@ -38,9 +38,13 @@ class IndependentCheck {
   std::uint64_t configurationsTested() const { return tested_; }
 
  private:
+  /// A world pose in the check's units (lengths divided by unit_).
+  Transform inUnits(const Transform& pose) const;
+
   const Robot& robot_;
   const Scene& scene_;
   double resolution_;
+  double unit_ = 1.0;  // m: the problem's size, the check's length unit
   std::vector<std::unique_ptr<fcl::CollisionObjectd>> links_, obstacles_;
   std::vector<Transform> poses_;
   Config step_;

@@ -53,8 +53,8 @@ std::vector<YAML::Node> items(const YamlReader& in, const YAML::Node& node, cons
   return out;
 }
 
-/// shape_msgs SolidPrimitive as a mesh in its own frame.
-Mesh readPrimitive(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+/// shape_msgs SolidPrimitive in its own frame.
+Shape readPrimitive(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   if (!node.IsMap()) in.fail(node, fmt::format("expected '{}' to be a map with type and dimensions", what));
   const YAML::Node typeNode = in.require(node, "type", what);
   // shape_msgs/SolidPrimitive constants: BOX 1, SPHERE 2, CYLINDER 3, CONE 4.
@@ -71,20 +71,20 @@ Mesh readPrimitive(const YamlReader& in, const YAML::Node& node, const std::stri
   if (type == "box") {
     const Eigen::Vector3d size = in.vector(dims, what + ".dimensions (box: [x, y, z])", 3);
     if (size.minCoeff() <= 0) in.fail(dims, "box dimensions must be positive");
-    return boxMesh(size);
+    return Primitive::box(size);
   }
   if (type == "sphere") {
     const double radius = in.vector(dims, what + ".dimensions (sphere: [radius])", 1)[0];
     if (radius <= 0) in.fail(dims, "a sphere radius must be positive");
-    return sphereMesh(radius);
+    return Primitive::sphere(radius);
   }
   const Eigen::Vector2d hr = in.vector(dims, what + ".dimensions (cylinder: [height, radius])", 2);
   if (hr.minCoeff() <= 0) in.fail(dims, "cylinder height and radius must be positive");
-  return cylinderMesh(hr[1], hr[0]);
+  return Primitive::cylinder(hr[1], hr[0]);
 }
 
 /// shape_msgs Mesh: vertices and triangles' vertex_indices.
-Mesh readShapeMesh(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+Shape readShapeMesh(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   if (!node.IsMap()) in.fail(node, fmt::format("expected '{}' to be a map with vertices and triangles", what));
   Mesh mesh;
   for (const auto& v : items(in, node, "vertices", what)) mesh.vertices.push_back(readPoint(in, v, what + ".vertices[]"));
@@ -195,7 +195,7 @@ void readPlanningScene(const YamlReader& in, Scene& scene, const std::string& ro
       // MoveIt >= 1.1 poses shapes relative to the object's own pose.
       const Transform objectPose = frames[frame] * (o["pose"] ? readMsgPose(in, o["pose"], what + ".pose", "position", "orientation")
                                                               : Transform::Identity());
-      std::vector<std::pair<Mesh, Transform>> shapes;
+      std::vector<std::pair<Shape, Transform>> shapes;
       auto readShapes = [&](const char* shapesKey, const char* posesKey, auto&& readShape) {
         const auto shapeNodes = items(in, o, shapesKey, what);
         const auto poseNodes = items(in, o, posesKey, what);

@@ -152,8 +152,8 @@ Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::stri
   }
 }
 
-/// Exactly one geometry key of `node`: box, sphere, cylinder, mesh, polygon or generator.
-Mesh readGeometry(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+/// Exactly one geometry key of `node`: box, sphere, cylinder (primitives), mesh, polygon or generator.
+Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   std::vector<std::string> present;
   for (const char* key : {"box", "sphere", "cylinder", "mesh", "polygon", "generator"})
     if (node[key]) present.emplace_back(key);
@@ -166,16 +166,16 @@ Mesh readGeometry(const YamlReader& in, const YAML::Node& node, const std::strin
     if (kind == "box") {
       const Eigen::Vector3d size = in.vector(g, gwhat + " (sizes x, y, z)", 3);
       if (size.minCoeff() <= 0) in.fail(g, "box sizes must be positive");
-      return boxMesh(size);
+      return Primitive::box(size);
     }
     if (kind == "sphere") {
       in.requireMap(g, gwhat, {"radius"});
-      return sphereMesh(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"));
+      return Primitive::sphere(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"));
     }
     if (kind == "cylinder") {
       in.requireMap(g, gwhat, {"radius", "length"});
-      return cylinderMesh(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"),
-                          in.positive(in.require(g, "length", gwhat), gwhat + ".length"));
+      return Primitive::cylinder(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"),
+                                 in.positive(in.require(g, "length", gwhat), gwhat + ".length"));
     }
     if (kind == "mesh") {
       in.requireMap(g, gwhat, {"file", "scale", "center"});
@@ -229,7 +229,7 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, c
     const Eigen::VectorXd lower = in.vector(in.require(bounds, "lower", "bounds"), "bounds.lower", n);
     const Eigen::VectorXd upper = in.vector(in.require(bounds, "upper", "bounds"), "bounds.upper", n);
     if ((upper - lower).minCoeff() <= 0) in.fail(bounds, "bounds.upper must exceed bounds.lower on every axis");
-    Mesh body = readGeometry(in, in.require(node, "geometry", "robot"), "robot.geometry");
+    Mesh body = meshOf(readGeometry(in, in.require(node, "geometry", "robot"), "robot.geometry"));
     if (type == "rigid2d") return std::make_shared<RigidBody2D>(std::move(body), lower, upper);
     return std::make_shared<RigidBody3D>(std::move(body), lower, upper);
   }
@@ -276,8 +276,8 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, c
   }
 }
 
-std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root) {
-  auto scene = std::make_shared<Scene>();
+std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root, PrimitiveMode primitives) {
+  auto scene = std::make_shared<Scene>(primitives);
   const YAML::Node node = root["scene"];
   if (!node) return scene;
   in.requireMap(node, "scene", {"obstacles"});
@@ -532,7 +532,7 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
                                  file.string()));
   in.requireMap(root, "problem",
                 {"name", "description", "robot", "scene", "bounds", "start", "goal", "planner", "checker", "seed", "limits",
-                 "moveit", "scale"});
+                 "moveit", "scale", "primitives"});
   Problem problem;
   problem.file = file;
   problem.name = root["name"] ? in.string(root["name"], "name") : defaultProblemName(file);
@@ -553,13 +553,17 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
 
   const auto allowed = sceneIn ? readAllowedCollisions(*sceneIn) : std::vector<std::pair<std::string, std::string>>{};
   auto robot = readRobot(in, root, request ? &*request : nullptr, allowed);
+  const PrimitiveMode primitives =
+      root["primitives"] && in.oneOf(root["primitives"], "primitives", {"native", "tessellated"}) == "tessellated"
+          ? PrimitiveMode::Tessellated
+          : PrimitiveMode::Native;
   std::shared_ptr<Scene> scene;
   if (moveit) {
-    scene = std::make_shared<Scene>();
+    scene = std::make_shared<Scene>(primitives);
     if (sceneIn)
       readPlanningScene(*sceneIn, *scene, dynamic_cast<const KinematicChain&>(*robot).description().frames[0].name);
   } else {
-    scene = readScene(in, root);
+    scene = readScene(in, root, primitives);
   }
   problem.robot = robot;
   problem.scene = scene;

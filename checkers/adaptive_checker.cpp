@@ -278,7 +278,7 @@ std::pair<PlacedBody, PlacedBody> AdaptiveChecker::placedBodies(std::uint32_t sa
   if (p.obstacle >= 0) {
     const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
     return {PlacedBody{*links[link].bvh, &links[link].cover, sample.poses[link]},
-            PlacedBody{*obstacle.bvh, &obstacle.cover, obstacle.pose}};
+            placedObstacle(obstacle)};
   }
   const auto other = static_cast<std::size_t>(p.other_link);
   return {PlacedBody{*links[link].bvh, &links[link].cover, sample.poses[link]},
@@ -287,7 +287,7 @@ std::pair<PlacedBody, PlacedBody> AdaptiveChecker::placedBodies(std::uint32_t sa
 
 bool AdaptiveChecker::confirmTouching(std::uint32_t sampleIndex, std::uint32_t pair) {
   const auto [a, b] = placedBodies(sampleIndex, pair);
-  return CollisionQueries::meshesOverlap(a.bvh, a.pose, b.bvh, b.pose, stats_);
+  return collision_.overlap(a, b, stats_);
 }
 
 bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collision>& collision) {

@@ -4,6 +4,8 @@
 #include "checkers/triangle_distance.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <limits>
 
 namespace prmkit {
@@ -57,6 +59,13 @@ double support(const ConvexHull& hull, const Transform& pose, const Eigen::Vecto
   return best + u.dot(pose.translation());
 }
 
+/// A computed slab gap less its rounding margin, 64 ulps of the coordinates'
+/// magnitude (0 when it is not a number).
+double provenGap(double gap, double magnitude) {
+  const double margin = 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
+  return std::isfinite(gap) ? std::max(gap - margin, 0.0) : 0.0;
+}
+
 /// The slab gap along u (a to b) between two placed convex hulls, minus a
 /// rounding margin: a lower bound on the distance between them (and so
 /// between the meshes they contain) for any u (triangle_distance.h). The margin covers the dot products
@@ -67,10 +76,25 @@ double slabGap(const ConvexHull& a, const Transform& poseA, const ConvexHull& b,
                const Eigen::Vector3d& u) {
   const double length = u.norm();
   if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
-  const double gap = (-support(b, poseB, -u) - support(a, poseA, u)) / length;
   const double magnitude = std::max(a.radius, b.radius) + poseA.translation().norm() + poseB.translation().norm();
-  const double margin = 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
-  return std::isfinite(gap) ? std::max(gap - margin, 0.0) : 0.0;
+  return provenGap((-support(b, poseB, -u) - support(a, poseA, u)) / length, magnitude);
+}
+
+/// max over the placed primitive of <u, x> (its closed-form support point).
+double support(const Primitive& primitive, const Transform& pose, const Eigen::Vector3d& u) {
+  return u.dot(pose * primitive.support(pose.linear().transpose() * u));
+}
+
+/// The slab gap along u between a placed hull and a placed primitive, less
+/// the same rounding margin (the primitive's support points are closed forms,
+/// exact up to a few roundings).
+double slabGap(const ConvexHull& a, const Transform& poseA, const Primitive& b, const Transform& poseB,
+               const Eigen::Vector3d& u) {
+  const double length = u.norm();
+  if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
+  const double magnitude =
+      std::max(a.radius, b.boundingRadius()) + poseA.translation().norm() + poseB.translation().norm();
+  return provenGap((-support(b, poseB, -u) - support(a, poseA, u)) / length, magnitude);
 }
 
 /// The slab gap along the hint's direction by climbing from its support
@@ -108,7 +132,10 @@ bool BvhDistance::provenApart(const PlacedBody& a, const PlacedBody& b, CheckSta
   // that a search that stops early still leaves a gap the proof keeps.
   const double wanted = 1e-9 * (modelInfo(a.bvh).radius + modelInfo(b.bvh).radius);
   bool apart = enclosingBound(a, b, wanted, stats) > 0.0;
-  if (!apart && usable(a.cover) && usable(b.cover)) apart = hullBound(a, b, wanted, stats, nullptr).lower > 0.0;
+  if (!apart && usable(a.cover) && b.primitive)
+    apart = hullPrimitiveBound(a, b, wanted, stats, nullptr).lower > 0.0;
+  else if (!apart && usable(a.cover) && usable(b.cover))
+    apart = hullBound(a, b, wanted, stats, nullptr).lower > 0.0;
   if (apart) ++stats.cover_separations;
   return apart;
 }
@@ -129,13 +156,22 @@ DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, 
     }
     return far;
   }
-  if (!useHulls || !usable(a.cover) || !usable(b.cover)) return traverse(a, b, threshold, relativeError, stats, hint);
-  const DistanceBound hulls = hullBound(a, b, threshold, stats, hint);
+  const bool primitive = b.primitive != nullptr;
+  auto exactBound = [&] {
+    if (!primitive) return traverse(a, b, threshold, relativeError, stats, hint);
+    ++stats.bvh_traversals;
+    DistanceBound bound = traversePrimitive(a, b, threshold, relativeError, stats, hint);
+    if (bound.lower < threshold) ++stats.exact_distance_queries;
+    return bound;
+  };
+  if (!useHulls || !usable(a.cover) || !(primitive || usable(b.cover))) return exactBound();
+  const DistanceBound hulls =
+      primitive ? hullPrimitiveBound(a, b, threshold, stats, hint) : hullBound(a, b, threshold, stats, hint);
   if (hulls.lower >= threshold || (hulls.lower > 0.0 && hulls.lower * (1.0 + relativeError + 1e-9) >= hulls.upper)) {
     ++stats.hull_answers;
     return hulls;
   }
-  DistanceBound exact = traverse(a, b, threshold, relativeError, stats, hint);
+  DistanceBound exact = exactBound();
   exact.lower = std::max(exact.lower, hulls.lower);  // both are lower bounds
   exact.direction = hulls.direction;
   exact.direction_gap = hulls.direction_gap;
@@ -223,6 +259,202 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
   result.lower = std::max(result.lower, lower);
   result.upper = std::max(upper, result.lower);
   return result;
+}
+
+DistanceBound BvhDistance::hullPrimitiveBound(const PlacedBody& a, const PlacedBody& b, double threshold,
+                                              CheckStats& stats, const DistanceBound* hint) {
+  DistanceBound result;
+  result.lower = 0.0;
+  if (hint) result.closest_a = hint->closest_a;
+  const ConvexHull& hull = *a.cover->hull;
+  const Primitive& primitive = *b.primitive;
+  const bool warm = hint && !hint->direction.isZero();
+  if (warm) {
+    // As for two hulls: climb from the last support vertex for an estimate,
+    // and prove the gap over every vertex only when the estimate clears.
+    const Eigen::Vector3d& u = hint->direction;
+    const int vertex = supportVertex(hull, a.pose.linear().transpose() * u, hint->support_a);
+    const double estimate =
+        (-support(primitive, b.pose, -u) - u.dot(a.pose * hull.vertices[static_cast<std::size_t>(vertex)])) / u.norm();
+    if (estimate >= threshold) {
+      const double gap = slabGap(hull, a.pose, primitive, b.pose, u);
+      if (gap >= threshold) {
+        ++stats.coherent_answers;
+        result.lower = gap;
+        result.direction_gap = gap;
+        result.direction = u;
+        result.support_a = vertex;
+        return result;
+      }
+    }
+  }
+  ++stats.gjk_queries;
+  const GjkResult gjk = gjkSeparation(hull, a.pose, primitive, b.pose, warm ? hint->direction : Eigen::Vector3d::Zero(),
+                                      hint ? hint->support_a : 0, threshold * (1.0 + 1e-9));
+  stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
+  if (!gjk.may_overlap && gjk.distance > 0.0) {
+    result.lower = slabGap(hull, a.pose, primitive, b.pose, gjk.direction);
+    result.direction_gap = result.lower;
+    result.direction = gjk.direction.normalized();
+    result.support_a = gjk.vertex_a;
+    result.upper = gjk.distance + hull.concavity;
+  }
+  const auto& pieces = a.cover->pieces;
+  if (pieces.size() == 1 || result.lower >= threshold) return result;
+  double lower = std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  for (const auto& piece : pieces) {
+    ++stats.bv_tests;
+    const double spheres = (a.pose * piece->center - b.pose.translation()).norm() - piece->bounding_radius -
+                           primitive.boundingRadius();
+    if (spheres >= threshold) {
+      lower = std::min(lower, spheres);
+      continue;
+    }
+    ++stats.gjk_queries;
+    const GjkResult pieceGjk =
+        gjkSeparation(*piece, a.pose, primitive, b.pose, Eigen::Vector3d::Zero(), 0, threshold * (1.0 + 1e-9));
+    stats.gjk_iterations += static_cast<std::uint64_t>(pieceGjk.iterations);
+    if (pieceGjk.may_overlap || !(pieceGjk.distance > 0.0)) return result;
+    lower = std::min(lower, slabGap(*piece, a.pose, primitive, b.pose, pieceGjk.direction));
+    upper = std::min(upper, pieceGjk.distance + piece->concavity);
+  }
+  result.lower = std::max(result.lower, lower);
+  result.upper = std::max(upper, result.lower);
+  return result;
+}
+
+bool BvhDistance::primitiveOverlap(const PlacedBody& a, const PlacedBody& b, CheckStats& stats) {
+  ++stats.pair_tests;
+  // Any proven positive gap is enough: the smallest positive threshold.
+  return traversePrimitive(a, b, std::numeric_limits<double>::denorm_min(), 0.0, stats, nullptr).lower <= 0.0;
+}
+
+DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const PlacedBody& bodyB, double threshold,
+                                             double relativeError, CheckStats& stats, const DistanceBound* hint) {
+  using Eigen::Vector3d;
+  const BvhModel& a = bodyA.bvh;
+  const Primitive& primitive = *bodyB.primitive;
+  const ModelInfo& infoA = modelInfo(a);
+  // Everything is measured in the primitive's frame, where its support points are closed forms.
+  const Transform relative = bodyB.pose.inverse() * bodyA.pose;
+  const Eigen::Matrix3d rotation = relative.linear();
+  const Vector3d translation = relative.translation();
+  const double scale = translation.norm() + infoA.center.norm() + infoA.radius + primitive.boundingRadius();
+  // The distance from a convex set of support function h to the primitive is
+  // at least the slab gap <n, support(-n)> - h(n) for any unit n (a to b);
+  // GJK finds the n that makes it the distance.
+  auto gapAlong = [&](const Vector3d& direction, auto&& reach) {
+    const double length = direction.norm();
+    if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
+    const Vector3d n = direction / length;
+    return provenGap(n.dot(primitive.support(-n)) - reach(n), scale);
+  };
+  // Node bounds: the node's oriented box (its triangles' vertices lie in it).
+  auto nodeBound = [&](int node, double enough) {
+    ++stats.bv_tests;
+    const auto& box = a.getBV(node).bv.obb;
+    const Vector3d center = rotation * box.To + translation;
+    const Eigen::Matrix3d axes = rotation * box.axis;
+    auto reach = [&](const Vector3d& n) { return n.dot(center) + (axes.transpose() * n).cwiseAbs().dot(box.extent); };
+    // Along the line of centres first: one support point each.
+    const double cheap = gapAlong(-center, reach);
+    if (cheap >= enough) return cheap;
+    ++stats.gjk_queries;
+    auto boxSupport = [&](const Vector3d& d) {
+      const Vector3d local = axes.transpose() * d;
+      Vector3d point = center;
+      for (int k = 0; k < 3; ++k) point += (local[k] < 0.0 ? -box.extent[k] : box.extent[k]) * axes.col(k);
+      return point;
+    };
+    const GjkResult gjk = gjkAgainstPrimitive(boxSupport, primitive, center.isZero() ? Vector3d(Vector3d::UnitX()) : center,
+                                              enough * (1.0 + 1e-9), scale);
+    stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
+    if (gjk.may_overlap) return cheap;
+    return std::max(cheap, gapAlong(gjk.direction, reach));
+  };
+  double best = std::numeric_limits<double>::infinity();  // an upper bound: a measured point pair
+  double leafLower = std::numeric_limits<double>::infinity();
+  int closest = -1;
+  auto offer = [&](double distance, int triangle) {
+    if (distance < best) {
+      best = distance;
+      closest = triangle;
+    }
+  };
+  auto cutoff = [&] { return std::min(threshold, best / (1.0 + relativeError)); };
+  auto measureTriangle = [&](int triangle) {
+    ++stats.primitive_tests;
+    ++stats.gjk_queries;
+    const fcl::Triangle& t = a.tri_indices[triangle];
+    const std::array<Vector3d, 3> corners = {rotation * a.vertices[t[0]] + translation,
+                                             rotation * a.vertices[t[1]] + translation,
+                                             rotation * a.vertices[t[2]] + translation};
+    auto reach = [&](const Vector3d& n) {
+      return std::max({n.dot(corners[0]), n.dot(corners[1]), n.dot(corners[2])});
+    };
+    auto triangleSupport = [&](const Vector3d& d) {
+      const double d0 = d.dot(corners[0]), d1 = d.dot(corners[1]), d2 = d.dot(corners[2]);
+      return d0 >= d1 ? (d0 >= d2 ? corners[0] : corners[2]) : (d1 >= d2 ? corners[1] : corners[2]);
+    };
+    const Vector3d centroid = (corners[0] + corners[1] + corners[2]) / 3.0;
+    const GjkResult gjk = gjkAgainstPrimitive(triangleSupport, primitive,
+                                              centroid.isZero() ? Vector3d(Vector3d::UnitX()) : centroid,
+                                              cutoff() * (1.0 + 1e-9), scale);
+    stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
+    if (gjk.may_overlap) {
+      leafLower = 0.0;
+      offer(0.0, triangle);
+      return;
+    }
+    leafLower = std::min(leafLower, gapAlong(gjk.direction, reach));
+    offer(gjk.distance, triangle);
+  };
+  // An upper bound near the root: a vertex of the node's first triangle, whose distance to the primitive is exact.
+  auto nodePoint = [&](int node) {
+    const int triangle = infoA.node_triangles[static_cast<std::size_t>(node)];
+    const Vector3d x = rotation * a.vertices[a.tri_indices[triangle][0]] + translation;
+    offer((x - primitive.closestPoint(x)).norm(), triangle);
+  };
+  if (hint && hint->closest_a >= 0 && hint->closest_a < a.num_tris) measureTriangle(hint->closest_a);
+
+  const auto closerFirst = [](const NodePair& x, const NodePair& y) { return x.bound > y.bound; };
+  double pruned = std::numeric_limits<double>::infinity();
+  heap_.clear();
+  if (leafLower > 0.0) heap_.push_back({nodeBound(0, cutoff()), 0, -1});
+  while (!heap_.empty()) {
+    const NodePair top = heap_.front();
+    if (top.bound >= cutoff()) break;
+    std::pop_heap(heap_.begin(), heap_.end(), closerFirst);
+    heap_.pop_back();
+    nodePoint(top.a);
+    if (top.bound >= cutoff()) {
+      pruned = std::min(pruned, top.bound);
+      continue;
+    }
+    const auto& node = a.getBV(top.a);
+    if (node.isLeaf()) {
+      measureTriangle(node.primitiveId());
+      if (leafLower <= 0.0) {
+        heap_.clear();
+        break;
+      }
+      continue;
+    }
+    for (int child = 0; child < 2; ++child) {
+      const int i = node.first_child + child;
+      const double bound = nodeBound(i, cutoff());
+      if (bound >= cutoff()) {
+        pruned = std::min(pruned, bound);
+      } else {
+        heap_.push_back({bound, i, -1});
+        std::push_heap(heap_.begin(), heap_.end(), closerFirst);
+      }
+    }
+  }
+  double lower = std::min(leafLower, pruned);
+  if (!heap_.empty()) lower = std::min(lower, heap_.front().bound);
+  return DistanceBound{std::max(lower, 0.0), best, closest, -1};
 }
 
 DistanceBound BvhDistance::traverse(const PlacedBody& bodyA, const PlacedBody& bodyB, double threshold,

@@ -16,7 +16,8 @@
 #include "checkers/check_stats.h"
 #include "environments/convex_hull.h"
 #include "environments/mesh.h"
-
+#include "environments/primitive.h"
+#include "environments/scene.h"
 
 #include <limits>
 #include <unordered_map>
@@ -57,12 +58,20 @@ struct DistanceBound {
   }
 };
 
-/// One body of a distance query: its BVH, its convex hull (nullptr: none) and its pose.
+/// One body of a distance query: its BVH, its convex hull (nullptr: none),
+/// its pose and, for a primitive obstacle, the primitive (then the BVH is
+/// that of its enclosing mesh, used only for the enclosing volumes).
 struct PlacedBody {
   const BvhModel& bvh;
   const ConvexCover* cover;  // nullptr or empty: none
   const Transform& pose;
+  const Primitive* primitive = nullptr;
 };
+
+/// An obstacle as a distance query sees it (its primitive, when it has one).
+inline PlacedBody placedObstacle(const Obstacle& obstacle) {
+  return PlacedBody{*obstacle.bvh, &obstacle.cover, obstacle.pose, obstacle.primitive ? &*obstacle.primitive : nullptr};
+}
 
 class BvhDistance {
  public:
@@ -78,6 +87,12 @@ class BvhDistance {
   ///     one of these is a lower bound of the meshes' distance;
   ///  3. the exact BVH traversal below, whose result is combined with step 2's
   ///     by max (both are lower bounds).
+  /// When b is a primitive (a never is), step 2 is GJK between a's hull (or
+  /// pieces) and the primitive's exact support points, and step 3 a
+  /// best-first traversal of a's BVH against the primitive: node boxes and
+  /// leaf triangles are bounded by slab gaps along GJK's directions, each a
+  /// lower bound of the distance to the primitive itself (not to its
+  /// enclosing mesh), so the bound reaches the exact distance.
   DistanceBound lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
                            bool useHulls, CheckStats& stats, const DistanceBound* hint = nullptr);
 
@@ -87,6 +102,14 @@ class BvhDistance {
   /// false answer proves nothing: the meshes decide. Counts BV tests and GJK
   /// runs into `stats`, and the pair in `cover_separations` when it is proven apart.
   bool provenApart(const PlacedBody& a, const PlacedBody& b, CheckStats& stats);
+
+  /// A triangle of mesh a touches or lies inside primitive b: the traversal
+  /// of a's BVH against b (lowerBound's step 3) run to the first proven
+  /// contact, every node and triangle with a positive slab gap pruned. Its
+  /// tolerances are relative to the bodies' size (GJK's closest point within
+  /// 1e-12 of it counts as contact, and gaps keep a margin of 64 ulps of the
+  /// coordinates), so verdicts do not depend on the unit. Counts a pair test.
+  bool primitiveOverlap(const PlacedBody& a, const PlacedBody& b, CheckStats& stats);
 
   /// Lower bound on the distance between mesh a in poseA and mesh b in poseB.
   /// Best-first over node pairs (smallest RSS distance first); stops as soon
@@ -139,6 +162,11 @@ class BvhDistance {
   /// Step 2 of the cascade; returns a bound with lower = 0 when the hulls may touch.
   DistanceBound hullBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats,
                           const DistanceBound* hint);
+  /// Steps 2 and 3 against a primitive b.
+  DistanceBound hullPrimitiveBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats,
+                                   const DistanceBound* hint);
+  DistanceBound traversePrimitive(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
+                                  CheckStats& stats, const DistanceBound* hint);
 
   std::vector<NodePair> heap_;  // reused between queries to avoid allocations
   std::unordered_map<const BvhModel*, ModelInfo> models_;

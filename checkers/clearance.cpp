@@ -15,7 +15,7 @@ double ClearanceQuery::clearance(const Config& q, double relativeError, CheckSta
       // The same cascade as `adaptive` (spheres, convex covers, BVHs): a lower bound either way.
       const DistanceBound bound =
           distance_.lowerBound(PlacedBody{*links[l].bvh, &links[l].cover, poses_[l]},
-                               PlacedBody{*obstacle.bvh, &obstacle.cover, obstacle.pose}, smallest, relativeError,
+                               placedObstacle(obstacle), smallest, relativeError,
                                true, stats);
       smallest = std::min(smallest, bound.lower);
     }

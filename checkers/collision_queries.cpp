@@ -30,6 +30,24 @@ bool CollisionQueries::meshesOverlap(const BvhModel& a, const Transform& poseA, 
   return result.isCollision();
 }
 
+bool CollisionQueries::overlap(const PlacedBody& a, const PlacedBody& b, CheckStats& stats) {
+  return b.primitive ? distance_.primitiveOverlap(a, b, stats) : meshesOverlap(a.bvh, a.pose, b.bvh, b.pose, stats);
+}
+
+bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const Obstacle& obstacle,
+                               CheckStats& stats) {
+  if (!obstacle.primitive)
+    return touches(link, linkPose, *obstacle.bvh, obstacle.cover, obstacle.mesh, obstacle.solid, obstacle.pose, stats);
+  const Link& l = robot_->links()[link];
+  const PlacedBody linkBody{*l.bvh, &l.cover, linkPose};
+  const PlacedBody primitiveBody = placedObstacle(obstacle);
+  if (geometry_ == Geometry::Convex && distance_.provenApart(linkBody, primitiveBody, stats)) return false;
+  // A primitive is solid natively (a link inside it overlaps a triangle);
+  // a primitive inside a closed link has its centre inside the link.
+  return overlap(linkBody, primitiveBody, stats) ||
+         primitiveInsideMesh(*obstacle.primitive, obstacle.pose, l.mesh, l.solid, linkPose);
+}
+
 bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const BvhModel& bvh,
                                const ConvexCover& cover, const Mesh& mesh, const SolidInfo& solid,
                                const Transform& pose, CheckStats& stats) {
@@ -72,9 +90,7 @@ bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* 
       auto& object = *linkObjects_[i];
       object.setTransform(poses_[i]);
       object.computeAABB();
-      auto touchesObstacle = [&](const Obstacle& o) {
-        return touches(i, poses_[i], *o.bvh, o.cover, o.mesh, o.solid, o.pose, stats);
-      };
+      auto touchesObstacle = [&](const Obstacle& o) { return touches(i, poses_[i], o, stats); };
       BroadphaseQuery<decltype(touchesObstacle)> query{&object, scene_.get(), touchesObstacle};
       scene_->broadphase().collide(&object, &query, narrowPhase<decltype(query)>);
       if (query.hit_obstacle >= 0) {

@@ -5,6 +5,11 @@
 // convex geometry, each pair first goes through its enclosing volumes and
 // convex covers (BvhDistance::provenApart), and only pairs they cannot prove
 // apart reach the meshes, so the verdict is FCL's on the meshes either way.
+// Primitive obstacles are tested as primitives, never through their enclosing
+// meshes: FCL's shape in the broad phase, and in the narrow phase a GJK test
+// whose tolerances are relative to the bodies' size. FCL's mesh-shape test
+// (libccd) has absolute ones: on a maze scaled to 1e-5 m it called a body
+// 2e-7 m (2% of its size) from a box touching it.
 #include "checkers/bvh_distance.h"
 #include "checkers/check_stats.h"
 #include "environments/scene.h"
@@ -42,12 +47,17 @@ class CollisionQueries {
   /// Counted mesh-mesh overlap test of two BVHs in world poses.
   static bool meshesOverlap(const BvhModel& a, const Transform& poseA, const BvhModel& b, const Transform& poseB,
                             CheckStats& stats);
+  /// Counted overlap test of two placed bodies: FCL's on two meshes,
+  /// BvhDistance::primitiveOverlap on a mesh and a primitive.
+  bool overlap(const PlacedBody& a, const PlacedBody& b, CheckStats& stats);
 
  private:
   /// Link `link` at `linkPose` touches the body (an obstacle or another
   /// link): FCL on the meshes, or one inside the other (bodies are solids).
   bool touches(std::size_t link, const Transform& linkPose, const BvhModel& bvh, const ConvexCover& cover,
                const Mesh& mesh, const SolidInfo& solid, const Transform& pose, CheckStats& stats);
+  /// The same against an obstacle, a mesh or a primitive.
+  bool touches(std::size_t link, const Transform& linkPose, const Obstacle& obstacle, CheckStats& stats);
 
   Geometry geometry_;
   BvhDistance distance_;

@@ -30,9 +30,29 @@ Vector3d closestOnSegment(const Vector3d& p, const Vector3d& q, std::array<Vecto
   return p + t * d;
 }
 
-/// Closest point to the origin of triangle (a, b, c); the simplex keeps all three points.
-Vector3d closestOnTriangle(const Vector3d& a, const Vector3d& b, const Vector3d& c) {
-  return closestPointOnTriangle(Vector3d::Zero(), a, b, c);
+/// Closest point to the origin of the triangle simplex[0..2]; the simplex
+/// keeps only the vertices whose barycentric weight in that point is
+/// positive (the closest feature: face, edge or vertex), as GJK's simplex
+/// reduction does, so that a point that no longer helps does not slow the
+/// search down (on curved bodies it made GJK hit its iteration limit).
+Vector3d closestOnTriangle(std::array<Vector3d, 4>& simplex, int& count) {
+  const Vector3d a = simplex[0], b = simplex[1], c = simplex[2];
+  const Vector3d p = closestPointOnTriangle(Vector3d::Zero(), a, b, c);
+  const Vector3d normal = (b - a).cross(c - a);
+  const double area = normal.squaredNorm();
+  if (!(area > 1e-24 * (b - a).squaredNorm() * (c - a).squaredNorm())) return p;  // a sliver: keep all three
+  const double weights[3] = {normal.dot((b - p).cross(c - p)) / area, normal.dot((c - p).cross(a - p)) / area,
+                             normal.dot((a - p).cross(b - p)) / area};
+  const Vector3d points[3] = {a, b, c};
+  int kept = 0;
+  for (int k = 0; k < 3; ++k)
+    if (weights[k] > 1e-12) simplex[static_cast<std::size_t>(kept++)] = points[k];
+  if (kept == 0) {
+    simplex[0] = p;
+    kept = 1;
+  }
+  count = kept;
+  return p;
 }
 
 /// The origin and d lie on the same side of the plane through a, b, c.
@@ -65,80 +85,82 @@ int supportVertex(const ConvexHull& hull, const Vector3d& direction, int start) 
   return best;
 }
 
+namespace gjk_detail {
+bool reduceSimplex(std::array<Vector3d, 4>& simplex, int& count, Vector3d& v) {
+  if (count == 1) {
+    v = simplex[0];
+  } else if (count == 2) {
+    v = closestOnSegment(simplex[0], simplex[1], simplex, count);
+  } else if (count == 3) {
+    v = closestOnTriangle(simplex, count);
+  } else {
+    // A tetrahedron: the origin inside means the bodies may overlap;
+    // otherwise keep the face nearest the origin. A flat one (the four
+    // points in one plane, as when a triangle's plane passes through a
+    // sphere's centre and every support stays in it) has no inside: its
+    // side tests compare roundings, so its nearest face decides.
+    const Vector3d e1 = simplex[1] - simplex[0], e2 = simplex[2] - simplex[0], e3 = simplex[3] - simplex[0];
+    const bool flat = std::abs(e1.cross(e2).dot(e3)) <= 1e-9 * e1.norm() * e2.norm() * e3.norm();
+    const bool inside = !flat && sameSide(simplex[0], simplex[1], simplex[2], simplex[3]) &&
+                        sameSide(simplex[0], simplex[1], simplex[3], simplex[2]) &&
+                        sameSide(simplex[0], simplex[2], simplex[3], simplex[1]) &&
+                        sameSide(simplex[1], simplex[2], simplex[3], simplex[0]);
+    if (inside) return false;
+    constexpr int kFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
+    double bestNorm = std::numeric_limits<double>::infinity();
+    int bestFace = 0;
+    for (int f = 0; f < 4; ++f) {
+      const Vector3d p = closestPointOnTriangle(Vector3d::Zero(), simplex[static_cast<std::size_t>(kFaces[f][0])],
+                                                simplex[static_cast<std::size_t>(kFaces[f][1])],
+                                                simplex[static_cast<std::size_t>(kFaces[f][2])]);
+      if (p.squaredNorm() < bestNorm) {
+        bestNorm = p.squaredNorm();
+        bestFace = f;
+      }
+    }
+    const std::array<Vector3d, 4> old = simplex;
+    for (int k = 0; k < 3; ++k) simplex[static_cast<std::size_t>(k)] = old[static_cast<std::size_t>(kFaces[bestFace][k])];
+    count = 3;
+    v = closestOnTriangle(simplex, count);
+  }
+  return true;
+}
+}  // namespace gjk_detail
+
 GjkResult gjkSeparation(const ConvexHull& a, const Transform& poseA, const ConvexHull& b, const Transform& poseB,
                         const Vector3d& guess, int startA, int startB, double enough) {
-  GjkResult result;
-  result.vertex_a = startA;
-  result.vertex_b = startB;
+  int vertexA = startA, vertexB = startB;
   const Eigen::Matrix3d toA = poseA.linear().transpose(), toB = poseB.linear().transpose();
   // A point of the Minkowski difference a - b extreme in direction d.
   auto support = [&](const Vector3d& d) {
-    result.vertex_a = supportVertex(a, toA * d, result.vertex_a);
-    result.vertex_b = supportVertex(b, toB * -d, result.vertex_b);
-    return Vector3d(poseA * a.vertices[static_cast<std::size_t>(result.vertex_a)] -
-                    poseB * b.vertices[static_cast<std::size_t>(result.vertex_b)]);
+    vertexA = supportVertex(a, toA * d, vertexA);
+    vertexB = supportVertex(b, toB * -d, vertexB);
+    return Vector3d(poseA * a.vertices[static_cast<std::size_t>(vertexA)] -
+                    poseB * b.vertices[static_cast<std::size_t>(vertexB)]);
   };
-  // v: the point of the current simplex closest to the origin; it
-  // approximates pA - pB, so -v points from a to b.
   Vector3d start = guess.isZero() ? Vector3d(poseA * a.center - poseB * b.center) : Vector3d(-guess);
   if (start.isZero()) start = Vector3d::UnitX();
-  // The search starts from a point of the difference: its support towards the guessed closest point.
-  std::array<Vector3d, 4> simplex;
-  simplex[0] = support(-start);
-  int count = 1;
-  Vector3d v = simplex[0];
-  constexpr int kMaxIterations = 64;
-  for (result.iterations = 0; result.iterations < kMaxIterations; ++result.iterations) {
-    const Vector3d w = support(-v);
-    const double vv = v.squaredNorm();
-    // w is the furthest the difference reaches towards the origin along -v:
-    // the difference lies beyond v.w / |v| along v (the slab gap the caller
-    // will prove), and if w brings no real progress, v is (nearly) the closest point.
-    if (v.dot(w) >= enough * std::sqrt(vv) || vv - v.dot(w) <= 1e-12 * vv) break;
-    simplex[static_cast<std::size_t>(count++)] = w;
-    if (count == 1) {
-      v = w;
-    } else if (count == 2) {
-      v = closestOnSegment(simplex[0], simplex[1], simplex, count);
-    } else if (count == 3) {
-      v = closestOnTriangle(simplex[0], simplex[1], simplex[2]);
-    } else {
-      // A tetrahedron: the origin inside means the hulls may overlap;
-      // otherwise keep the face nearest the origin.
-      const bool inside = sameSide(simplex[0], simplex[1], simplex[2], simplex[3]) &&
-                          sameSide(simplex[0], simplex[1], simplex[3], simplex[2]) &&
-                          sameSide(simplex[0], simplex[2], simplex[3], simplex[1]) &&
-                          sameSide(simplex[1], simplex[2], simplex[3], simplex[0]);
-      if (inside) {
-        result.may_overlap = true;
-        return result;
-      }
-      constexpr int kFaces[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
-      double bestNorm = std::numeric_limits<double>::infinity();
-      int bestFace = 0;
-      Vector3d bestPoint = v;
-      for (int f = 0; f < 4; ++f) {
-        const Vector3d p = closestOnTriangle(simplex[static_cast<std::size_t>(kFaces[f][0])],
-                                             simplex[static_cast<std::size_t>(kFaces[f][1])],
-                                             simplex[static_cast<std::size_t>(kFaces[f][2])]);
-        if (p.squaredNorm() < bestNorm) {
-          bestNorm = p.squaredNorm();
-          bestFace = f;
-          bestPoint = p;
-        }
-      }
-      const std::array<Vector3d, 4> old = simplex;
-      for (int k = 0; k < 3; ++k) simplex[static_cast<std::size_t>(k)] = old[static_cast<std::size_t>(kFaces[bestFace][k])];
-      count = 3;
-      v = bestPoint;
-    }
-    if (v.squaredNorm() <= 1e-24 * (a.radius + b.radius + 1e-300) * (a.radius + b.radius + 1e-300)) {
-      result.may_overlap = true;
-      return result;
-    }
-  }
-  result.direction = -v;
-  result.distance = v.norm();
+  GjkResult result = gjkSearch(support, start, enough, a.radius + b.radius + 1e-300);
+  result.vertex_a = vertexA;
+  result.vertex_b = vertexB;
+  return result;
+}
+
+GjkResult gjkSeparation(const ConvexHull& a, const Transform& poseA, const Primitive& b, const Transform& poseB,
+                        const Vector3d& guess, int startA, double enough) {
+  // In the primitive's frame, where its support points are closed forms.
+  const Transform relative = poseB.inverse() * poseA;
+  const Eigen::Matrix3d toA = relative.linear().transpose();
+  int vertexA = startA;
+  auto supportA = [&](const Vector3d& d) {
+    vertexA = supportVertex(a, toA * d, vertexA);
+    return Vector3d(relative * a.vertices[static_cast<std::size_t>(vertexA)]);
+  };
+  Vector3d start = guess.isZero() ? Vector3d(relative * a.center) : Vector3d(-(poseB.linear().transpose() * guess));
+  if (start.isZero()) start = Vector3d::UnitX();
+  GjkResult result = gjkAgainstPrimitive(supportA, b, start, enough, a.radius + b.boundingRadius() + 1e-300);
+  result.direction = poseB.linear() * result.direction;
+  result.vertex_a = vertexA;
   return result;
 }
 

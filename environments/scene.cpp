@@ -2,19 +2,42 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace prmkit {
 
 void Scene::addObstacle(std::string name, Mesh mesh, const Transform& pose) {
   if (mesh.empty()) throw std::invalid_argument(fmt::format("obstacle '{}' has no triangles", name));
-  for (const auto& o : obstacles_)
-    if (o.name == name) throw std::invalid_argument(fmt::format("two obstacles are named '{}'", name));
-  Obstacle obstacle{std::move(name), std::move(mesh), pose, nullptr, {}, {}};
+  Obstacle obstacle{std::move(name), std::move(mesh), pose, nullptr, {}, {}, std::nullopt};
   obstacle.solid = solidInfo(obstacle.mesh);
   obstacle.bvh = buildBvh(obstacle.mesh);
   obstacle.cover = convexCoverOf(obstacle.mesh, *obstacle.bvh);
-  auto object = std::make_unique<fcl::CollisionObjectd>(obstacle.bvh, pose);
+  auto geometry = obstacle.bvh;
+  add(std::move(obstacle), std::move(geometry));
+}
+
+void Scene::addObstacle(std::string name, Shape shape, const Transform& pose) {
+  if (Mesh* mesh = std::get_if<Mesh>(&shape))
+    addObstacle(std::move(name), std::move(*mesh), pose);
+  else
+    addObstacle(std::move(name), std::get<Primitive>(shape), pose);
+}
+
+void Scene::addObstacle(std::string name, const Primitive& primitive, const Transform& pose) {
+  if (mode_ == PrimitiveMode::Tessellated) {
+    addObstacle(std::move(name), primitive.enclosingMesh(), pose);
+    return;
+  }
+  Obstacle obstacle{std::move(name), primitive.enclosingMesh(), pose, nullptr, {}, {}, primitive};
+  obstacle.bvh = buildBvh(obstacle.mesh);
+  add(std::move(obstacle), primitive.collisionGeometry());
+}
+
+void Scene::add(Obstacle obstacle, std::shared_ptr<fcl::CollisionGeometryd> geometry) {
+  for (const auto& o : obstacles_)
+    if (o.name == obstacle.name) throw std::invalid_argument(fmt::format("two obstacles are named '{}'", o.name));
+  auto object = std::make_unique<fcl::CollisionObjectd>(std::move(geometry), obstacle.pose);
   object->setUserData(reinterpret_cast<void*>(static_cast<std::intptr_t>(obstacles_.size())));
   object->computeAABB();
   broadphase_.registerObject(object.get());
@@ -30,13 +53,21 @@ std::size_t Scene::triangleCount() const {
 }
 
 std::shared_ptr<Scene> Scene::scaled(double factor) const {
-  auto out = std::make_shared<Scene>();
+  auto out = std::make_shared<Scene>(mode_);
   for (const Obstacle& o : obstacles_) {
     Transform pose = o.pose;
     pose.translation() *= factor;
-    out->addObstacle(o.name, o.mesh.scaled(factor), pose);
+    if (o.primitive)
+      out->addObstacle(o.name, o.primitive->scaled(factor), pose);
+    else
+      out->addObstacle(o.name, o.mesh.scaled(factor), pose);
   }
   return out;
+}
+
+std::size_t Scene::primitiveCount() const {
+  return static_cast<std::size_t>(
+      std::count_if(obstacles_.begin(), obstacles_.end(), [](const Obstacle& o) { return o.primitive.has_value(); }));
 }
 
 Eigen::AlignedBox3d Scene::bounds() const {

@@ -1,7 +1,11 @@
 #pragma once
-// A scene: static obstacles as BVH meshes with poses, and an FCL broad phase over them.
+// A scene: static obstacles (meshes, or boxes, spheres and cylinders kept as
+// primitives) with poses, and an FCL broad phase over them.
 #include "environments/convex_hull.h"
 #include "environments/mesh.h"
+#include "environments/primitive.h"
+
+#include <optional>
 
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
 #include <fcl/narrowphase/collision_object.h>
@@ -10,26 +14,42 @@ namespace prmkit {
 
 struct Obstacle {
   std::string name;
-  Mesh mesh;  // in the obstacle's own frame
+  /// In the obstacle's own frame. For a primitive: a mesh that encloses it,
+  /// for pictures and enclosing-volume bounds; collision tests and exact
+  /// distances use the primitive itself.
+  Mesh mesh;
   Transform pose = Transform::Identity();
   std::shared_ptr<BvhModel> bvh;
-  ConvexCover cover;  // convex pieces containing the mesh (empty for a flat mesh)
+  ConvexCover cover;  // convex pieces containing the mesh (empty for a flat mesh or a primitive)
   SolidInfo solid;
+  std::optional<Primitive> primitive;
 };
+
+/// How a scene keeps box, sphere and cylinder obstacles: as primitives
+/// (exact), or as their enclosing meshes (conservative by the tessellation's
+/// error; what prmkit did before it had primitives, kept for comparison).
+enum class PrimitiveMode { Native, Tessellated };
 
 class Scene {
  public:
-  Scene() = default;
+  explicit Scene(PrimitiveMode mode = PrimitiveMode::Native) : mode_(mode) {}
   Scene(const Scene&) = delete;
   Scene& operator=(const Scene&) = delete;
 
   /// Adds an obstacle; throws std::invalid_argument on an empty mesh or a duplicate name.
   void addObstacle(std::string name, Mesh mesh, const Transform& pose);
+  /// Adds a primitive obstacle (its enclosing mesh when the scene tessellates
+  /// primitives); throws std::invalid_argument on a duplicate name.
+  void addObstacle(std::string name, const Primitive& primitive, const Transform& pose);
+  void addObstacle(std::string name, Shape shape, const Transform& pose);
+  PrimitiveMode primitiveMode() const { return mode_; }
   const std::vector<Obstacle>& obstacles() const { return obstacles_; }
   /// The same obstacles in a world whose lengths are multiplied by `factor`
   /// (> 0): meshes and pose translations; orientations unchanged.
   std::shared_ptr<Scene> scaled(double factor) const;
   std::size_t triangleCount() const;
+  /// Obstacles kept as primitives.
+  std::size_t primitiveCount() const;
   /// World-frame axis-aligned bounds of all obstacles (empty box when there are none).
   Eigen::AlignedBox3d bounds() const;
 
@@ -38,6 +58,9 @@ class Scene {
   const fcl::BroadPhaseCollisionManagerd& broadphase() const { return broadphase_; }
 
  private:
+  void add(Obstacle obstacle, std::shared_ptr<fcl::CollisionGeometryd> geometry);
+
+  PrimitiveMode mode_;
   std::vector<Obstacle> obstacles_;
   std::vector<std::unique_ptr<fcl::CollisionObjectd>> objects_;
   fcl::DynamicAABBTreeCollisionManagerd broadphase_;

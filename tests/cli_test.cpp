@@ -199,6 +199,9 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
   const Run badGeometry = cli({"check", problem.string(), "--random", "5", "--set", "checker.geometry=hull"});
   REQUIRE(badGeometry.code == 2);
   REQUIRE(badGeometry.err.find("unknown checker.geometry 'hull'") != std::string::npos);
+  const Run badPrimitives = cli({"check", problem.string(), "--random", "5", "--set", "primitives=exact"});
+  REQUIRE(badPrimitives.code == 2);
+  REQUIRE(badPrimitives.err.find("unknown primitives 'exact'") != std::string::npos);
   // Both geometries and both ways of checking a path give the same verdicts.
   const Run convex = cli({"check", problem.string(), "--random", "40", "--seed", "3"});
   const Run mesh = cli({"check", problem.string(), "--random", "40", "--seed", "3", "--set", "checker.geometry=mesh",

@@ -16,7 +16,7 @@
 using namespace prmkit;
 
 namespace {
-const std::vector<std::string> kShippedProblems{"maze2d", "chain5", "thin_wall", "spring_spring", "gear_spindle", "arm6_shelf", "maze2d_large"};
+const std::vector<std::string> kShippedProblems{"maze2d", "chain5", "thin_wall", "spring_spring", "gear_spindle", "arm6_shelf", "arm6_pillars", "maze2d_large"};
 }
 
 TEST_CASE("every shipped problem is solved by both planners and the path verifies", "[planning]") {
