@@ -39,9 +39,10 @@ IndependentCheck::IndependentCheck(const Problem& problem, double resolution)
   for (const Link& link : robot_.links()) links_.push_back(objectOf(link.mesh.scaled(1.0 / unit_), Transform::Identity()));
   for (const Obstacle& obstacle : problem.scene->obstacles()) {
     const Transform pose = inUnits(obstacle.pose);
-    obstacles_.push_back(obstacle.primitive ? std::make_unique<fcl::CollisionObjectd>(
-                                                  obstacle.primitive->scaled(1.0 / unit_).collisionGeometry(), pose)
-                                            : objectOf(obstacle.mesh.scaled(1.0 / unit_), pose));
+    obstacles_.push_back(obstacle.checkedPrimitive()
+                             ? std::make_unique<fcl::CollisionObjectd>(
+                                   obstacle.checkedPrimitive()->scaled(1.0 / unit_).collisionGeometry(), pose)
+                             : objectOf(obstacle.mesh.scaled(1.0 / unit_), pose));
   }
 }
 
@@ -59,7 +60,7 @@ bool IndependentCheck::collides(const Config& q) {
       if (touch(*links_[l], *obstacles_[o])) return true;
       const Obstacle& obstacle = obstacles[o];
       // Primitives are solids natively; one inside a closed link has its centre inside.
-      if (obstacle.primitive ? primitiveInsideMesh(*obstacle.primitive, obstacle.pose, links[l].mesh, links[l].solid,
+      if (obstacle.checkedPrimitive() ? primitiveInsideMesh(*obstacle.checkedPrimitive(), obstacle.pose, links[l].mesh, links[l].solid,
                                                    poses_[l])
                              : oneInsideOther(links[l].mesh, links[l].solid, poses_[l], obstacle.mesh, obstacle.solid,
                                               obstacle.pose))

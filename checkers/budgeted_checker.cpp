@@ -72,7 +72,7 @@ EdgeResult BudgetedChecker::doCheckEdge(const Config& a, const Config& b) {
     // The traversal sees primitives through their enclosing meshes: a touch
     // of one is confirmed on the primitives themselves before the edge is
     // called colliding (an exact static check, so the sample is then known).
-    if (sample.colliding && (scene_->primitiveCount() == 0 || collision_.inCollision(q, stats_)))
+    if (sample.colliding && (scene_->checkedPrimitiveCount() == 0 || collision_.inCollision(q, stats_)))
       return EdgeResult{Verdict::Colliding, 100.0, static_cast<double>(i) / static_cast<double>(n)};
     if (sample.colliding) continue;
     lowest = std::min(lowest, sample.confidence);

@@ -68,9 +68,9 @@ struct PlacedBody {
   const Primitive* primitive = nullptr;
 };
 
-/// An obstacle as a distance query sees it (its primitive, when it has one).
+/// An obstacle as a distance query sees it (Obstacle::checkedPrimitive).
 inline PlacedBody placedObstacle(const Obstacle& obstacle) {
-  return PlacedBody{*obstacle.bvh, &obstacle.cover, obstacle.pose, obstacle.primitive ? &*obstacle.primitive : nullptr};
+  return PlacedBody{*obstacle.bvh, &obstacle.cover, obstacle.pose, obstacle.checkedPrimitive()};
 }
 
 class BvhDistance {

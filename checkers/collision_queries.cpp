@@ -36,7 +36,7 @@ bool CollisionQueries::overlap(const PlacedBody& a, const PlacedBody& b, CheckSt
 
 bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const Obstacle& obstacle,
                                CheckStats& stats) {
-  if (!obstacle.primitive)
+  if (!obstacle.checkedPrimitive())
     return touches(link, linkPose, *obstacle.bvh, obstacle.cover, obstacle.mesh, obstacle.solid, obstacle.pose, stats);
   const Link& l = robot_->links()[link];
   const PlacedBody linkBody{*l.bvh, &l.cover, linkPose};
@@ -45,7 +45,7 @@ bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, cons
   // A primitive is solid natively (a link inside it overlaps a triangle);
   // a primitive inside a closed link has its centre inside the link.
   return overlap(linkBody, primitiveBody, stats) ||
-         primitiveInsideMesh(*obstacle.primitive, obstacle.pose, l.mesh, l.solid, linkPose);
+         primitiveInsideMesh(*obstacle.checkedPrimitive(), obstacle.pose, l.mesh, l.solid, linkPose);
 }
 
 bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const BvhModel& bvh,

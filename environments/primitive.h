@@ -63,6 +63,10 @@ struct Primitive {
   Primitive scaled(double factor) const;
   /// A mesh that contains the primitive (its faces lie outside it).
   Mesh enclosingMesh() const;
+  /// The enclosing mesh is the primitive itself (a box): checking the mesh
+  /// (FCL's triangle tests, an exact convex cover, the BVH traversal) is
+  /// exact, and cheaper than GJK against the primitive at every BVH node.
+  bool meshIsExact() const { return kind == PrimitiveKind::Box; }
   /// The FCL shape of the primitive, for FCL's collision tests and broad phase.
   std::shared_ptr<fcl::CollisionGeometryd> collisionGeometry() const;
   /// "box", "sphere" or "cylinder".

@@ -31,6 +31,12 @@ void Scene::addObstacle(std::string name, const Primitive& primitive, const Tran
   }
   Obstacle obstacle{std::move(name), primitive.enclosingMesh(), pose, nullptr, {}, {}, primitive};
   obstacle.bvh = buildBvh(obstacle.mesh);
+  if (primitive.meshIsExact()) {
+    obstacle.solid = solidInfo(obstacle.mesh);
+    obstacle.cover = convexCoverOf(obstacle.mesh, *obstacle.bvh);
+  } else {
+    ++checkedPrimitives_;
+  }
   add(std::move(obstacle), primitive.collisionGeometry());
 }
 

@@ -23,6 +23,12 @@ struct Obstacle {
   ConvexCover cover;  // convex pieces containing the mesh (empty for a flat mesh or a primitive)
   SolidInfo solid;
   std::optional<Primitive> primitive;
+
+  /// The primitive the checks must treat as one: none for a mesh or for a
+  /// primitive whose enclosing mesh is exact (a box), which is checked as that mesh.
+  const Primitive* checkedPrimitive() const {
+    return primitive && !primitive->meshIsExact() ? &*primitive : nullptr;
+  }
 };
 
 /// How a scene keeps box, sphere and cylinder obstacles: as primitives
@@ -50,6 +56,8 @@ class Scene {
   std::size_t triangleCount() const;
   /// Obstacles kept as primitives.
   std::size_t primitiveCount() const;
+  /// Obstacles whose checks go through a primitive (Obstacle::checkedPrimitive).
+  std::size_t checkedPrimitiveCount() const { return checkedPrimitives_; }
   /// World-frame axis-aligned bounds of all obstacles (empty box when there are none).
   Eigen::AlignedBox3d bounds() const;
 
@@ -61,6 +69,7 @@ class Scene {
   void add(Obstacle obstacle, std::shared_ptr<fcl::CollisionGeometryd> geometry);
 
   PrimitiveMode mode_;
+  std::size_t checkedPrimitives_ = 0;
   std::vector<Obstacle> obstacles_;
   std::vector<std::unique_ptr<fcl::CollisionObjectd>> objects_;
   fcl::DynamicAABBTreeCollisionManagerd broadphase_;
