@@ -60,8 +60,8 @@ bool IndependentCheck::collides(const Config& q) {
       if (touch(*links_[l], *obstacles_[o])) return true;
       const Obstacle& obstacle = obstacles[o];
       // Primitives are solids natively; one inside a closed link has its centre inside.
-      if (obstacle.checkedPrimitive() ? primitiveInsideMesh(*obstacle.checkedPrimitive(), obstacle.pose, links[l].mesh, links[l].solid,
-                                                   poses_[l])
+      if (obstacle.checkedPrimitive() ? containsPoint(links[l].mesh, links[l].solid,
+                                                      poses_[l].inverse() * obstacle.pose.translation())
                              : oneInsideOther(links[l].mesh, links[l].solid, poses_[l], obstacle.mesh, obstacle.solid,
                                               obstacle.pose))
         return true;

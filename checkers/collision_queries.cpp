@@ -37,7 +37,7 @@ bool CollisionQueries::overlap(const PlacedBody& a, const PlacedBody& b, CheckSt
 bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const Obstacle& obstacle,
                                CheckStats& stats) {
   if (!obstacle.checkedPrimitive())
-    return touches(link, linkPose, *obstacle.bvh, obstacle.cover, obstacle.mesh, obstacle.solid, obstacle.pose, stats);
+    return touches(link, linkPose, *obstacle.bvh, obstacle.cover, obstacle.solid, obstacle.pose, stats);
   const Link& l = robot_->links()[link];
   const PlacedBody linkBody{*l.bvh, &l.cover, linkPose};
   const PlacedBody primitiveBody = placedObstacle(obstacle);
@@ -45,17 +45,17 @@ bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, cons
   // A primitive is solid natively (a link inside it overlaps a triangle);
   // a primitive inside a closed link has its centre inside the link.
   return overlap(linkBody, primitiveBody, stats) ||
-         primitiveInsideMesh(*obstacle.checkedPrimitive(), obstacle.pose, l.mesh, l.solid, linkPose);
+         primitiveInsideMesh(*obstacle.checkedPrimitive(), obstacle.pose, *l.bvh, l.solid, linkPose);
 }
 
 bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const BvhModel& bvh,
-                               const ConvexCover& cover, const Mesh& mesh, const SolidInfo& solid,
+                               const ConvexCover& cover, const SolidInfo& solid,
                                const Transform& pose, CheckStats& stats) {
   const Link& l = robot_->links()[link];
   if (geometry_ == Geometry::Convex &&
       distance_.provenApart(PlacedBody{*l.bvh, &l.cover, linkPose}, PlacedBody{bvh, &cover, pose}, stats))
     return false;
-  return meshesOverlap(*l.bvh, linkPose, bvh, pose, stats) || oneInsideOther(l.mesh, l.solid, linkPose, mesh, solid, pose);
+  return meshesOverlap(*l.bvh, linkPose, bvh, pose, stats) || oneInsideOther(*l.bvh, l.solid, linkPose, bvh, solid, pose);
 }
 
 namespace {
@@ -101,8 +101,7 @@ bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* 
   }
   for (const auto& [i, k] : robot_->selfCollisionPairs()) {
     const auto other = static_cast<std::size_t>(k);
-    if (touches(static_cast<std::size_t>(i), poses_[i], *links[other].bvh, links[other].cover, links[other].mesh,
-                links[other].solid, poses_[other], stats)) {
+    if (touches(static_cast<std::size_t>(i), poses_[i], *links[other].bvh, links[other].cover, links[other].solid, poses_[other], stats)) {
       if (contact) *contact = {i, -1, k};
       return true;
     }

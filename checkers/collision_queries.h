@@ -55,7 +55,7 @@ class CollisionQueries {
   /// Link `link` at `linkPose` touches the body (an obstacle or another
   /// link): FCL on the meshes, or one inside the other (bodies are solids).
   bool touches(std::size_t link, const Transform& linkPose, const BvhModel& bvh, const ConvexCover& cover,
-               const Mesh& mesh, const SolidInfo& solid, const Transform& pose, CheckStats& stats);
+               const SolidInfo& solid, const Transform& pose, CheckStats& stats);
   /// The same against an obstacle, a mesh or a primitive.
   bool touches(std::size_t link, const Transform& linkPose, const Obstacle& obstacle, CheckStats& stats);
 

@@ -9,6 +9,7 @@
 #include <map>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -76,39 +77,108 @@ SolidInfo solidInfo(const Mesh& mesh) {
   return info;
 }
 
+namespace {
+// Directions with no symmetry, so a ray rarely meets an edge exactly.
+const Eigen::Vector3d kRayDirections[] = {Eigen::Vector3d(0.5773, 0.5891, 0.5654).normalized(),
+                                          Eigen::Vector3d(-0.3127, 0.8492, 0.4253).normalized(),
+                                          Eigen::Vector3d(0.7071, -0.2113, 0.6749).normalized()};
+
+enum class RayHit { Miss, Cross, Ambiguous };
+
+/// The ray from `point` along `d` against triangle (a, b, c) (Moller-Trumbore):
+/// ambiguous through an edge, a vertex, or from the surface itself.
+RayHit rayHit(const Eigen::Vector3d& point, const Eigen::Vector3d& d, const Eigen::Vector3d& a, const Eigen::Vector3d& b,
+              const Eigen::Vector3d& c, double scale) {
+  const Eigen::Vector3d e1 = b - a;
+  const Eigen::Vector3d e2 = c - a;
+  const Eigen::Vector3d p = d.cross(e2);
+  const double det = e1.dot(p);
+  if (std::abs(det) <= 1e-14 * e1.norm() * e2.norm()) return RayHit::Miss;  // parallel to the triangle's plane
+  const Eigen::Vector3d s = point - a;
+  const double u = s.dot(p) / det;
+  const Eigen::Vector3d qv = s.cross(e1);
+  const double v = d.dot(qv) / det;
+  const double distance = e2.dot(qv) / det;
+  constexpr double kEdge = 1e-9;
+  if (u < -kEdge || v < -kEdge || u + v > 1 + kEdge || distance < -kEdge * scale) return RayHit::Miss;
+  if (u < kEdge || v < kEdge || u + v > 1 - kEdge || std::abs(distance) <= kEdge * scale) return RayHit::Ambiguous;
+  return RayHit::Cross;
+}
+
+/// Ray parity in three directions, the first that no triangle makes
+/// ambiguous deciding; `crossings(d, ambiguous)` counts one ray's crossings.
+template <class Crossings>
+bool rayParity(Crossings&& crossings) {
+  for (const Eigen::Vector3d& d : kRayDirections) {
+    bool ambiguous = false;
+    const int count = crossings(d, ambiguous);
+    if (!ambiguous) return count % 2 == 1;
+  }
+  return false;  // every ray grazed: the point is on (or within rounding of) the surface, where surface tests decide
+}
+}  // namespace
+
 bool containsPoint(const Mesh& mesh, const SolidInfo& solid, const Eigen::Vector3d& point) {
   if (!solid.closed || !solid.bounds.contains(point)) return false;
   const double scale = std::max(solid.bounds.diagonal().norm(), 1e-300);
-  // Directions with no symmetry, so a ray rarely meets an edge exactly.
-  const Eigen::Vector3d directions[] = {Eigen::Vector3d(0.5773, 0.5891, 0.5654).normalized(),
-                                        Eigen::Vector3d(-0.3127, 0.8492, 0.4253).normalized(),
-                                        Eigen::Vector3d(0.7071, -0.2113, 0.6749).normalized()};
-  for (const Eigen::Vector3d& d : directions) {
+  return rayParity([&](const Eigen::Vector3d& d, bool& ambiguous) {
     int crossings = 0;
-    bool ambiguous = false;
     for (const auto& t : mesh.triangles) {
-      const Eigen::Vector3d& a = mesh.vertices[static_cast<std::size_t>(t[0])];
-      const Eigen::Vector3d e1 = mesh.vertices[static_cast<std::size_t>(t[1])] - a;
-      const Eigen::Vector3d e2 = mesh.vertices[static_cast<std::size_t>(t[2])] - a;
-      const Eigen::Vector3d p = d.cross(e2);
-      const double det = e1.dot(p);
-      if (std::abs(det) <= 1e-14 * e1.norm() * e2.norm()) continue;  // parallel to the triangle's plane
-      const Eigen::Vector3d s = point - a;
-      const double u = s.dot(p) / det;
-      const Eigen::Vector3d qv = s.cross(e1);
-      const double v = d.dot(qv) / det;
-      const double distance = e2.dot(qv) / det;
-      constexpr double kEdge = 1e-9;
-      if (u < -kEdge || v < -kEdge || u + v > 1 + kEdge || distance < -kEdge * scale) continue;
-      if (u < kEdge || v < kEdge || u + v > 1 - kEdge || std::abs(distance) <= kEdge * scale) {
-        ambiguous = true;  // through an edge, a vertex, or from the surface itself
+      const RayHit hit = rayHit(point, d, mesh.vertices[static_cast<std::size_t>(t[0])],
+                                mesh.vertices[static_cast<std::size_t>(t[1])], mesh.vertices[static_cast<std::size_t>(t[2])],
+                                scale);
+      if (hit == RayHit::Ambiguous) {
+        ambiguous = true;
         break;
       }
-      ++crossings;
+      crossings += hit == RayHit::Cross;
     }
-    if (!ambiguous) return crossings % 2 == 1;
-  }
-  return false;  // every ray grazed: the point is on (or within rounding of) the surface, where surface tests decide
+    return crossings;
+  });
+}
+
+bool containsPoint(const BvhModel& bvh, const SolidInfo& solid, const Eigen::Vector3d& point) {
+  if (!solid.closed || !solid.bounds.contains(point)) return false;
+  const double scale = std::max(solid.bounds.diagonal().norm(), 1e-300);
+  // The oriented boxes are grown by a rounding margin so that no triangle
+  // the ray meets is skipped.
+  const double margin = 1e-9 * scale;
+  std::vector<int> stack;
+  return rayParity([&](const Eigen::Vector3d& d, bool& ambiguous) {
+    int crossings = 0;
+    stack.assign(1, 0);
+    while (!stack.empty() && !ambiguous) {
+      const int index = stack.back();
+      stack.pop_back();
+      const auto& node = bvh.getBV(index);
+      const auto& box = node.bv.obb;
+      // Slab test of the half-line t >= 0 against the box, in its frame.
+      const Eigen::Vector3d origin = box.axis.transpose() * (point - box.To);
+      const Eigen::Vector3d direction = box.axis.transpose() * d;
+      double enter = 0.0, leave = std::numeric_limits<double>::infinity();
+      for (int k = 0; k < 3 && enter <= leave; ++k) {
+        const double half = box.extent[k] + margin;
+        if (std::abs(direction[k]) < 1e-300) {
+          if (std::abs(origin[k]) > half) leave = -1.0;
+          continue;
+        }
+        const double t1 = (-half - origin[k]) / direction[k], t2 = (half - origin[k]) / direction[k];
+        enter = std::max(enter, std::min(t1, t2));
+        leave = std::min(leave, std::max(t1, t2));
+      }
+      if (enter > leave) continue;
+      if (node.isLeaf()) {
+        const fcl::Triangle& t = bvh.tri_indices[node.primitiveId()];
+        const RayHit hit = rayHit(point, d, bvh.vertices[t[0]], bvh.vertices[t[1]], bvh.vertices[t[2]], scale);
+        ambiguous = hit == RayHit::Ambiguous;
+        crossings += hit == RayHit::Cross;
+        continue;
+      }
+      stack.push_back(node.first_child);
+      stack.push_back(node.first_child + 1);
+    }
+    return crossings;
+  });
 }
 
 bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform& poseA, const Mesh& meshB,
@@ -122,6 +192,19 @@ bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform&
     return false;
   };
   return inside(solidA, poseA, meshB, solidB, poseB) || inside(solidB, poseB, meshA, solidA, poseA);
+}
+
+bool oneInsideOther(const BvhModel& bvhA, const SolidInfo& solidA, const Transform& poseA, const BvhModel& bvhB,
+                    const SolidInfo& solidB, const Transform& poseB) {
+  auto inside = [](const SolidInfo& innerSolid, const Transform& innerPose, const BvhModel& outer,
+                   const SolidInfo& outerSolid, const Transform& outerPose) {
+    if (!outerSolid.closed) return false;
+    const Transform toOuter = outerPose.inverse() * innerPose;
+    for (const Eigen::Vector3d& p : innerSolid.component_points)
+      if (containsPoint(outer, outerSolid, toOuter * p)) return true;
+    return false;
+  };
+  return inside(solidA, poseA, bvhB, solidB, poseB) || inside(solidB, poseB, bvhA, solidA, poseA);
 }
 
 std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh) {

@@ -50,10 +50,18 @@ SolidInfo solidInfo(const Mesh& mesh);
 /// direction when it passes within rounding of an edge or a vertex.
 bool containsPoint(const Mesh& mesh, const SolidInfo& solid, const Eigen::Vector3d& point);
 
+/// The same by a traversal of the mesh's BVH (its oriented boxes cut each
+/// ray's candidate triangles from all to a few): what the checkers use. The
+/// independent truth keeps the loop over every triangle above.
+bool containsPoint(const BvhModel& bvh, const SolidInfo& solid, const Eigen::Vector3d& point);
+
 /// Bodies are solids: with no triangles meeting, a and b (in world poses)
 /// still touch when one lies inside the other, a closed mesh. Tests one point
 /// of each connected component of each body against the other.
 bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform& poseA, const Mesh& meshB,
+                    const SolidInfo& solidB, const Transform& poseB);
+/// The same on the meshes' BVHs (containsPoint on a BVH).
+bool oneInsideOther(const BvhModel& bvhA, const SolidInfo& solidA, const Transform& poseA, const BvhModel& bvhB,
                     const SolidInfo& solidB, const Transform& poseB);
 
 /// Builds the FCL OBBRSS hierarchy of a mesh (in the mesh's own frame).

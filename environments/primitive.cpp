@@ -155,7 +155,7 @@ Mesh meshOf(const Shape& shape) {
   return std::get<Primitive>(shape).enclosingMesh();
 }
 
-bool primitiveInsideMesh(const Primitive&, const Transform& primitivePose, const Mesh& mesh, const SolidInfo& solid,
+bool primitiveInsideMesh(const Primitive&, const Transform& primitivePose, const BvhModel& mesh, const SolidInfo& solid,
                          const Transform& meshPose) {
   if (!solid.closed) return false;
   return containsPoint(mesh, solid, meshPose.inverse() * primitivePose.translation());

@@ -80,7 +80,7 @@ Mesh meshOf(const Shape& shape);
 
 /// With no triangle of the mesh touching the primitive, the primitive lies
 /// inside the closed mesh (world poses): its centre is inside the mesh.
-bool primitiveInsideMesh(const Primitive& primitive, const Transform& primitivePose, const Mesh& mesh,
+bool primitiveInsideMesh(const Primitive& primitive, const Transform& primitivePose, const BvhModel& mesh,
                          const SolidInfo& solid, const Transform& meshPose);
 
 }  // namespace prmkit

@@ -584,6 +584,28 @@ TEST_CASE("solids: closed meshes, components and points inside", "[soundness]") 
   REQUIRE_FALSE(containsPoint(open, solidInfo(open), Vector3d::Zero()));
 }
 
+TEST_CASE("ray parity on a BVH agrees with the loop over every triangle", "[soundness]") {
+  std::mt19937 rng(29);
+  int inside = 0, tested = 0;
+  for (const auto& [name, mesh] : meshKinds()) {
+    const SolidInfo solid = solidInfo(mesh);
+    if (!solid.closed) continue;
+    const auto bvh = buildBvh(mesh);
+    const Eigen::Vector3d centre = solid.bounds.center(), half = 0.6 * solid.bounds.sizes();
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    for (int i = 0; i < test::scaled(20000); ++i) {
+      const Vector3d p = centre + Vector3d(unit(rng), unit(rng), unit(rng)).cwiseProduct(half);
+      const bool byLoop = containsPoint(mesh, solid, p);
+      INFO(name << " point " << p.transpose());
+      REQUIRE(containsPoint(*bvh, solid, p) == byLoop);
+      inside += byLoop;
+      ++tested;
+    }
+  }
+  CHECK(inside > tested / 10);
+  CHECK(inside < tested * 9 / 10);
+}
+
 TEST_CASE("a problem's scale changes its units, not its verdicts, for every robot kind and both geometries",
           "[soundness]") {
   // The same random edges (bounds and coordinates scale together, so a seed
