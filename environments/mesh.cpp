@@ -181,9 +181,12 @@ bool containsPoint(const BvhModel& bvh, const SolidInfo& solid, const Eigen::Vec
   });
 }
 
-bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform& poseA, const Mesh& meshB,
-                    const SolidInfo& solidB, const Transform& poseB) {
-  auto inside = [](const SolidInfo& innerSolid, const Transform& innerPose, const Mesh& outer,
+namespace {
+/// One inside the other, whichever of the two body representations containsPoint reads.
+template <class Body>
+bool eitherInside(const Body& a, const SolidInfo& solidA, const Transform& poseA, const Body& b,
+                  const SolidInfo& solidB, const Transform& poseB) {
+  auto inside = [](const SolidInfo& innerSolid, const Transform& innerPose, const Body& outer,
                    const SolidInfo& outerSolid, const Transform& outerPose) {
     if (!outerSolid.closed) return false;
     const Transform toOuter = outerPose.inverse() * innerPose;
@@ -191,20 +194,18 @@ bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform&
       if (containsPoint(outer, outerSolid, toOuter * p)) return true;
     return false;
   };
-  return inside(solidA, poseA, meshB, solidB, poseB) || inside(solidB, poseB, meshA, solidA, poseA);
+  return inside(solidA, poseA, b, solidB, poseB) || inside(solidB, poseB, a, solidA, poseA);
+}
+}  // namespace
+
+bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform& poseA, const Mesh& meshB,
+                    const SolidInfo& solidB, const Transform& poseB) {
+  return eitherInside(meshA, solidA, poseA, meshB, solidB, poseB);
 }
 
 bool oneInsideOther(const BvhModel& bvhA, const SolidInfo& solidA, const Transform& poseA, const BvhModel& bvhB,
                     const SolidInfo& solidB, const Transform& poseB) {
-  auto inside = [](const SolidInfo& innerSolid, const Transform& innerPose, const BvhModel& outer,
-                   const SolidInfo& outerSolid, const Transform& outerPose) {
-    if (!outerSolid.closed) return false;
-    const Transform toOuter = outerPose.inverse() * innerPose;
-    for (const Eigen::Vector3d& p : innerSolid.component_points)
-      if (containsPoint(outer, outerSolid, toOuter * p)) return true;
-    return false;
-  };
-  return inside(solidA, poseA, bvhB, solidB, poseB) || inside(solidB, poseB, bvhA, solidA, poseA);
+  return eitherInside(bvhA, solidA, poseA, bvhB, solidB, poseB);
 }
 
 std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh) {
