@@ -34,6 +34,24 @@ bool CollisionQueries::overlap(const PlacedBody& a, const PlacedBody& b, CheckSt
   return b.primitive ? distance_.primitiveOverlap(a, b, stats) : meshesOverlap(a.bvh, a.pose, b.bvh, b.pose, stats);
 }
 
+namespace {
+/// Bodies are solids: with no triangles meeting, a body lies inside a closed
+/// one when a point of one of its components does. A point beyond the outer
+/// body's convex hull is outside without a ray cast (most points: the ray
+/// casts cost 7% of `adaptive`'s time per edge on a Panda problem before).
+bool insideSolid(const SolidInfo& inner, const Transform& innerPose, const BvhModel& outer, const SolidInfo& outerSolid,
+                 const ConvexCover& outerCover, const Transform& outerPose) {
+  if (!outerSolid.closed) return false;
+  const Transform toOuter = outerPose.inverse() * innerPose;
+  for (const Eigen::Vector3d& p : inner.component_points) {
+    const Eigen::Vector3d q = toOuter * p;
+    if (outerCover.hull && provenOutside(*outerCover.hull, q)) continue;
+    if (containsPoint(outer, outerSolid, q)) return true;
+  }
+  return false;
+}
+}  // namespace
+
 bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const Obstacle& obstacle,
                                CheckStats& stats) {
   if (!obstacle.checkedPrimitive())
@@ -55,7 +73,8 @@ bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, cons
   if (geometry_ == Geometry::Convex &&
       distance_.provenApart(PlacedBody{*l.bvh, &l.cover, linkPose}, PlacedBody{bvh, &cover, pose}, stats))
     return false;
-  return meshesOverlap(*l.bvh, linkPose, bvh, pose, stats) || oneInsideOther(*l.bvh, l.solid, linkPose, bvh, solid, pose);
+  return meshesOverlap(*l.bvh, linkPose, bvh, pose, stats) ||
+         insideSolid(l.solid, linkPose, bvh, solid, cover, pose) || insideSolid(solid, pose, *l.bvh, l.solid, l.cover, linkPose);
 }
 
 namespace {

@@ -188,4 +188,14 @@ ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh) {
   return cover;
 }
 
+bool provenOutside(const ConvexHull& hull, const Eigen::Vector3d& point) {
+  const Eigen::Vector3d u = point - hull.center;
+  const double length = u.norm();
+  if (!(length > 0.0) || !std::isfinite(length)) return false;
+  double reach = -std::numeric_limits<double>::infinity();
+  for (const Eigen::Vector3d& v : hull.vertices) reach = std::max(reach, u.dot(v));
+  const double margin = 64.0 * std::numeric_limits<double>::epsilon() * (hull.radius + point.norm()) * length;
+  return u.dot(point) > reach + margin;
+}
+
 }  // namespace prmkit

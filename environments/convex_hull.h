@@ -50,6 +50,12 @@ struct ConvexHull {
 /// little: a body near a concave shelf or a spring sits inside its hull.
 inline constexpr double kUsableConcavity = 0.05;
 
+/// The point (hull frame) is proven outside the hull: beyond the hull's
+/// support plane in the direction from the hull's centre to the point (the
+/// largest projection over every vertex, plus a rounding margin that also
+/// covers qhull's roundoff). False proves nothing.
+bool provenOutside(const ConvexHull& hull, const Eigen::Vector3d& point);
+
 /// The convex hull of the mesh's vertices, or nullptr when they span no
 /// volume (a flat or degenerate mesh, for which qhull has no 3D hull).
 std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh);

@@ -181,12 +181,9 @@ bool containsPoint(const BvhModel& bvh, const SolidInfo& solid, const Eigen::Vec
   });
 }
 
-namespace {
-/// One inside the other, whichever of the two body representations containsPoint reads.
-template <class Body>
-bool eitherInside(const Body& a, const SolidInfo& solidA, const Transform& poseA, const Body& b,
-                  const SolidInfo& solidB, const Transform& poseB) {
-  auto inside = [](const SolidInfo& innerSolid, const Transform& innerPose, const Body& outer,
+bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform& poseA, const Mesh& meshB,
+                    const SolidInfo& solidB, const Transform& poseB) {
+  auto inside = [](const SolidInfo& innerSolid, const Transform& innerPose, const Mesh& outer,
                    const SolidInfo& outerSolid, const Transform& outerPose) {
     if (!outerSolid.closed) return false;
     const Transform toOuter = outerPose.inverse() * innerPose;
@@ -194,18 +191,7 @@ bool eitherInside(const Body& a, const SolidInfo& solidA, const Transform& poseA
       if (containsPoint(outer, outerSolid, toOuter * p)) return true;
     return false;
   };
-  return inside(solidA, poseA, b, solidB, poseB) || inside(solidB, poseB, a, solidA, poseA);
-}
-}  // namespace
-
-bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform& poseA, const Mesh& meshB,
-                    const SolidInfo& solidB, const Transform& poseB) {
-  return eitherInside(meshA, solidA, poseA, meshB, solidB, poseB);
-}
-
-bool oneInsideOther(const BvhModel& bvhA, const SolidInfo& solidA, const Transform& poseA, const BvhModel& bvhB,
-                    const SolidInfo& solidB, const Transform& poseB) {
-  return eitherInside(bvhA, solidA, poseA, bvhB, solidB, poseB);
+  return inside(solidA, poseA, meshB, solidB, poseB) || inside(solidB, poseB, meshA, solidA, poseA);
 }
 
 std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh) {

@@ -60,9 +60,6 @@ bool containsPoint(const BvhModel& bvh, const SolidInfo& solid, const Eigen::Vec
 /// of each connected component of each body against the other.
 bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform& poseA, const Mesh& meshB,
                     const SolidInfo& solidB, const Transform& poseB);
-/// The same on the meshes' BVHs (containsPoint on a BVH).
-bool oneInsideOther(const BvhModel& bvhA, const SolidInfo& solidA, const Transform& poseA, const BvhModel& bvhB,
-                    const SolidInfo& solidB, const Transform& poseB);
 
 /// Builds the FCL OBBRSS hierarchy of a mesh (in the mesh's own frame).
 std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh);

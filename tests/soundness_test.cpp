@@ -584,13 +584,15 @@ TEST_CASE("solids: closed meshes, components and points inside", "[soundness]") 
   REQUIRE_FALSE(containsPoint(open, solidInfo(open), Vector3d::Zero()));
 }
 
-TEST_CASE("ray parity on a BVH agrees with the loop over every triangle", "[soundness]") {
+TEST_CASE("ray parity on a BVH agrees with the loop over every triangle, and the hull test never rejects a point inside",
+          "[soundness]") {
   std::mt19937 rng(29);
-  int inside = 0, tested = 0;
+  int inside = 0, tested = 0, outsideHull = 0;
   for (const auto& [name, mesh] : meshKinds()) {
     const SolidInfo solid = solidInfo(mesh);
     if (!solid.closed) continue;
     const auto bvh = buildBvh(mesh);
+    const ConvexCover cover = convexCoverOf(mesh, *bvh);
     const Eigen::Vector3d centre = solid.bounds.center(), half = 0.6 * solid.bounds.sizes();
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     for (int i = 0; i < test::scaled(20000); ++i) {
@@ -598,12 +600,18 @@ TEST_CASE("ray parity on a BVH agrees with the loop over every triangle", "[soun
       const bool byLoop = containsPoint(mesh, solid, p);
       INFO(name << " point " << p.transpose());
       REQUIRE(containsPoint(*bvh, solid, p) == byLoop);
+      // A point proven outside the convex cover's hull is outside the solid.
+      if (cover.hull && provenOutside(*cover.hull, p)) {
+        REQUIRE_FALSE(byLoop);
+        ++outsideHull;
+      }
       inside += byLoop;
       ++tested;
     }
   }
   CHECK(inside > tested / 10);
   CHECK(inside < tested * 9 / 10);
+  CHECK(outsideHull > tested / 10);
 }
 
 TEST_CASE("a problem's scale changes its units, not its verdicts, for every robot kind and both geometries",
