@@ -9,6 +9,9 @@
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <map>
 #include <set>
 #include <sys/wait.h>
@@ -269,6 +272,30 @@ TEST_CASE("sweep: bad sweep files and shards exit 2 with file:line:column", "[sw
     REQUIRE(run.err.find("bad_grid.yaml:3:") != std::string::npos);
   }
   REQUIRE_FALSE(fs::exists(dir.path / "o1"));
+}
+
+TEST_CASE("sweep: one writer per output folder; merge never writes into a shard", "[sweep]") {
+  TempDir dir;
+  const fs::path sweep = writeSweep(dir, "");
+  const fs::path out = dir.path / "out";
+  fs::create_directories(out);
+  {
+    // Another process's sweep holds the folder: this one stops before running anything.
+    const int fd = ::open((out / ".prmkit.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    REQUIRE(fd >= 0);
+    REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+    const auto held = cli({"sweep", sweep.string(), "--out", out.string(), "--no-plots"});
+    ::close(fd);
+    REQUIRE(held.code == 2);
+    REQUIRE(held.err.find("another prmkit sweep or merge is writing to this folder") != std::string::npos);
+    REQUIRE_FALSE(fs::exists(out / "runs.jsonl"));
+  }
+  const fs::path shard = dir.path / "shard";
+  fs::create_directories(shard);
+  std::ofstream(shard / "runs.jsonl") << "";
+  const auto into = cli({"merge", sweep.string(), shard.string(), "--out", (dir.path / "shard" / ".").string()});
+  REQUIRE(into.code == 2);
+  REQUIRE(into.err.find("is one of the folders being merged") != std::string::npos);
 }
 
 TEST_CASE("sweep: every shipped sweep file loads, with the grid its comment states", "[sweep]") {
