@@ -219,6 +219,7 @@ Sweep loadSweep(const std::filesystem::path& file) {
   sweep.run_timeout_s = root["run_timeout"] ? in.positive(root["run_timeout"], "run_timeout (s)") : 2.0 * timeLimit + 30.0;
   const auto planners = entries(in, root, "planners", plannerNames());
   const auto checkers = entries(in, root, "checkers", checkerNames());
+  std::set<std::string> keys;
   for (const auto& problemNode : problems) {
     const std::string id = in.string(problemNode, "problem file");
     const std::filesystem::path problemFile = in.path(problemNode, "problem file");
@@ -242,6 +243,11 @@ Sweep loadSweep(const std::filesystem::path& file) {
             }
             for (std::uint32_t seed : seeds) {
               spec.seed = seed;
+              // Two entries that give the same run would run it twice and
+              // count it twice in every table.
+              if (!keys.insert(spec.key()).second)
+                in.fail(&checker != &checkers.front() ? checker.node : planner.node,
+                        fmt::format("the run '{}' appears twice in the grid", spec.key()));
               sweep.runs.push_back(spec);
             }
           }

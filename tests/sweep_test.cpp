@@ -271,6 +271,15 @@ TEST_CASE("sweep: bad sweep files and shards exit 2 with file:line:column", "[sw
     REQUIRE(run.code == 2);
     REQUIRE(run.err.find("bad_grid.yaml:3:") != std::string::npos);
   }
+  {
+    std::ofstream(badGrid) << test::replaceOnce(text, "planners: [{type: lazy_prm}, {type: prm}]",
+                                                "planners: [{type: lazy_prm}, {type: lazy_prm}]");
+    const auto run = cli({"sweep", badGrid.string(), "--out", (dir.path / "o4").string()});
+    REQUIRE(run.code == 2);
+    REQUIRE(run.err.find("bad_grid.yaml:5:") != std::string::npos);
+    REQUIRE(run.err.find("appears twice in the grid") != std::string::npos);
+    REQUIRE_FALSE(fs::exists(dir.path / "o4"));
+  }
   REQUIRE_FALSE(fs::exists(dir.path / "o1"));
 }
 
