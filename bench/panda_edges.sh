@@ -12,7 +12,7 @@
 # per edge for discrete 1%, adaptive on the default `convex` geometry and
 # adaptive on `mesh` (BVH traversals alone); misses of discrete against
 # adaptive's exact verdicts are not counted here (bench/adaptive_vs_discrete.sh
-# and the README's MotionBenchMaker table do that). Prints one row per
+# and the MotionBenchMaker table of docs/results.md do that). Prints one row per
 # problem and the median of the per-problem ratios.
 # Needs a Release build (make demo).
 set -euo pipefail

@@ -46,7 +46,7 @@ struct AdaptiveSettings {
   /// collision, as the other strategies do (false). The queue starts every
   /// segment before it splits any, work that is lost on the segments after a
   /// collision: on lazy PRM's candidate paths, most of which collide, one by
-  /// one is cheaper (README, "Safety and cost").
+  /// one is cheaper (docs/results.md, "Safety and cost").
   bool path_queue = false;
 };
 

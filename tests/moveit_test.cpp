@@ -327,7 +327,7 @@ TEST_CASE("MotionBenchMaker: the 35 extracted Panda problems load, and lazy_prm 
   // Under sanitizers (PRMKIT_TEST_SCALE < 1) every problem loads, and a fraction plans.
   const std::size_t every = static_cast<std::size_t>(35 / test::scaled(35));
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    // A generous limit (the 10 s figures are measured by benchmark-set, see the README), longer under sanitizers.
+    // A generous limit (the 10 s figures are measured by benchmark-set, see docs/results.md), longer under sanitizers.
     const double timeLimit = 60.0 * 35 / test::scaled(35);
     RunSpec spec{requests[i], requests[i].string(), "lazy_prm", "adaptive", {}, 1, timeLimit, robotFiles};
     try {
