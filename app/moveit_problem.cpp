@@ -100,6 +100,7 @@ Shape readShapeMesh(const YamlReader& in, const YAML::Node& node, const std::str
     mesh.triangles.push_back(tri);
   }
   if (mesh.empty()) in.fail(node, fmt::format("'{}' has no triangles", what));
+  weldIdenticalVertices(mesh);
   return mesh;
 }
 

@@ -192,9 +192,12 @@ bool provenOutside(const ConvexHull& hull, const Eigen::Vector3d& point) {
   const Eigen::Vector3d u = point - hull.center;
   const double length = u.norm();
   if (!(length > 0.0) || !std::isfinite(length)) return false;
+  const double margin = 64.0 * std::numeric_limits<double>::epsilon() * (hull.radius + point.norm()) * length;
+  // Beyond the enclosing sphere: every vertex projects to at most
+  // <u, c> + |u| r along u, so the scan below would prove it too.
+  if (length > hull.bounding_radius * (1.0 + 1e-9) + margin / length) return true;
   double reach = -std::numeric_limits<double>::infinity();
   for (const Eigen::Vector3d& v : hull.vertices) reach = std::max(reach, u.dot(v));
-  const double margin = 64.0 * std::numeric_limits<double>::epsilon() * (hull.radius + point.norm()) * length;
   return u.dot(point) > reach + margin;
 }
 

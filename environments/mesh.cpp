@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <numeric>
 #include <stdexcept>
 
 namespace prmkit {
@@ -43,6 +44,33 @@ double Mesh::radiusAboutOrigin() const {
   double r = 0.0;
   for (const auto& v : vertices) r = std::max(r, v.norm());
   return r;
+}
+
+void weldIdenticalVertices(Mesh& mesh) {
+  const std::size_t n = mesh.vertices.size();
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  auto key = [&](int i) {
+    const Eigen::Vector3d& v = mesh.vertices[static_cast<std::size_t>(i)];
+    return std::array<double, 3>{v.x(), v.y(), v.z()};
+  };
+  // Ties broken by index, so that the first vertex of each group leads it.
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return std::pair(key(a), a) < std::pair(key(b), b); });
+  std::vector<int> leader(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const int i = order[k];
+    leader[static_cast<std::size_t>(i)] = k > 0 && key(order[k - 1]) == key(i) ? leader[static_cast<std::size_t>(order[k - 1])] : i;
+  }
+  std::vector<int> index(n, -1);
+  std::vector<Eigen::Vector3d> kept;
+  for (std::size_t i = 0; i < n; ++i)
+    if (leader[i] == static_cast<int>(i)) {
+      index[i] = static_cast<int>(kept.size());
+      kept.push_back(mesh.vertices[i]);
+    }
+  for (auto& t : mesh.triangles)
+    for (int& v : t) v = index[static_cast<std::size_t>(leader[static_cast<std::size_t>(v)])];
+  mesh.vertices = std::move(kept);
 }
 
 SolidInfo solidInfo(const Mesh& mesh) {
@@ -396,6 +424,7 @@ Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scal
     v = v.cwiseProduct(scale);
     if (!v.allFinite()) throw MeshLoadError(fmt::format("mesh file '{}' has a non-finite vertex", file.string()));
   }
+  weldIdenticalVertices(mesh);
   return mesh;
 }
 

@@ -33,6 +33,14 @@ struct Mesh {
   double radiusAboutOrigin() const;
 };
 
+/// Merges vertices at exactly the same position, keeping the first of each in
+/// its place. File formats store vertices per face (STL always; OBJ and COLLADA
+/// whenever normals or texture coordinates differ between the faces at a
+/// corner, which assimp then keeps apart), so a closed surface arrives as a
+/// triangle soup: open, with one component per triangle, and so never a solid.
+/// Every vertex must be finite.
+void weldIdenticalVertices(Mesh& mesh);
+
 /// What makes a mesh a solid: a closed mesh (every edge shared by exactly two
 /// triangles) bounds a volume, and a body inside it touches it although no
 /// two triangles meet. Computed once per mesh.

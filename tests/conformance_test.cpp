@@ -357,6 +357,18 @@ TEMPLATE_LIST_TEST_CASE("conformance: bodies are solids: a body inside a closed 
   IndependentCheck truth(problem, 1e-3);
   REQUIRE(truth.collides(pose3(2, 0, 0)));
   REQUIRE_FALSE(truth.collides(pose3(0, 0, 0)));
+  // The same bodies read from STL files, which store every triangle's corners
+  // apart: they are solids too.
+  const test::TempDir dir;
+  const Mesh crateFromFile = loadMeshFile(dir.write("crate.stl", test::asciiStl(boxMesh({1, 1, 1}))));
+  const Mesh robotFromFile = loadMeshFile(dir.write("robot.stl", test::asciiStl(boxMesh({2, 2, 2}))));
+  auto fileScene = std::make_shared<Scene>();
+  fileScene->addObstacle("crate", crateFromFile, Transform(Eigen::Translation3d(2, 0, 0)));
+  REQUIRE_FALSE(TestType::make(robot, fileScene)->isValid(pose3(2, 0, 0)));
+  auto bigFromFile = std::make_shared<RigidBody3D>(robotFromFile, Eigen::Vector3d(-5, -5, -5), Eigen::Vector3d(5, 5, 5));
+  auto swallowedFromFile = TestType::make(bigFromFile, specks);
+  REQUIRE_FALSE(swallowedFromFile->isValid(pose3(0.5, 0.2, 0)));
+  REQUIRE(swallowedFromFile->isValid(pose3(3, 0, 0)));
 }
 
 TEMPLATE_LIST_TEST_CASE("conformance: checkPath reports a colliding segment and only truly free ones as free", "[conformance]", Strategies) {

@@ -582,6 +582,32 @@ TEST_CASE("solids: closed meshes, components and points inside", "[soundness]") 
   open.triangles.pop_back();
   REQUIRE_FALSE(solidInfo(open).closed);
   REQUIRE_FALSE(containsPoint(open, solidInfo(open), Vector3d::Zero()));
+  // Mesh files store corners per face (STL always, OBJ with per-face normals):
+  // read back, the gear is one closed component again, with its own vertices.
+  const TempDir dir;
+  const Mesh stl = loadMeshFile(dir.write("gear.stl", test::asciiStl(g)));
+  REQUIRE(stl.vertices.size() == g.vertices.size());
+  REQUIRE(stl.triangles.size() == g.triangles.size());
+  REQUIRE(solidInfo(stl).closed);
+  REQUIRE(solidInfo(stl).component_points.size() == 1);
+  std::string obj;
+  for (const auto& v : box.vertices) obj += fmt::format("v {} {} {}\n", v.x(), v.y(), v.z());
+  for (std::size_t f = 0; f < box.triangles.size(); ++f) obj += fmt::format("vn 0 0 {}\n", f + 1);
+  for (std::size_t f = 0; f < box.triangles.size(); ++f) {
+    const auto& t = box.triangles[f];
+    obj += fmt::format("f {}//{} {}//{} {}//{}\n", t[0] + 1, f + 1, t[1] + 1, f + 1, t[2] + 1, f + 1);
+  }
+  const Mesh fromObj = loadMeshFile(dir.write("box.obj", obj));
+  REQUIRE(fromObj.vertices.size() == 8);
+  REQUIRE(solidInfo(fromObj).closed);
+  REQUIRE(solidInfo(fromObj).component_points.size() == 1);
+  REQUIRE(containsPoint(fromObj, solidInfo(fromObj), Vector3d(0.1, 0.2, 0.3)));
+  // Welding merges exact copies only: two boxes 10 um apart (far above the
+  // single precision STL stores) keep 16 vertices.
+  Mesh nearly = boxMesh({1, 1, 1});
+  nearly.append(boxMesh({1, 1, 1}), Transform(Eigen::Translation3d(1e-5, 0, 0)));
+  const Mesh nearlyRead = loadMeshFile(dir.write("nearly.stl", test::asciiStl(nearly)));
+  REQUIRE(nearlyRead.vertices.size() == 16);
 }
 
 TEST_CASE("ray parity on a BVH agrees with the loop over every triangle, and the hull test never rejects a point inside",

@@ -62,6 +62,26 @@ struct TempDir {
   }
 };
 
+/// The mesh as an ASCII STL file: every triangle with its normal and its own
+/// three corners, as STL stores them (a closed mesh arrives as a triangle soup).
+inline std::string asciiStl(const Mesh& mesh) {
+  std::ostringstream out;
+  out.precision(17);
+  out << "solid soup\n";
+  for (const auto& t : mesh.triangles) {
+    auto corner = [&](int k) { return mesh.vertices[static_cast<std::size_t>(t[static_cast<std::size_t>(k)])]; };
+    const Eigen::Vector3d normal = (corner(1) - corner(0)).cross(corner(2) - corner(0)).normalized();
+    out << "facet normal " << normal.x() << ' ' << normal.y() << ' ' << normal.z() << "\nouter loop\n";
+    for (const int v : t) {
+      const Eigen::Vector3d& p = mesh.vertices[static_cast<std::size_t>(v)];
+      out << "vertex " << p.x() << ' ' << p.y() << ' ' << p.z() << '\n';
+    }
+    out << "endloop\nendfacet\n";
+  }
+  out << "endsolid soup\n";
+  return out.str();
+}
+
 /// `text` with the first `from` replaced by `to` (which must be there).
 inline std::string replaceOnce(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
