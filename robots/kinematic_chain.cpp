@@ -48,10 +48,12 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
   motionTerms_.resize(links_.size());
   for (std::size_t i = 0; i < links_.size(); ++i) {
     double reach = links_[i].radius;
+    const std::vector<double> axisLevers = axisDistanceLevers(i);
+    std::size_t revolute = 0;
     for (int f = linkFrames_[i]; f > 0;) {
       const Joint& joint = joints[frames[f].joint];
       const int c = jointCoordinate_[frames[f].joint];
-      if (joint.type == JointType::Revolute) motionTerms_[i].push_back({c, f, reach, false});
+      if (joint.type == JointType::Revolute) motionTerms_[i].push_back({c, f, std::min(reach, axisLevers[revolute++]), false});
       if (joint.type == JointType::Prismatic) {
         motionTerms_[i].push_back({c, f, 1.0, true});
         reach += std::max(std::abs(joint.lower), std::abs(joint.upper));
@@ -132,6 +134,51 @@ void KinematicChain::interpolate(const Config& a, const Config& b, double t, Con
 double KinematicChain::distance(const Config& a, const Config& b) const { return (b - a).norm(); }
 
 double KinematicChain::maxExtent() const { return (bounds_.upper - bounds_.lower).norm(); }
+
+std::vector<double> KinematicChain::axisDistanceLevers(std::size_t link) const {
+  // Every point of the link is followed from the link's frame towards the
+  // root as a ball (centre, radius) that holds it in every configuration of
+  // the joints passed so far: a single point at first; turning the ball about
+  // a revolute axis keeps it within the axis distance of its centre plus its
+  // radius of the axis, so it is replaced by the ball about the centre's foot
+  // on the axis with that radius; a prismatic joint widens it by half its travel
+  // (about the middle of the travel). A revolute joint moves the point at most
+  // its distance from the axis per radian: at most the ball's axis distance plus
+  // its radius. Where only fixed joints lie between the link and a joint, the
+  // ball is the point itself and the lever is exact: a hand spinning about its
+  // own wrist axis moves by its radius about that axis, not by its distance
+  // from the joint's origin (the reach the caller also keeps, and takes where smaller).
+  const auto& frames = description_.frames;
+  const auto& joints = description_.joints;
+  std::vector<double> levers;
+  for (int f = linkFrames_[link]; f > 0; f = joints[frames[f].joint].parent_frame)
+    if (joints[frames[f].joint].type == JointType::Revolute) levers.push_back(0.0);
+  for (const Eigen::Vector3d& vertex : links_[link].mesh.vertices) {
+    Eigen::Vector3d centre = vertex;
+    double radius = 0.0;
+    std::size_t revolute = 0;
+    for (int f = linkFrames_[link]; f > 0;) {
+      const Joint& joint = joints[frames[f].joint];
+      const Eigen::Vector3d axis = joint.axis.normalized();
+      if (joint.type == JointType::Revolute) {
+        const Eigen::Vector3d foot = centre.dot(axis) * axis;
+        const double fromAxis = (centre - foot).norm() + radius;
+        // Rounding of the products above, relative to the point's magnitude.
+        levers[revolute] = std::max(levers[revolute], fromAxis * (1.0 + 1e-12) + 1e-15 * centre.norm());
+        ++revolute;
+        centre = foot;
+        radius = fromAxis;
+      }
+      if (joint.type == JointType::Prismatic) {
+        centre += 0.5 * (joint.lower + joint.upper) * joint.axis;
+        radius += 0.5 * (joint.upper - joint.lower) * joint.axis.norm();
+      }
+      centre = joint.origin * centre;
+      f = joint.parent_frame;
+    }
+  }
+  return levers;
+}
 
 void KinematicChain::framePoses(const Config& q, std::vector<Transform>& out) const {
   const auto& frames = description_.frames;

@@ -104,6 +104,10 @@ class KinematicChain final : public Robot {
 
   /// Levers of the link's terms valid along the edge a -> b: the static lever,
   /// tightened by the actual distance to the joint at either end.
+  /// Per revolute joint from the link towards the root, an upper bound (over
+  /// all configurations) on the distance of the link's points from the
+  /// joint's axis: how far they move per radian of that joint.
+  std::vector<double> axisDistanceLevers(std::size_t link) const;
   void edgeLevers(std::size_t link, const std::vector<Transform>& framesA, const std::vector<Transform>& framesB,
                   const Config& a, const Config& b, std::vector<double>& levers) const;
   /// sum lever |dq| over a link's terms, optionally skipping the joints it shares with `other`.
