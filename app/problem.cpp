@@ -440,7 +440,8 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
   }
   if (const YAML::Node a = c["adaptive"]) {
     in.requireMap(a, "checker.adaptive",
-                  {"eta", "distance_relative_error", "cache_nodes", "motion_bound", "probes", "path_queue"});
+                  {"eta", "distance_relative_error", "cache_nodes", "motion_bound", "probes", "probe_step",
+                   "path_queue"});
     auto& settings = s.adaptive;
     if (a["eta"]) settings.eta = in.positive(a["eta"], "checker.adaptive.eta (m)");
     if (a["distance_relative_error"]) {
@@ -458,6 +459,11 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
       if (probes > kMaxAdaptiveProbes)
         in.fail(a["probes"], fmt::format("checker.adaptive.probes must be at most {}", kMaxAdaptiveProbes));
       settings.probes = static_cast<int>(probes);
+    }
+    if (a["probe_step"]) {
+      settings.probe_step = in.number(a["probe_step"], "checker.adaptive.probe_step");
+      if (settings.probe_step < 0 || settings.probe_step > 1)
+        in.fail(a["probe_step"], "checker.adaptive.probe_step is a fraction of the C-space extent in [0, 1]");
     }
     if (a["path_queue"]) settings.path_queue = in.boolean(a["path_queue"], "checker.adaptive.path_queue");
   }

@@ -63,6 +63,8 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
   if (settings_.cache_nodes == 0) throw std::invalid_argument("adaptive cache_nodes must be at least 1");
   if (settings_.probes < 0 || settings_.probes > kMaxAdaptiveProbes)
     throw std::invalid_argument(fmt::format("adaptive probes must be in [0, {}]", kMaxAdaptiveProbes));
+  if (!(settings_.probe_step >= 0.0 && settings_.probe_step <= 1.0))
+    throw std::invalid_argument("adaptive probe_step must be a fraction of the C-space extent in [0, 1]");
   const int linkCount = static_cast<int>(robot_->links().size());
   const int obstacleCount = static_cast<int>(scene_->obstacles().size());
   for (int i = 0; i < linkCount; ++i)
@@ -76,9 +78,11 @@ AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
 std::string AdaptiveChecker::description() const {
   return fmt::format(
       "adaptive (eta {:.3g} m, distance relative error {:g}, motion bound {}, geometry {}, {} static probes per "
-      "segment, {})",
+      "segment{}, {})",
       eta_, settings_.distance_relative_error, settings_.speed_bounds && robot_->hasSpeedBounds() ? "speed" : "lever",
       geometryName(settings_.geometry), settings_.probes,
+      settings_.probe_step > 0.0 ? fmt::format(" at most, one per {:g}% of the C-space extent", 100 * settings_.probe_step)
+                                 : "",
       settings_.path_queue ? "paths in one queue" : "paths segment by segment");
 }
 
@@ -92,9 +96,22 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probe(std::span<const
   // All midpoints first, then all quarters, ... (the resolution order Bohlin
   // and Kavraki use for lazy PRM's paths): a collision anywhere on the path
   // ends the check before free segments are paid for.
-  for (int i = 1; i <= settings_.probes; ++i) {
+  probeCounts_.resize(path.size() - 1);
+  int most = 0;
+  for (std::size_t s = 0; s + 1 < path.size(); ++s) {
+    int count = settings_.probes;
+    if (settings_.probe_step > 0.0) {
+      const double steps = robot_->distance(path[s], path[s + 1]) / (settings_.probe_step * robot_->maxExtent());
+      if (steps < count) count = std::max(1, static_cast<int>(std::ceil(steps)) - 1);
+      count = std::min(count, settings_.probes);
+    }
+    probeCounts_[s] = count;
+    most = std::max(most, count);
+  }
+  for (int i = 1; i <= most; ++i) {
     const double t = vanDerCorput(static_cast<unsigned>(i));
     for (std::size_t s = 0; s + 1 < path.size(); ++s) {
+      if (i > probeCounts_[s]) continue;
       robot_->interpolate(path[s], path[s + 1], t, splitConfig_);
       if (collision_.inCollision(splitConfig_, stats_)) return Collision{s, t};
     }

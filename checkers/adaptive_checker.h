@@ -40,6 +40,13 @@ struct AdaptiveSettings {
   /// robot finds a deep collision for less than the midpoint distances of
   /// every pair cost; a collision found so is real, so verdicts stay exact.
   int probes = 15;
+  /// A segment gets one probe per this fraction of the C-space extent (the
+  /// 1% discretization's step: a probe per step that discretization would
+  /// take, the rest left to the certificate), at least one and at most
+  /// `probes`; 0 gives every segment `probes`. Probes on a short segment
+  /// spaced closer than that find few collisions the certificate would not,
+  /// and cost a whole static check each.
+  double probe_step = 0.01;
   /// `checkPath` puts every segment into one priority queue (SSL 2005,
   /// Sec. 5), so the worst pair anywhere on the path is split first (true);
   /// or checks the segments one by one in path order and stops at the first
@@ -170,6 +177,7 @@ class AdaptiveChecker final : public Checker {
   // Per-check working state, kept as members to reuse allocations.
   std::vector<Sample> samples_;  // the first sampleCount_ are this check's
   std::size_t sampleCount_ = 0;
+  std::vector<int> probeCounts_;  // per segment of the path being probed
   Config splitConfig_;
   std::vector<std::vector<double>> pairMotionBounds_;  // [segment][pair] l_i + l_j of the whole segment
   std::vector<std::vector<double>> accelerationBounds_;  // [segment][link], when the robot has speed bounds

@@ -47,12 +47,14 @@ struct AdaptiveStrategy {
   }
 };
 
-/// The same on the mesh geometry alone (BVH traversals, no convex pieces).
+/// The same on the mesh geometry alone (BVH traversals, no convex pieces),
+/// with every segment probed `probes` times whatever its length.
 struct AdaptiveMeshStrategy {
   static constexpr bool exact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     AdaptiveSettings settings;
     settings.geometry = Geometry::Mesh;
+    settings.probe_step = 0.0;
     return std::make_unique<AdaptiveChecker>(std::move(robot), std::move(scene), settings);
   }
 };
