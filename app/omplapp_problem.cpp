@@ -1,5 +1,6 @@
 #include "app/omplapp_problem.h"
 
+#include "environments/input_file.h"
 #include "environments/mesh.h"
 
 #include <boost/property_tree/ini_parser.hpp>
@@ -12,7 +13,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <regex>
+#include <string_view>
 #include <set>
 #include <sstream>
 
@@ -21,10 +22,12 @@ namespace prmkit {
 bool isOmplAppConfig(const std::filesystem::path& file) { return file.extension() == ".cfg"; }
 
 YamlReader readOmplAppConfig(const std::filesystem::path& file) {
-  std::ifstream stream(file);
-  if (!stream) throw InputError(fmt::format("{}: cannot open the problem file", file.string()));
   std::stringstream text;
-  text << stream.rdbuf();
+  try {
+    text << readInputFile(file, kMaxDescriptionFileBytes, "OMPL.app problem file");
+  } catch (const InputFileError& e) {
+    throw InputError(e.what());
+  }
   boost::property_tree::ptree tree;
   try {
     std::istringstream in(text.str());
@@ -35,10 +38,16 @@ YamlReader readOmplAppConfig(const std::filesystem::path& file) {
   // ptree keeps no line numbers: find each key's line in the text.
   std::vector<std::string> lines;
   for (std::string line; std::getline(text, line);) lines.push_back(line);
+  // The key is the file's text, not a pattern: compared as it is.
   auto lineOf = [&](const std::string& key) {
-    const std::regex pattern("^\\s*" + std::regex_replace(key, std::regex("\\."), "\\.") + "\\s*[=:]");
-    for (std::size_t i = 0; i < lines.size(); ++i)
-      if (std::regex_search(lines[i], pattern)) return fmt::format("{}:{}", file.string(), i + 1);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      std::string_view line(lines[i]);
+      line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+      if (!line.starts_with(key)) continue;
+      line.remove_prefix(key.size());
+      line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+      if (!line.empty() && (line.front() == '=' || line.front() == ':')) return fmt::format("{}:{}", file.string(), i + 1);
+    }
     return file.string();
   };
   const auto section = tree.get_child_optional("problem");

@@ -1,17 +1,23 @@
 #include "environments/mesh.h"
 
+#include "environments/input_file.h"
+
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <fmt/format.h>
+#include <tinyxml2.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <numeric>
+#include <string_view>
+#include <unordered_map>
 #include <stdexcept>
 
 namespace prmkit {
@@ -387,38 +393,129 @@ Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Ei
 
 namespace {
 
-void collectNode(const aiScene* scene, const aiNode* node, const aiMatrix4x4& parent, Mesh& out) {
-  const aiMatrix4x4 transform = parent * node->mTransformation;
-  for (unsigned int i = 0; i < node->mNumMeshes; ++i) {
-    const aiMesh* mesh = scene->mMeshes[node->mMeshes[i]];
-    const int offset = static_cast<int>(out.vertices.size());
-    for (unsigned int v = 0; v < mesh->mNumVertices; ++v) {
-      const aiVector3D p = transform * mesh->mVertices[v];
-      out.vertices.emplace_back(p.x, p.y, p.z);
+/// Every triangle of the scene's node tree, with the nodes' transforms. The
+/// tree comes from the file (COLLADA instancing can make it deep and wide), so
+/// it is walked with an explicit stack and bounded in nodes and triangles.
+void collectNodes(const aiScene* scene, const std::filesystem::path& file, Mesh& out) {
+  std::vector<std::pair<const aiNode*, aiMatrix4x4>> stack{{scene->mRootNode, scene->mRootNode->mTransformation}};
+  std::size_t visited = 0;
+  while (!stack.empty()) {
+    const auto [node, transform] = stack.back();
+    stack.pop_back();
+    if (++visited > kMaxMeshNodes)
+      throw MeshLoadError(fmt::format("mesh file '{}' has more than {} scene nodes", file.string(), kMaxMeshNodes));
+    for (unsigned int i = 0; i < node->mNumMeshes; ++i) {
+      const aiMesh* mesh = scene->mMeshes[node->mMeshes[i]];
+      if (out.triangles.size() + mesh->mNumFaces > kMaxMeshTriangles ||
+          out.vertices.size() + mesh->mNumVertices > 3 * kMaxMeshTriangles)
+        throw MeshLoadError(fmt::format("mesh file '{}' has more than {} triangles (or three times as many vertices)",
+                                        file.string(), kMaxMeshTriangles));
+      const int offset = static_cast<int>(out.vertices.size());
+      for (unsigned int v = 0; v < mesh->mNumVertices; ++v) {
+        const aiVector3D p = transform * mesh->mVertices[v];
+        out.vertices.emplace_back(p.x, p.y, p.z);
+      }
+      for (unsigned int f = 0; f < mesh->mNumFaces; ++f) {
+        const aiFace& face = mesh->mFaces[f];
+        if (face.mNumIndices != 3) continue;  // points and lines carry no volume
+        out.triangles.push_back({offset + static_cast<int>(face.mIndices[0]),
+                                 offset + static_cast<int>(face.mIndices[1]),
+                                 offset + static_cast<int>(face.mIndices[2])});
+      }
     }
-    for (unsigned int f = 0; f < mesh->mNumFaces; ++f) {
-      const aiFace& face = mesh->mFaces[f];
-      if (face.mNumIndices != 3) continue;  // points and lines carry no volume
-      out.triangles.push_back({offset + static_cast<int>(face.mIndices[0]), offset + static_cast<int>(face.mIndices[1]),
-                               offset + static_cast<int>(face.mIndices[2])});
+    for (unsigned int c = node->mNumChildren; c-- > 0;)
+      stack.emplace_back(node->mChildren[c], transform * node->mChildren[c]->mTransformation);
+  }
+}
+
+/// COLLADA nodes may instance other nodes (`<instance_node url="#id">`): a
+/// cycle makes assimp recurse until the stack overflows, and nodes that each
+/// instance the next twice expand exponentially. The node graph is read with
+/// tinyxml2 first (its element depth is bounded) and a cycle, or a graph that
+/// expands beyond kMaxMeshNodes, is refused before assimp sees the file.
+void checkColladaNodeGraph(const std::filesystem::path& file) {
+  tinyxml2::XMLDocument doc;
+  if (doc.LoadFile(file.string().c_str()) != tinyxml2::XML_SUCCESS)
+    throw MeshLoadError(fmt::format("{}:{}: not a COLLADA file prmkit can read: {}", file.string(), doc.ErrorLineNum(),
+                                    doc.ErrorStr()));
+  std::vector<const tinyxml2::XMLElement*> nodes;
+  std::unordered_map<const tinyxml2::XMLElement*, int> indexOf;
+  std::unordered_map<std::string, int> byId;
+  std::vector<const tinyxml2::XMLElement*> walk{doc.RootElement()};
+  while (!walk.empty()) {
+    const tinyxml2::XMLElement* e = walk.back();
+    walk.pop_back();
+    if (e == nullptr) continue;
+    if (std::string_view(e->Name()) == "node") {
+      indexOf[e] = static_cast<int>(nodes.size());
+      if (const char* id = e->Attribute("id")) byId.emplace(id, static_cast<int>(nodes.size()));
+      nodes.push_back(e);
+    }
+    for (const auto* child = e->FirstChildElement(); child; child = child->NextSiblingElement()) walk.push_back(child);
+  }
+  std::vector<std::vector<int>> children(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (const auto* child = nodes[i]->FirstChildElement(); child; child = child->NextSiblingElement()) {
+      const std::string_view name = child->Name();
+      if (name == "node") children[i].push_back(indexOf.at(child));
+      const char* url = child->Attribute("url");
+      if (name == "instance_node" && url && url[0] == '#')
+        if (const auto target = byId.find(url + 1); target != byId.end()) children[i].push_back(target->second);
+    }
+  // Depth-first, iteratively: 0 unseen, 1 on the stack, 2 done with its expanded size known.
+  std::vector<int> state(nodes.size(), 0);
+  std::vector<std::size_t> expanded(nodes.size(), 1);
+  for (std::size_t root = 0; root < nodes.size(); ++root) {
+    if (state[root] != 0) continue;
+    std::vector<std::pair<int, std::size_t>> stack{{static_cast<int>(root), 0}};
+    state[root] = 1;
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      const auto n = static_cast<std::size_t>(node);
+      if (next < children[n].size()) {
+        const int child = children[n][next++];
+        if (state[static_cast<std::size_t>(child)] == 1) {
+          const char* id = nodes[static_cast<std::size_t>(child)]->Attribute("id");
+          throw MeshLoadError(fmt::format("{}:{}: COLLADA node '{}' instances itself (through the nodes it holds)",
+                                          file.string(), nodes[static_cast<std::size_t>(child)]->GetLineNum(),
+                                          id ? id : "?"));
+        }
+        if (state[static_cast<std::size_t>(child)] == 0) {
+          state[static_cast<std::size_t>(child)] = 1;
+          stack.emplace_back(child, 0);
+        }
+        continue;
+      }
+      for (const int child : children[n]) expanded[n] = std::min(expanded[n] + expanded[static_cast<std::size_t>(child)], kMaxMeshNodes + 1);
+      if (expanded[n] > kMaxMeshNodes)
+        throw MeshLoadError(fmt::format("{}:{}: COLLADA node expands to more than {} nodes through instance_node",
+                                        file.string(), nodes[n]->GetLineNum(), kMaxMeshNodes));
+      state[n] = 2;
+      stack.pop_back();
     }
   }
-  for (unsigned int c = 0; c < node->mNumChildren; ++c) collectNode(scene, node->mChildren[c], transform, out);
 }
 
 }  // namespace
 
 Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scale) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec))
-    throw MeshLoadError(fmt::format("mesh file '{}' does not exist or is not a regular file", file.string()));
+  try {
+    requireInputFile(file, kMaxMeshFileBytes, "mesh file");
+  } catch (const InputFileError& e) {
+    throw MeshLoadError(e.what());
+  }
+  std::string extension = file.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (extension == ".zae")
+    throw MeshLoadError(fmt::format("mesh file '{}': zipped COLLADA is not read (unzip it to a .dae)", file.string()));
+  if (extension == ".dae") checkColladaNodeGraph(file);
   Assimp::Importer importer;
   const aiScene* scene = importer.ReadFile(
       file.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
   if (scene == nullptr || scene->mRootNode == nullptr)
     throw MeshLoadError(fmt::format("cannot read mesh file '{}': {}", file.string(), importer.GetErrorString()));
   Mesh mesh;
-  collectNode(scene, scene->mRootNode, aiMatrix4x4(), mesh);
+  collectNodes(scene, file, mesh);
   if (mesh.triangles.empty()) throw MeshLoadError(fmt::format("mesh file '{}' contains no triangles", file.string()));
   for (auto& v : mesh.vertices) {
     v = v.cwiseProduct(scale);

@@ -90,6 +90,10 @@ Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Ei
 /// hierarchy (root included) and then `scale`. Throws MeshLoadError.
 Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
 
+/// Most triangles and scene nodes a mesh file may hold.
+inline constexpr std::size_t kMaxMeshTriangles = 10'000'000;
+inline constexpr std::size_t kMaxMeshNodes = 1'000'000;
+
 struct MeshLoadError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

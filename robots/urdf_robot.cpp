@@ -1,5 +1,7 @@
 #include "robots/urdf_robot.h"
 
+#include "environments/input_file.h"
+
 #include <fmt/format.h>
 #include <tinyxml2.h>
 #include <urdf_parser/urdf_parser.h>
@@ -78,8 +80,18 @@ Mesh collisionMesh(const urdf::Collision& collision, const std::filesystem::path
   return mesh.transformed(toTransform(collision.origin));
 }
 
+/// The file's whole text, bounded (environments/input_file.h), or RobotLoadError.
+std::string readDescription(const std::filesystem::path& file, const std::string& what) {
+  try {
+    return readInputFile(file, kMaxDescriptionFileBytes, what);
+  } catch (const InputFileError& e) {
+    throw RobotLoadError(e.what());
+  }
+}
+
 tinyxml2::XMLElement* srdfRobot(tinyxml2::XMLDocument& doc, const std::filesystem::path& srdf) {
-  if (doc.LoadFile(srdf.string().c_str()) != tinyxml2::XML_SUCCESS)
+  const std::string text = readDescription(srdf, "SRDF");
+  if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
     throw RobotLoadError(fmt::format("cannot read SRDF '{}': {} (line {})", srdf.string(), doc.ErrorStr(), doc.ErrorLineNum()));
   auto* robot = doc.FirstChildElement("robot");
   if (!robot) throw RobotLoadError(fmt::format("SRDF '{}' has no <robot> element", srdf.string()));
@@ -190,11 +202,7 @@ std::vector<std::string> readSrdfGroupJoints(
 }
 
 std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf, const UrdfOptions& options) {
-  std::ifstream in(urdf);
-  if (!in) throw RobotLoadError(fmt::format("cannot open URDF '{}'", urdf.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  const urdf::ModelInterfaceSharedPtr model = urdf::parseURDF(text.str());
+  const urdf::ModelInterfaceSharedPtr model = urdf::parseURDF(readDescription(urdf, "URDF"));
   if (!model) throw RobotLoadError(fmt::format("'{}' is not a valid URDF (urdfdom could not parse it)", urdf.string()));
   const auto root = model->getRoot();
   if (!root) throw RobotLoadError(fmt::format("URDF '{}' has no root link", urdf.string()));

@@ -1,6 +1,7 @@
 #include "app/cli.h"
 #include "app/outputs.h"
 #include "app/yaml_reader.h"
+#include "environments/input_file.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
@@ -120,6 +121,46 @@ TEST_CASE("problem files that are not regular files or are too large are refused
   const Run tooBig = cli({"validate", big.string()});
   REQUIRE(tooBig.code == 2);
   REQUIRE(tooBig.err.find("larger than the 64 MiB a YAML file may have") != std::string::npos);
+  // Meshes, URDF, SRDF and OMPL.app files too, each with its own limit.
+  auto withMesh = [&](const fs::path& mesh) {
+    return dir.write("m.yaml", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", fmt::format("mesh: {{file: '{}'}}", mesh.string())));
+  };
+  const Run meshDevice = cli({"validate", withMesh("/dev/zero").string()});
+  REQUIRE(meshDevice.code == 2);
+  REQUIRE(meshDevice.err.find("mesh file '/dev/zero' does not exist or is not a regular file") != std::string::npos);
+  const auto bigMesh = dir.path / "big.stl";
+  { std::ofstream(bigMesh) << "solid big\n"; }
+  fs::resize_file(bigMesh, kMaxMeshFileBytes + 1);
+  const Run meshTooBig = cli({"validate", withMesh(bigMesh).string()});
+  REQUIRE(meshTooBig.code == 2);
+  REQUIRE(meshTooBig.err.find("more than the 256 MiB prmkit reads") != std::string::npos);
+  const auto arm = test::problemFile("arm6_shelf");
+  const auto armText = [&] {
+    std::ifstream in(arm);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }();
+  const auto robots = test::sourceDir() / "configs" / "robots";
+  const Run urdfDevice = cli({"validate", dir.write("u.yaml", test::replaceOnce(armText, "../robots/arm6.urdf", "/dev/zero")).string()});
+  REQUIRE(urdfDevice.code == 2);
+  REQUIRE(urdfDevice.err.find("URDF '/dev/zero' does not exist or is not a regular file") != std::string::npos);
+  const auto bigSrdf = dir.path / "big.srdf";
+  { std::ofstream(bigSrdf) << "<robot/>\n"; }
+  fs::resize_file(bigSrdf, kMaxDescriptionFileBytes + 1);
+  const Run srdfTooBig = cli({"validate", dir.write("s.yaml", test::replaceOnce(test::replaceOnce(armText, "../robots/arm6.urdf",
+                                                                                                 (robots / "arm6.urdf").string()),
+                                                                                "../robots/arm6.srdf", bigSrdf.string()))
+                                              .string()});
+  REQUIRE(srdfTooBig.code == 2);
+  REQUIRE(srdfTooBig.err.find("SRDF '" + bigSrdf.string() + "' has 67108865 bytes, more than the 64 MiB") != std::string::npos);
+  fs::create_directory(dir.path / "folder.cfg");
+  const Run cfgFolder = cli({"validate", (dir.path / "folder.cfg").string()});
+  REQUIRE(cfgFolder.code == 2);
+  REQUIRE(cfgFolder.err.find("is not a regular file") != std::string::npos);
+  // An unknown .cfg key is text, not a pattern: a key that would be a
+  // catastrophic regular expression is reported with its line at once.
+  const Run cfgKey = cli({"validate", dir.write("k.cfg", "[problem]\nname = k\n(a+)+$ = 1\n").string()});
+  REQUIRE(cfgKey.code == 2);
+  REQUIRE(cfgKey.err.find("k.cfg:3: unknown key '(a+)+$' in [problem]") != std::string::npos);
   // Nested aliases that would make a walk of the document explode are cut off.
   std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (int i = 1; i < 9; ++i)

@@ -5,6 +5,7 @@
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <numbers>
 
@@ -133,6 +134,48 @@ volume.max.y = 3
   REQUIRE(problem.name == "tiny");
   REQUIRE(problem.robot->kind() == "rigid2d");
   REQUIRE(problem.goal.isApprox(Eigen::Vector3d(9, 0.5, 3)));
+}
+
+TEST_CASE("COLLADA node graphs that instance themselves or explode are refused before assimp reads them", "[omplapp]") {
+  // The robot's node instances a library node that instances it back.
+  const std::string tetrahedron = tetrahedronDae("");
+  const std::string cyclic = test::replaceOnce(
+      test::replaceOnce(tetrahedron, "<library_visual_scenes>",
+                        "<library_nodes>\n<node id=\"a\"><instance_node url=\"#b\"/></node>\n"
+                        "<node id=\"b\"><instance_node url=\"#n\"/></node>\n</library_nodes>\n<library_visual_scenes>"),
+      "<instance_geometry url=\"#tet\"/>", "<instance_geometry url=\"#tet\"/><instance_node url=\"#a\"/>");
+  {
+    CfgFiles files;
+    files.dir.write("robot.dae", cyclic);
+    const auto run = cli({"validate", files.cfg.string()});
+    INFO(run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE_THAT(run.err, Catch::Contains("robot.dae:") && Catch::Contains("instances itself"));
+  }
+  // 30 library nodes, each instancing the next twice: 2^30 nodes once expanded.
+  std::string library = "<library_nodes>\n";
+  for (int i = 0; i < 30; ++i)
+    library += fmt::format("<node id=\"l{0}\"><instance_node url=\"#l{1}\"/><instance_node url=\"#l{1}\"/></node>\n", i, i + 1);
+  library += "<node id=\"l30\"><instance_geometry url=\"#tet\"/></node>\n</library_nodes>\n<library_visual_scenes>";
+  // The scene's node instances the top of the library instead of the geometry.
+  const std::string instancing = test::replaceOnce(tetrahedron, "<instance_geometry url=\"#tet\"/>", "<instance_node url=\"#l0\"/>");
+  const std::string exploding = test::replaceOnce(instancing, "<library_visual_scenes>", library);
+  {
+    CfgFiles files;
+    files.dir.write("world.dae", exploding);
+    const auto run = cli({"validate", files.cfg.string()});
+    INFO(run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE_THAT(run.err, Catch::Contains("world.dae:") && Catch::Contains("expands to more than 1000000 nodes"));
+  }
+  // Ten levels of the same stay within the limit and load.
+  std::string small = "<library_nodes>\n";
+  for (int i = 0; i < 10; ++i)
+    small += fmt::format("<node id=\"l{0}\"><instance_node url=\"#l{1}\"/><instance_node url=\"#l{1}\"/></node>\n", i, i + 1);
+  small += "<node id=\"l10\"><instance_geometry url=\"#tet\"/></node>\n</library_nodes>\n<library_visual_scenes>";
+  const TempDir dir;
+  const Mesh shared = loadMeshFile(dir.write("shared.dae", test::replaceOnce(instancing, "<library_visual_scenes>", small)));
+  REQUIRE(shared.triangles.size() == 4 * 1024);
 }
 
 TEST_CASE("OMPL.app .cfg errors name file and line, exit 2", "[omplapp]") {

@@ -1,0 +1,31 @@
+#pragma once
+// Input files read whole are checked before the first byte is read: a
+// special file (/dev/zero, a FIFO, a directory) would be read forever or
+// block, and a huge one would exhaust memory in a parser that gives no
+// location; both are refused with the file named and the limit stated.
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+namespace prmkit {
+
+struct InputFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Largest mesh file (STL, OBJ, COLLADA, ...) prmkit reads: about 5 million
+/// triangles of binary STL.
+inline constexpr std::uintmax_t kMaxMeshFileBytes = std::uintmax_t{256} << 20;
+/// Largest text description (URDF, SRDF, OMPL.app .cfg).
+inline constexpr std::uintmax_t kMaxDescriptionFileBytes = std::uintmax_t{64} << 20;
+
+/// Throws InputFileError unless `file` is a regular file of at most
+/// `maxBytes`; `what` names the kind of file in the message ("mesh file").
+void requireInputFile(const std::filesystem::path& file, std::uintmax_t maxBytes, const std::string& what);
+
+/// The whole file, after requireInputFile; a file that grows past the limit
+/// while it is read is refused too.
+std::string readInputFile(const std::filesystem::path& file, std::uintmax_t maxBytes, const std::string& what);
+
+}  // namespace prmkit
