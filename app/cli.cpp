@@ -324,7 +324,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   auto* verifyCmd = app.add_subcommand("verify", "dense check of a path file; exit 0 if collision-free, 1 if not");
   addProblemOptions(verifyCmd);
   verifyCmd->add_option("path", pathFile, "path CSV written by plan")->required();
-  verifyCmd->add_option("--eps", eps, "largest motion of any robot point between checks (m); default 1e-3 of the scene size");
+  verifyCmd->add_option("--eps", eps, "largest motion of any robot point between checks (m); default 1e-3 of the robot's largest link or of the scene, whichever is smaller");
   bool independent = false;
   double independentResolution = kIndependentResolution;
   verifyCmd->add_flag("--independent", independent,

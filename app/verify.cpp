@@ -6,9 +6,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace prmkit {
 
-double defaultVerifyEps(const Problem& problem) { return 1e-3 * problem.sceneSize(); }
+double defaultVerifyEps(const Problem& problem) {
+  double robotSize = 0.0;
+  for (const Link& link : problem.robot->links())
+    if (!link.mesh.empty()) robotSize = std::max(robotSize, link.mesh.bounds().diagonal().norm());
+  const double sceneSize = problem.sceneSize();
+  return 1e-3 * (robotSize > 0.0 ? std::min(robotSize, sceneSize) : sceneSize);
+}
 
 VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path, double eps,
                         std::optional<double> independentResolution) {

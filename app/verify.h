@@ -24,7 +24,9 @@ struct VerifyResult {
 VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path, double eps,
                         std::optional<double> independentResolution = std::nullopt);
 
-/// The default eps: 1e-3 of the scene size.
+/// The default eps: 1e-3 of the robot's largest link (its bounding box's
+/// diagonal) or of the scene, whichever is smaller. The scene alone would let
+/// one far-away obstacle coarsen the judge until it steps over a wall.
 double defaultVerifyEps(const Problem& problem);
 
 }  // namespace prmkit

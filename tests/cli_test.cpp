@@ -60,6 +60,17 @@ TEST_CASE("verify rejects a path through an obstacle with exit code 1", "[cli]")
   REQUIRE(run.code == 1);
   REQUIRE(run.out.find("segment 0") != std::string::npos);
   REQUIRE(run.out.find("obstacle 'block'") != std::string::npos);
+  // A thin wall crossed in one straight segment, with an obstacle 4 km away
+  // that makes the scene huge: the default step follows the robot's size, so
+  // the far obstacle cannot coarsen the judge until it steps over the wall.
+  const auto far = dir.write("far.yaml", test::replaceOnce(test::replaceOnce(kValidProblem, "- {name: block, box: [1, 1, 0.1], pose: {xyz: [2, 2, 0]}}",
+                                                                             "- {name: wall, box: [0.02, 4, 0.1], pose: {xyz: [2, 2, 0]}}\n"
+                                                                             "    - {name: far, box: [1, 1, 0.1], pose: {xyz: [3000, 3000, 0]}}"),
+                                                           "goal: [3.5, 3.5, 0]", "goal: [3.5, 0.5, 0]"));
+  const Run wall = cli({"verify", far.string(), dir.write("wall.csv", "x,y,theta\n0.5,0.5,0\n3.5,0.5,0\n").string()});
+  INFO(wall.out << wall.err);
+  REQUIRE(wall.code == 1);
+  REQUIRE(wall.out.find("obstacle 'wall'") != std::string::npos);
 }
 
 TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") {
