@@ -19,6 +19,7 @@ struct CheckStats {
   std::uint64_t hull_answers = 0;      // distance queries answered by convex hulls, without a BVH traversal
   std::uint64_t bvh_traversals = 0;    // distance queries that traversed the BVHs
   std::uint64_t cover_separations = 0;  // static pair tests settled apart by enclosing volumes or convex covers
+  std::uint64_t vertex_confirmations = 0;  // static (link, box) tests settled colliding by a link vertex inside the box
   std::uint64_t cache_hits = 0;        // distance bounds reused from an earlier check of the same node
   std::uint64_t bisection_steps = 0;   // segments split at their midpoint (adaptive)
   std::uint64_t directional_certificates = 0;  // (interval, pair) elements certified by directional motion bounds (adaptive)
@@ -47,6 +48,7 @@ struct CheckStats {
     visit(std::string_view("hull_answers"), &CheckStats::hull_answers, std::string_view("count"));
     visit(std::string_view("bvh_traversals"), &CheckStats::bvh_traversals, std::string_view("count"));
     visit(std::string_view("cover_separations"), &CheckStats::cover_separations, std::string_view("count"));
+    visit(std::string_view("vertex_confirmations"), &CheckStats::vertex_confirmations, std::string_view("count"));
     visit(std::string_view("cache_hits"), &CheckStats::cache_hits, std::string_view("count"));
     visit(std::string_view("bisection_steps"), &CheckStats::bisection_steps, std::string_view("count"));
     visit(std::string_view("directional_certificates"), &CheckStats::directional_certificates, std::string_view("count"));

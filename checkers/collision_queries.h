@@ -58,6 +58,10 @@ class CollisionQueries {
                const SolidInfo& solid, const Transform& pose, CheckStats& stats);
   /// The same against an obstacle, a mesh or a primitive.
   bool touches(std::size_t link, const Transform& linkPose, const Obstacle& obstacle, CheckStats& stats);
+  /// The narrow phase of `touches` once the covers could not separate the
+  /// two: FCL on the meshes, then one body inside the other.
+  bool meshesTouch(std::size_t link, const Transform& linkPose, const BvhModel& bvh, const ConvexCover& cover,
+                   const SolidInfo& solid, const Transform& pose, CheckStats& stats);
 
   Geometry geometry_;
   BvhDistance distance_;

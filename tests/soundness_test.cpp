@@ -610,6 +610,33 @@ TEST_CASE("solids: closed meshes, components and points inside", "[soundness]") 
   REQUIRE(nearlyRead.vertices.size() == 16);
 }
 
+TEST_CASE("static checks that settle (link, box) pairs by a link vertex inside the box agree with FCL on the meshes",
+          "[soundness]") {
+  for (const std::string name : {"arm6_shelf", "arm6_pillars"}) {
+    const Problem problem = loadProblem(test::problemFile(name));
+    CollisionQueries convex(problem.robot, problem.scene, Geometry::Convex);
+    CollisionQueries mesh(problem.robot, problem.scene, Geometry::Mesh);
+    CheckStats convexStats, meshStats;
+    ompl::RNG rng(23);
+    Config q;
+    int colliding = 0;
+    const int samples = test::scaled(4000);
+    for (int i = 0; i < samples; ++i) {
+      problem.robot->sampleUniform(rng, q);
+      INFO(name << " sample " << i);
+      const bool hit = mesh.inCollision(q, meshStats);
+      REQUIRE(convex.inCollision(q, convexStats) == hit);
+      colliding += hit;
+    }
+    INFO(name << ": " << colliding << " colliding, " << convexStats.vertex_confirmations << " settled by a vertex");
+    // The shortcut is used, and only on the convex geometry; it never decides
+    // more pairs than there were colliding configurations' first contacts.
+    REQUIRE(convexStats.vertex_confirmations > 0);
+    REQUIRE(convexStats.vertex_confirmations <= static_cast<std::uint64_t>(colliding));
+    REQUIRE(meshStats.vertex_confirmations == 0);
+  }
+}
+
 TEST_CASE("ray parity on a BVH agrees with the loop over every triangle, and the hull test never rejects a point inside",
           "[soundness]") {
   std::mt19937 rng(29);
