@@ -39,7 +39,7 @@ bool CollisionQueries::overlap(const PlacedBody& a, const PlacedBody& b, CheckSt
 namespace {
 /// Bodies are solids: with no triangles meeting, a body lies inside a closed
 /// one when a point of one of its components does. A point beyond the outer
-/// body's convex hull is outside without a ray cast (most points: the ray
+/// mesh's bounding box, or its convex hull, is outside without a ray cast (most points: the ray
 /// casts cost 7% of `adaptive`'s time per edge on a Panda problem before).
 bool insideSolid(const SolidInfo& inner, const Transform& innerPose, const BvhModel& outer, const SolidInfo& outerSolid,
                  const ConvexCover& outerCover, const Transform& outerPose) {
@@ -47,6 +47,8 @@ bool insideSolid(const SolidInfo& inner, const Transform& innerPose, const BvhMo
   const Transform toOuter = outerPose.inverse() * innerPose;
   for (const Eigen::Vector3d& p : inner.component_points) {
     const Eigen::Vector3d q = toOuter * p;
+    // Beyond the outer mesh's box: no vertex scan, no ray cast.
+    if (!outerSolid.bounds.contains(q)) continue;
     if (outerCover.hull && provenOutside(*outerCover.hull, q)) continue;
     if (containsPoint(outer, outerSolid, q)) return true;
   }
