@@ -89,6 +89,32 @@ std::string readDescription(const std::filesystem::path& file, const std::string
   }
 }
 
+/// urdfdom logs a collision element it cannot read (an unknown shape such as
+/// a capsule, a missing or malformed attribute) and drops it, leaving its link
+/// without that geometry: a link that passes through obstacles unseen. The
+/// file's <collision> elements are counted with tinyxml2 and compared with
+/// what urdfdom kept.
+void requireEveryCollisionRead(const urdf::ModelInterface& model, const std::string& text,
+                               const std::filesystem::path& urdf) {
+  tinyxml2::XMLDocument doc;
+  if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
+    throw RobotLoadError(fmt::format("{}:{}: {}", urdf.string(), doc.ErrorLineNum(), doc.ErrorStr()));
+  const auto* robot = doc.FirstChildElement("robot");
+  if (!robot) return;
+  for (const auto* link = robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
+    const char* name = link->Attribute("name");
+    const auto parsed = name ? model.getLink(name) : nullptr;
+    if (!parsed) continue;
+    std::size_t written = 0;
+    for (const auto* c = link->FirstChildElement("collision"); c; c = c->NextSiblingElement("collision")) ++written;
+    if (parsed->collision_array.size() < written)
+      throw RobotLoadError(fmt::format(
+          "{}:{}: link '{}' has {} collision elements and urdfdom read {} (an unknown shape, or a missing or malformed "
+          "attribute; urdfdom's message names it); prmkit does not drop geometry",
+          urdf.string(), link->GetLineNum(), name, written, parsed->collision_array.size()));
+  }
+}
+
 tinyxml2::XMLElement* srdfRobot(tinyxml2::XMLDocument& doc, const std::filesystem::path& srdf) {
   const std::string text = readDescription(srdf, "SRDF");
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
@@ -202,8 +228,10 @@ std::vector<std::string> readSrdfGroupJoints(
 }
 
 std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf, const UrdfOptions& options) {
-  const urdf::ModelInterfaceSharedPtr model = urdf::parseURDF(readDescription(urdf, "URDF"));
+  const std::string text = readDescription(urdf, "URDF");
+  const urdf::ModelInterfaceSharedPtr model = urdf::parseURDF(text);
   if (!model) throw RobotLoadError(fmt::format("'{}' is not a valid URDF (urdfdom could not parse it)", urdf.string()));
+  requireEveryCollisionRead(*model, text, urdf);
   const auto root = model->getRoot();
   if (!root) throw RobotLoadError(fmt::format("URDF '{}' has no root link", urdf.string()));
   const auto urdfDir = urdf.parent_path();

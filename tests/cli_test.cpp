@@ -185,6 +185,37 @@ TEST_CASE("problem files that are not regular files or are too large are refused
   REQUIRE(duplicateOverride.err.find("duplicate key 'time'") != std::string::npos);
 }
 
+TEST_CASE("URDF collision elements urdfdom cannot read are an error, not dropped geometry", "[cli]") {
+  TempDir dir;
+  const std::string joint = R"(<joint name="j{0}" type="revolute"><parent link="{1}"/><child link="l{0}"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+)";
+  auto urdf = [&](const std::string& geometry) {
+    return "<robot name=\"r\">\n<link name=\"base\"><collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision></link>\n"
+           "<link name=\"l1\">\n<collision><geometry><box size=\"0.1 0.1 0.3\"/></geometry></collision>\n" +
+           geometry + "</link>\n" + fmt::format(fmt::runtime(joint), 1, "base") + "</robot>\n";
+  };
+  const std::string problem = R"(name: u
+robot: {type: urdf, file: r.urdf}
+scene: {obstacles: [{name: b, box: [0.1, 0.1, 0.1], pose: {xyz: [3, 0, 0]}}]}
+start: [0]
+goal: [0.5]
+)";
+  const auto file = dir.write("p.yaml", problem);
+  dir.write("r.urdf", urdf(""));
+  REQUIRE(cli({"validate", file.string()}).code == 0);
+  // A capsule (not a URDF shape), a cylinder without its length, a box with a word for a size.
+  for (const std::string bad : {R"(<collision><geometry><capsule radius="0.05" length="0.3"/></geometry></collision>)",
+                                R"(<collision><geometry><cylinder radius="0.05"/></geometry></collision>)",
+                                R"(<collision><geometry><box size="0.1 0.1 oops"/></geometry></collision>)"}) {
+    dir.write("r.urdf", urdf(bad + "\n"));
+    const Run run = cli({"validate", file.string()});
+    INFO(bad << "\n" << run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE(run.err.find("r.urdf:3: link 'l1' has 2 collision elements and urdfdom read 1") != std::string::npos);
+  }
+}
+
 TEST_CASE("command-line overrides are reported as such, and bad command lines exit 2", "[cli]") {
   TempDir dir;
   const auto problem = dir.write("p.yaml", kValidProblem);

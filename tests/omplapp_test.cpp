@@ -137,44 +137,38 @@ volume.max.y = 3
 }
 
 TEST_CASE("COLLADA node graphs that instance themselves or explode are refused before assimp reads them", "[omplapp]") {
+  // `file` (robot.dae or world.dae) replaced by `text`: refused with exit 2, the file named.
+  auto refused = [](const std::string& file, const std::string& text, const std::string& message) {
+    CfgFiles files;
+    files.dir.write(file, text);
+    const auto run = cli({"validate", files.cfg.string()});
+    INFO(run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE_THAT(run.err, Catch::Contains(file + ":") && Catch::Contains(message));
+  };
+  // Library nodes l0 .. l<levels - 1>, each instancing the next twice, and a last one holding the geometry.
+  auto doublingLibrary = [](int levels) {
+    std::string library = "<library_nodes>\n";
+    for (int i = 0; i < levels; ++i)
+      library += fmt::format("<node id=\"l{0}\"><instance_node url=\"#l{1}\"/><instance_node url=\"#l{1}\"/></node>\n", i, i + 1);
+    return library + fmt::format("<node id=\"l{}\"><instance_geometry url=\"#tet\"/></node>\n</library_nodes>\n<library_visual_scenes>", levels);
+  };
   // The robot's node instances a library node that instances it back.
   const std::string tetrahedron = tetrahedronDae("");
-  const std::string cyclic = test::replaceOnce(
-      test::replaceOnce(tetrahedron, "<library_visual_scenes>",
-                        "<library_nodes>\n<node id=\"a\"><instance_node url=\"#b\"/></node>\n"
-                        "<node id=\"b\"><instance_node url=\"#n\"/></node>\n</library_nodes>\n<library_visual_scenes>"),
-      "<instance_geometry url=\"#tet\"/>", "<instance_geometry url=\"#tet\"/><instance_node url=\"#a\"/>");
-  {
-    CfgFiles files;
-    files.dir.write("robot.dae", cyclic);
-    const auto run = cli({"validate", files.cfg.string()});
-    INFO(run.err);
-    REQUIRE(run.code == 2);
-    REQUIRE_THAT(run.err, Catch::Contains("robot.dae:") && Catch::Contains("instances itself"));
-  }
-  // 30 library nodes, each instancing the next twice: 2^30 nodes once expanded.
-  std::string library = "<library_nodes>\n";
-  for (int i = 0; i < 30; ++i)
-    library += fmt::format("<node id=\"l{0}\"><instance_node url=\"#l{1}\"/><instance_node url=\"#l{1}\"/></node>\n", i, i + 1);
-  library += "<node id=\"l30\"><instance_geometry url=\"#tet\"/></node>\n</library_nodes>\n<library_visual_scenes>";
-  // The scene's node instances the top of the library instead of the geometry.
+  refused("robot.dae",
+          test::replaceOnce(
+              test::replaceOnce(tetrahedron, "<library_visual_scenes>",
+                                "<library_nodes>\n<node id=\"a\"><instance_node url=\"#b\"/></node>\n"
+                                "<node id=\"b\"><instance_node url=\"#n\"/></node>\n</library_nodes>\n<library_visual_scenes>"),
+              "<instance_geometry url=\"#tet\"/>", "<instance_geometry url=\"#tet\"/><instance_node url=\"#a\"/>"),
+          "instances itself");
+  // The scene's node instances the top of the library instead of the geometry:
+  // 30 levels are 2^30 nodes once expanded; ten stay within the limit and load.
   const std::string instancing = test::replaceOnce(tetrahedron, "<instance_geometry url=\"#tet\"/>", "<instance_node url=\"#l0\"/>");
-  const std::string exploding = test::replaceOnce(instancing, "<library_visual_scenes>", library);
-  {
-    CfgFiles files;
-    files.dir.write("world.dae", exploding);
-    const auto run = cli({"validate", files.cfg.string()});
-    INFO(run.err);
-    REQUIRE(run.code == 2);
-    REQUIRE_THAT(run.err, Catch::Contains("world.dae:") && Catch::Contains("expands to more than 1000000 nodes"));
-  }
-  // Ten levels of the same stay within the limit and load.
-  std::string small = "<library_nodes>\n";
-  for (int i = 0; i < 10; ++i)
-    small += fmt::format("<node id=\"l{0}\"><instance_node url=\"#l{1}\"/><instance_node url=\"#l{1}\"/></node>\n", i, i + 1);
-  small += "<node id=\"l10\"><instance_geometry url=\"#tet\"/></node>\n</library_nodes>\n<library_visual_scenes>";
+  refused("world.dae", test::replaceOnce(instancing, "<library_visual_scenes>", doublingLibrary(30)),
+          "expands to more than 1000000 nodes");
   const TempDir dir;
-  const Mesh shared = loadMeshFile(dir.write("shared.dae", test::replaceOnce(instancing, "<library_visual_scenes>", small)));
+  const Mesh shared = loadMeshFile(dir.write("shared.dae", test::replaceOnce(instancing, "<library_visual_scenes>", doublingLibrary(10))));
   REQUIRE(shared.triangles.size() == 4 * 1024);
 }
 
