@@ -41,13 +41,17 @@ void Scene::addObstacle(std::string name, const Primitive& primitive, const Tran
 }
 
 void Scene::add(Obstacle obstacle, std::shared_ptr<fcl::CollisionGeometryd> geometry) {
-  for (const auto& o : obstacles_)
-    if (o.name == obstacle.name) throw std::invalid_argument(fmt::format("two obstacles are named '{}'", o.name));
+  if (!names_.insert(obstacle.name).second)
+    throw std::invalid_argument(fmt::format("two obstacles are named '{}'", obstacle.name));
   auto object = std::make_unique<fcl::CollisionObjectd>(std::move(geometry), obstacle.pose);
   object->setUserData(reinterpret_cast<void*>(static_cast<std::intptr_t>(obstacles_.size())));
   object->computeAABB();
+  // The tree takes the object with its box at once; rebalancing it (FCL's
+  // update refits every node) after each obstacle made loading quadratic, so
+  // it is done when the count reaches a power of two: O(n log n) in all.
   broadphase_.registerObject(object.get());
-  broadphase_.update();
+  const std::size_t count = objects_.size() + 1;
+  if ((count & (count - 1)) == 0) broadphase_.update();
   objects_.push_back(std::move(object));
   obstacles_.push_back(std::move(obstacle));
 }

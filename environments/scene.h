@@ -6,6 +6,8 @@
 #include "environments/primitive.h"
 
 #include <optional>
+#include <string>
+#include <unordered_set>
 
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
 #include <fcl/narrowphase/collision_object.h>
@@ -72,6 +74,7 @@ class Scene {
   std::size_t checkedPrimitives_ = 0;
   std::vector<Obstacle> obstacles_;
   std::vector<std::unique_ptr<fcl::CollisionObjectd>> objects_;
+  std::unordered_set<std::string> names_;
   fcl::DynamicAABBTreeCollisionManagerd broadphase_;
 };
 
