@@ -1,5 +1,7 @@
 #include "app/yaml_reader.h"
 
+#include "environments/input_file.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -39,17 +41,14 @@ void requireUniqueKeys(const YAML::Node& root, const std::string& source) {
 }
 
 YamlReader::YamlReader(std::filesystem::path file) : file_(std::move(file)) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(file_, error))
-    throw InputError(fmt::format("{}: not a regular file (missing, a folder or a device)", file_.string()));
-  if (const auto size = std::filesystem::file_size(file_, error); error || size > kMaxYamlFileBytes)
-    throw InputError(fmt::format("{}: larger than the {} MiB a YAML file may have", file_.string(), kMaxYamlFileBytes >> 20));
-  std::ifstream in(file_);
-  if (!in) throw InputError(fmt::format("{}: cannot open the problem file", file_.string()));
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text;
   try {
-    root_ = YAML::Load(text.str());
+    text = readInputFile(file_, kMaxYamlFileBytes, "YAML file");
+  } catch (const InputFileError& e) {
+    throw InputError(e.what());
+  }
+  try {
+    root_ = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", file_.string(), e.mark.line + 1, e.mark.column + 1, e.msg));
   }
