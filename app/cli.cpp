@@ -1,14 +1,14 @@
 #include "app/cli.h"
 
-#include "app/benchmark.h"
-#include "app/benchmark_set.h"
-#include "app/edge_check.h"
-#include "app/experiment.h"
-#include "app/outputs.h"
-#include "app/problem.h"
-#include "app/sweep.h"
-#include "app/independent_check.h"
-#include "app/verify.h"
+#include "eval/benchmark.h"
+#include "eval/benchmark_set.h"
+#include "eval/edge_check.h"
+#include "eval/experiment.h"
+#include "io/outputs.h"
+#include "io/problem.h"
+#include "eval/sweep.h"
+#include "eval/independent_check.h"
+#include "eval/verify.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

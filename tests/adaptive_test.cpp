@@ -1,8 +1,8 @@
 // What only the adaptive strategy has: exact counts of its bisection on a
 // case solved by hand, the node cache, eta, and the distance bounds it uses.
 // Its verdicts are tested with every other strategy in conformance_test.cpp.
-#include "app/edge_check.h"
-#include "app/problem.h"
+#include "eval/edge_check.h"
+#include "io/problem.h"
 #include "checkers/adaptive_checker.h"
 #include "checkers/bvh_distance.h"
 #include "robots/rigid_body.h"

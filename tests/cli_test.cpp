@@ -1,6 +1,6 @@
 #include "app/cli.h"
-#include "app/outputs.h"
-#include "app/yaml_reader.h"
+#include "io/outputs.h"
+#include "io/yaml_reader.h"
 #include "environments/input_file.h"
 #include "test_support.h"
 

@@ -1,10 +1,10 @@
 // The one conformance suite: every checker strategy runs against the same
 // oracle (FCL's collide on the same meshes, and a dense workspace ground
 // truth). A new strategy is added to the type list, not given its own tests.
-#include "app/edge_check.h"
-#include "app/independent_check.h"
-#include "app/problem.h"
-#include "app/verify.h"
+#include "eval/edge_check.h"
+#include "eval/independent_check.h"
+#include "io/problem.h"
+#include "eval/verify.h"
 #include "checkers/adaptive_checker.h"
 #include "checkers/budgeted_checker.h"
 #include "checkers/collision_queries.h"

@@ -1,10 +1,10 @@
 // MoveIt problem files (PlanningScene + MotionPlanRequest + URDF/SRDF with a
 // planning group), on small files written here, and on the real Panda and
 // MotionBenchMaker problems of ../shared/benchdata when it is present.
-#include "app/benchmark.h"
-#include "app/benchmark_set.h"
-#include "app/problem.h"
-#include "app/verify.h"
+#include "eval/benchmark.h"
+#include "eval/benchmark_set.h"
+#include "io/problem.h"
+#include "eval/verify.h"
 #include "checkers/collision_queries.h"
 #include "robots/urdf_robot.h"
 #include "test_support.h"

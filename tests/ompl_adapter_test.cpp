@@ -1,6 +1,6 @@
 // OMPL's PRM and LazyPRM running on prmkit's checkers (the peers of `compare`).
-#include "app/problem.h"
-#include "app/verify.h"
+#include "io/problem.h"
+#include "eval/verify.h"
 #include "checkers/collision_queries.h"
 #include "planner/ompl_planner.h"
 #include "test_support.h"

@@ -1,7 +1,7 @@
 // OMPL.app .cfg problems on COLLADA meshes the test writes itself: node
 // transforms (translate, scale) are applied, the robot is centred on the mean
 // of its vertices as OMPL.app does, axis-angle start and goal, volume bounds.
-#include "app/problem.h"
+#include "io/problem.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>

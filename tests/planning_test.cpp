@@ -1,5 +1,5 @@
-#include "app/problem.h"
-#include "app/verify.h"
+#include "io/problem.h"
+#include "eval/verify.h"
 #include "planner/edge_check_pool.h"
 #include "planner/roadmap.h"
 

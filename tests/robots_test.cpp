@@ -1,4 +1,4 @@
-#include "app/problem.h"
+#include "io/problem.h"
 #include "robots/planar_chain.h"
 #include "robots/rigid_body.h"
 #include "robots/urdf_robot.h"

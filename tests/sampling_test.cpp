@@ -1,6 +1,6 @@
 // Node sources: the sampling strategies, their mixes and PRM's
 // random-bounce expansion.
-#include "app/problem.h"
+#include "io/problem.h"
 #include "checkers/clearance.h"
 #include "planner/planner.h"
 #include "planner/sampler.h"

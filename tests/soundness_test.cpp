@@ -1,8 +1,8 @@
 // Distance bounds that are lower bounds at every scale, and configurations
 // read from outside in one canonical form: the two ways an exact checker, its
 // ground truth and `verify` could all be fooled at once.
-#include "app/edge_check.h"
-#include "app/independent_check.h"
+#include "eval/edge_check.h"
+#include "eval/independent_check.h"
 #include "checkers/bvh_distance.h"
 #include "checkers/checker_factory.h"
 #include "checkers/clearance.h"

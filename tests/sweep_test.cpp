@@ -1,7 +1,7 @@
 // prmkit compare, sweep and merge, through the command line and the
 // prmkit binary itself, as users and schedulers run them.
-#include "app/benchmark.h"
-#include "app/sweep.h"
+#include "eval/benchmark.h"
+#include "eval/sweep.h"
 #include "test_support.h"
 
 #include <fmt/format.h>

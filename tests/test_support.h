@@ -1,6 +1,6 @@
 #pragma once
 #include "app/cli.h"
-#include "app/problem.h"
+#include "io/problem.h"
 
 #include <unistd.h>
 

@@ -5,7 +5,7 @@
 // 3D; x, y, theta in 2D) and the volume bounds. It is read into the same tree
 // a prmkit problem YAML gives, so that every later check and every --set
 // override works the same way.
-#include "app/yaml_reader.h"
+#include "io/yaml_reader.h"
 
 #include <filesystem>
 

@@ -2,7 +2,7 @@
 // One planning run as compare and sweep see it: what to run (RunSpec), what
 // came out (RunRecord, with the returned path re-verified densely), and the
 // tables, CSV and OMPL benchmark logs made from many records.
-#include "app/problem.h"
+#include "io/problem.h"
 
 #include <filesystem>
 #include <functional>

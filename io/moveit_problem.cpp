@@ -1,4 +1,4 @@
-#include "app/moveit_problem.h"
+#include "io/moveit_problem.h"
 
 #include <fmt/format.h>
 

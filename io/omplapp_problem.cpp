@@ -1,4 +1,4 @@
-#include "app/omplapp_problem.h"
+#include "io/omplapp_problem.h"
 
 #include "environments/input_file.h"
 #include "environments/mesh.h"

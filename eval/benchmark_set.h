@@ -3,7 +3,7 @@
 // sceneNNNN.yaml beside it) of one or more folders, e.g. MotionBenchMaker
 // scenarios, planned with one planner and checker on worker processes, and
 // a table per folder: success rate, planning time, paths verify rejects.
-#include "app/benchmark.h"
+#include "eval/benchmark.h"
 
 #include <filesystem>
 #include <ostream>

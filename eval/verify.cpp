@@ -1,6 +1,6 @@
-#include "app/verify.h"
+#include "eval/verify.h"
 
-#include "app/independent_check.h"
+#include "eval/independent_check.h"
 #include "checkers/collision_queries.h"
 #include "checkers/discrete_checker.h"
 

@@ -1,7 +1,7 @@
-#include "app/sweep.h"
+#include "eval/sweep.h"
 
-#include "app/outputs.h"
-#include "app/yaml_reader.h"
+#include "io/outputs.h"
+#include "io/yaml_reader.h"
 
 #include <fmt/format.h>
 

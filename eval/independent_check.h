@@ -13,7 +13,7 @@
 // own shapes for primitive obstacles), without a broad phase. What it still shares with the checkers is the definition of
 // the motion (Robot::interpolate, Robot::linkPoses), which is the problem,
 // not a solution to it.
-#include "app/problem.h"
+#include "io/problem.h"
 
 #include <fcl/narrowphase/collision_object.h>
 

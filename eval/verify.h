@@ -1,5 +1,5 @@
 #pragma once
-#include "app/problem.h"
+#include "io/problem.h"
 
 namespace prmkit {
 

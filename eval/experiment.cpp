@@ -1,6 +1,6 @@
-#include "app/experiment.h"
+#include "eval/experiment.h"
 
-#include "app/yaml_reader.h"
+#include "io/yaml_reader.h"
 #include "checkers/collision_queries.h"
 
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
-#include "app/edge_check.h"
+#include "eval/edge_check.h"
 
-#include "app/independent_check.h"
-#include "app/outputs.h"
+#include "eval/independent_check.h"
+#include "io/outputs.h"
 #include "checkers/collision_queries.h"
 #include "checkers/discrete_checker.h"
 

@@ -1,4 +1,4 @@
-#include "app/independent_check.h"
+#include "eval/independent_check.h"
 
 #include "checkers/discrete_checker.h"
 

@@ -4,7 +4,7 @@
 // sample of every edge with the budgeted traversal, for each budget and for
 // the best-first (coherence) and depth-first orders; every check's verdict is
 // compared with FCL's exact collide().
-#include "app/problem.h"
+#include "io/problem.h"
 #include "checkers/bvtt_traversal.h"
 
 #include <filesystem>

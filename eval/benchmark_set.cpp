@@ -1,9 +1,9 @@
-#include "app/benchmark_set.h"
+#include "eval/benchmark_set.h"
 
-#include "app/moveit_problem.h"
-#include "app/outputs.h"
-#include "app/sweep.h"
-#include "app/yaml_reader.h"
+#include "io/moveit_problem.h"
+#include "io/outputs.h"
+#include "eval/sweep.h"
+#include "io/yaml_reader.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
-#include "app/benchmark.h"
+#include "eval/benchmark.h"
 
-#include "app/outputs.h"
-#include "app/verify.h"
+#include "io/outputs.h"
+#include "eval/verify.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

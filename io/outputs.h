@@ -1,6 +1,6 @@
 #pragma once
 // What `prmkit plan` writes: the path (CSV), statistics (JSON) and a picture (SVG).
-#include "app/problem.h"
+#include "io/problem.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "app/yaml_reader.h"
+#include "io/yaml_reader.h"
 
 #include "environments/input_file.h"
 

@@ -2,7 +2,7 @@
 // prmkit sweep and merge: a grid of planning runs read from a sweep
 // file, run on worker processes, appended to runs.jsonl one fsync'ed line per
 // run, resumable, shardable across machines, merged back with a check.
-#include "app/benchmark.h"
+#include "eval/benchmark.h"
 
 #include <filesystem>
 #include <ostream>

@@ -2,7 +2,7 @@
 // A planning problem read from YAML (docs/problem-format.md): robot + scene,
 // start and goal, planner and checker settings. Data flows one way from here:
 // problem -> checker -> planner -> outputs.
-#include "app/yaml_reader.h"
+#include "io/yaml_reader.h"
 #include "checkers/checker_factory.h"
 #include "environments/scene.h"
 #include "planner/planner.h"

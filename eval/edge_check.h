@@ -2,7 +2,7 @@
 // `prmkit check`: a checker run on a list of edges, one verdict per edge,
 // optionally against a dense ground truth. This is how checkers are compared
 // edge by edge, and how the adaptive checker's zero-miss claim is measured.
-#include "app/problem.h"
+#include "io/problem.h"
 
 #include <filesystem>
 #include <optional>

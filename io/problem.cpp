@@ -1,7 +1,7 @@
-#include "app/problem.h"
+#include "io/problem.h"
 
-#include "app/moveit_problem.h"
-#include "app/omplapp_problem.h"
+#include "io/moveit_problem.h"
+#include "io/omplapp_problem.h"
 
 #include "checkers/collision_queries.h"
 #include "environments/generators.h"

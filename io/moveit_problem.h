@@ -5,7 +5,7 @@
 // MotionBenchMaker writes; only the fields that change the problem are read,
 // and fields prmkit cannot honour (attached objects, octomaps, planes,
 // Cartesian goal constraints) are errors rather than silently dropped.
-#include "app/yaml_reader.h"
+#include "io/yaml_reader.h"
 #include "environments/scene.h"
 
 #include <filesystem>
