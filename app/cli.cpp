@@ -26,6 +26,7 @@ constexpr std::size_t kMaxJobs = 256;
 constexpr int kOk = 0;
 constexpr int kFailed = 1;
 constexpr int kBadInput = 2;
+constexpr int kInternalError = 3;  // not the input's fault: a bug, memory, a file that cannot be written
 
 int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out) {
   Problem problem = loadProblem(file, options);
@@ -438,9 +439,13 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   } catch (const InputError& e) {
     err << fmt::format("prmkit: error: {}\n", e.what());
     return kBadInput;
-  } catch (const std::exception& e) {
+  } catch (const std::invalid_argument& e) {
+    // The libraries' constructors refuse settings and data this way.
     err << fmt::format("prmkit: error: {}\n", e.what());
     return kBadInput;
+  } catch (const std::exception& e) {
+    err << fmt::format("prmkit: internal error: {}\n", e.what());
+    return kInternalError;
   }
 }
 

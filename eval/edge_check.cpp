@@ -37,13 +37,13 @@ std::vector<EdgeCase> randomEdges(const Problem& problem, std::size_t count, dou
     std::size_t attempts = 0;
     do {
       if (++attempts > attemptsPerEdge)
-        throw std::runtime_error(fmt::format("no valid configuration found in {} samples", attemptsPerEdge));
+        throw std::invalid_argument(fmt::format("no valid configuration found in {} samples", attemptsPerEdge));
       robot.sampleUniform(rng, a);
     } while (!valid(a));
     attempts = 0;
     do {
       if (++attempts > attemptsPerEdge)
-        throw std::runtime_error(fmt::format("no valid edge end found in {} samples", attemptsPerEdge));
+        throw std::invalid_argument(fmt::format("no valid edge end found in {} samples", attemptsPerEdge));
       robot.sampleUniform(rng, target);
       const double length = robot.distance(a, target);
       if (maxLength > 0.0 && length > maxLength)

@@ -67,7 +67,7 @@ LinLiResult runLinLi(const LinLiExperiment& experiment) {
   ompl::RNG rng(experiment.seed);
   Config q;
   for (std::size_t attempts = 0; nodes.size() < experiment.samples + 2; ++attempts) {
-    if (attempts > 1000 * experiment.samples) throw std::runtime_error("too few valid samples for the roadmap");
+    if (attempts > 1000 * experiment.samples) throw std::invalid_argument("too few valid samples for the roadmap");
     robot.sampleUniform(rng, q);
     if (!oracle.inCollision(q, oracleStats)) nodes.push_back(q);
   }

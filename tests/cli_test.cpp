@@ -73,6 +73,20 @@ TEST_CASE("verify rejects a path through an obstacle with exit code 1", "[cli]")
   REQUIRE(wall.out.find("obstacle 'wall'") != std::string::npos);
 }
 
+TEST_CASE("a failure that is not the input's exits 3, not 2", "[cli]") {
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kValidProblem);
+  // --out below a regular file: the folder cannot be made, whatever the problem says.
+  const auto blocker = dir.write("blocker", "");
+  const Run run = cli({"plan", problem.string(), "--out", (blocker / "out").string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 3);
+  REQUIRE(run.err.find("internal error") != std::string::npos);
+  REQUIRE(fs::is_regular_file(blocker));
+  // The same problem with a writable --out plans.
+  REQUIRE(cli({"plan", problem.string(), "--out", (dir.path / "out").string()}).code == 0);
+}
+
 TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") {
   struct Case {
     std::string name, text, expected;
