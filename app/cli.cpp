@@ -33,9 +33,7 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   // Tentative edges (Unknown verdicts of the budgeted checker) on a found path
   // are checked with the exact adaptive checker.
-  CheckerSettings exact = problem.checker;
-  exact.type = "adaptive";
-  auto verifier = makeChecker(exact, problem.robot, problem.scene);
+  auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
   auto planner = makePlanner(problem.planner);
   out << fmt::format("problem {} ({}, {} dof): planner {}, checker {}, seed {}\n", problem.name, problem.robot->kind(),
                      problem.robot->dof(), problem.planner.type, checker->description(), problem.planner.seed);
@@ -168,8 +166,14 @@ std::pair<std::string, std::string> splitAssignment(const std::string& assignmen
   return {assignment.substr(0, eq), assignment.substr(eq + 1)};
 }
 
+/// The --checker help: every registered strategy, the exact default first.
+std::string checkerHelp() {
+  return fmt::format("collision checker strategy, one of {} (default: the problem's, else adaptive, exact)",
+                     fmt::join(checkerNames(), ", "));
+}
+
 struct CompareOptions {
-  std::string checkers = "discrete,adaptive,budgeted";
+  std::string checkers = fmt::format("{}", fmt::join(checkerNames(), ","));
   std::string planners = "prm,lazy_prm,ompl_prm,ompl_lazy_prm,ompl_fcl_default";
   std::size_t runs = 10;
   double timeLimit = 10.0;
@@ -235,7 +239,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   auto* planCmd = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg");
   addProblemOptions(planCmd);
   planCmd->add_option("--planner", planner, fmt::format("{}", fmt::join(plannerNames(), ", ")));
-  planCmd->add_option("--checker", checker, "collision checker strategy: adaptive (exact; the default when the problem names none), discrete or budgeted");
+  planCmd->add_option("--checker", checker, checkerHelp());
   planCmd->add_option("--sampler", sampler,
                       fmt::format("node sampler: {}, or a mix such as uniform:0.5,bridge:0.5", fmt::join(samplerNames(), ", ")));
   planCmd->add_option("--seed", seed, "random seed (0 to 4294967295)")->check(CLI::Range(0L, 4294967295L));
@@ -246,7 +250,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   auto* checkCmd = app.add_subcommand("check", "check a list of edges (or random ones) and write one verdict per edge");
   addProblemOptions(checkCmd);
   CheckOptions checkOptions;
-  checkCmd->add_option("--checker", checker, "collision checker strategy: adaptive (exact; the default when the problem names none), discrete or budgeted");
+  checkCmd->add_option("--checker", checker, checkerHelp());
   checkCmd->add_option("--edges", checkOptions.edgesFile, "CSV of edges: header a.<coordinate>..., b.<coordinate>...");
   checkCmd->add_option("--random", checkOptions.randomCount, "check N random edges between valid configurations")
       ->check(CLI::PositiveNumber);
@@ -266,7 +270,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       "compare", "run checker x planner combinations on one problem with the same seeds; table, CSV, OMPL logs, plots");
   addProblemOptions(compareCmd);
   CompareOptions compareOptions;
-  compareCmd->add_option("--checkers", compareOptions.checkers, "comma-separated checkers (default discrete,adaptive,budgeted)");
+  compareCmd->add_option("--checkers", compareOptions.checkers, fmt::format("comma-separated checkers (default {})", fmt::join(checkerNames(), ",")));
   compareCmd->add_option("--planners", compareOptions.planners,
                          "comma-separated planners (default prm,lazy_prm,ompl_prm,ompl_lazy_prm,ompl_fcl_default)");
   compareCmd->add_option("--runs", compareOptions.runs, "runs per combination, seeds 1..N (default 10)")

@@ -56,15 +56,7 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
       eta_(settings.eta > 0.0 ? settings.eta : 1e-6 * sceneSize(*scene_, *robot_)),
       collision_(robot_, scene_, settings.geometry),
       distance_() {
-  if (!(settings_.distance_relative_error >= 0.0) || !std::isfinite(settings_.distance_relative_error))
-    throw std::invalid_argument("adaptive distance_relative_error must be a finite number >= 0");
-  if (!(settings_.eta >= 0.0) || !std::isfinite(settings_.eta))
-    throw std::invalid_argument("adaptive eta must be a finite length >= 0");
-  if (settings_.cache_nodes == 0) throw std::invalid_argument("adaptive cache_nodes must be at least 1");
-  if (settings_.probes < 0 || settings_.probes > kMaxAdaptiveProbes)
-    throw std::invalid_argument(fmt::format("adaptive probes must be in [0, {}]", kMaxAdaptiveProbes));
-  if (!(settings_.probe_step >= 0.0 && settings_.probe_step <= 1.0))
-    throw std::invalid_argument("adaptive probe_step must be a fraction of the C-space extent in [0, 1]");
+  validateFields(settings_, "adaptive");
   const int linkCount = static_cast<int>(robot_->links().size());
   const int obstacleCount = static_cast<int>(scene_->obstacles().size());
   for (int i = 0; i < linkCount; ++i)

@@ -6,6 +6,7 @@
 #include "checkers/bvh_distance.h"
 #include "checkers/checker.h"
 #include "checkers/collision_queries.h"
+#include "checkers/settings_fields.h"
 
 #include <queue>
 #include <span>
@@ -55,15 +56,32 @@ struct AdaptiveSettings {
   /// collision: on lazy PRM's candidate paths, most of which collide, one by
   /// one is cheaper (docs/results.md, "Safety and cost").
   bool path_queue = false;
+
+  template <class Fields>
+  void fields(Fields& f);
 };
 
 /// Most probes a segment may get (AdaptiveSettings::probes).
 inline constexpr int kMaxAdaptiveProbes = 64;
 
+template <class Fields>
+void AdaptiveSettings::fields(Fields& f) {
+  f.number("eta", eta, {.min = 0.0, .length = true, .unit = "m; 0: 1e-6 of the scene's size"});
+  f.number("distance_relative_error", distance_relative_error, {.min = 0.0});
+  f.integer("cache_nodes", cache_nodes, {.min = 1.0, .unit = "configurations"});
+  f.choice("motion_bound", speed_bounds, std::array{Choice<bool>{"speed", true}, Choice<bool>{"lever", false}});
+  f.integer("probes", probes, {.min = 0.0, .max = kMaxAdaptiveProbes, .unit = "static checks per segment"});
+  f.number("probe_step", probe_step, {.min = 0.0, .max = 1.0, .unit = "fraction of the C-space extent"});
+  f.boolean("path_queue", path_queue);
+  f.geometry(geometry);
+}
+
 class AdaptiveChecker final : public Checker {
  public:
+  using Settings = AdaptiveSettings;
+  static constexpr std::string_view kName = "adaptive";
   AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, AdaptiveSettings settings);
-  std::string name() const override { return "adaptive"; }
+  std::string name() const override { return std::string(kName); }
   std::string description() const override;
   bool exact() const override { return true; }
   std::unique_ptr<Checker> clone() const override;

@@ -25,11 +25,7 @@ BudgetedChecker::BudgetedChecker(std::shared_ptr<const Robot> robot, std::shared
       settings_(settings),
       collision_(robot_, scene_, settings.sampling.geometry),
       traversal_(settings.traversal) {
-  const auto& sampling = settings_.sampling;
-  if (sampling.space == DiscreteSettings::Space::CSpace && !(sampling.resolution > 0 && sampling.resolution <= 1))
-    throw std::invalid_argument("budgeted resolution must be in (0, 1]");
-  if (sampling.space == DiscreteSettings::Space::Workspace && !(sampling.eps > 0 && std::isfinite(sampling.eps)))
-    throw std::invalid_argument("budgeted eps must be positive");
+  validateFields(settings_, "budgeted");
 }
 
 BudgetedChecker::BudgetedChecker(const BudgetedChecker& other)

@@ -16,12 +16,22 @@ struct BudgetedSettings {
   /// Where the edge is sampled (space, resolution, eps); the order is always
   /// sequential, so that each sample's cut seeds the next one's.
   DiscreteSettings sampling;
+
+  template <class Fields>
+  void fields(Fields& f) {
+    traversal.fields(f);
+    sampling.samplingFields(f);
+    f.geometry(sampling.geometry);
+  }
+  void afterRead(const std::set<std::string>& given) { sampling.afterRead(given); }
 };
 
 class BudgetedChecker final : public Checker {
  public:
+  using Settings = BudgetedSettings;
+  static constexpr std::string_view kName = "budgeted";
   BudgetedChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, BudgetedSettings settings);
-  std::string name() const override { return "budgeted"; }
+  std::string name() const override { return std::string(kName); }
   std::string description() const override;
   bool confidenceBased() const override { return true; }
   bool exact() const override { return false; }

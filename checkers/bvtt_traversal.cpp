@@ -27,11 +27,7 @@ void robotMeshPairs(const Robot& robot, const Scene& scene, const std::vector<Tr
 
 BvttTraversal::BvttTraversal(TraversalSettings settings)
     : settings_(settings), previousConfidence_(settings.initial_confidence) {
-  if (settings_.group_size < 2) throw std::invalid_argument("traversal group_size must be at least 2");
-  if (!(settings_.depth_deviation_threshold >= 0.0))
-    throw std::invalid_argument("traversal depth_deviation_threshold must be >= 0");
-  if (!(settings_.initial_confidence >= 0.0 && settings_.initial_confidence <= 100.0))
-    throw std::invalid_argument("traversal initial_confidence must be in [0, 100]");
+  validateFields(settings_, "traversal");
 }
 
 void BvttTraversal::forget() {

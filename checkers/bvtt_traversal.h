@@ -15,6 +15,7 @@
 //   fraction r is 0;
 // - the first check of a sequence starts from `initial_confidence`;
 // - an answer that is not exact never claims 100: it is capped just below.
+#include "checkers/settings_fields.h"
 #include "checkers/check_stats.h"
 #include "environments/scene.h"
 #include "robots/robot.h"
@@ -40,6 +41,18 @@ struct TraversalSettings {
   std::size_t group_size = 8;
   double depth_deviation_threshold = 0.5;
   double initial_confidence = 100.0;  // percent
+
+  template <class Fields>
+  void fields(Fields& f) {
+    f.integer("budget", budget_bv_tests, {.min = 0.0, .unit = "BV tests"});
+    f.choice("order", order,
+             std::array{Choice<TraversalOrder>{"coherence", TraversalOrder::Coherence},
+                        Choice<TraversalOrder>{"depth_first", TraversalOrder::DepthFirst},
+                        Choice<TraversalOrder>{"overlap", TraversalOrder::Overlap}});
+    f.integer("group_size", group_size, {.min = 2.0});
+    f.number("depth_deviation_threshold", depth_deviation_threshold, {.min = 0.0});
+    f.number("initial_confidence", initial_confidence, {.min = 0.0, .max = 100.0, .unit = "%"});
+  }
 };
 
 /// Two meshes in world poses that must not touch.

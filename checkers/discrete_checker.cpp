@@ -11,10 +11,7 @@ namespace prmkit {
 DiscreteChecker::DiscreteChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
                                  DiscreteSettings settings)
     : Checker(robot, scene), settings_(settings), collision_(robot, scene, settings.geometry) {
-  if (settings_.space == DiscreteSettings::Space::CSpace && !(settings_.resolution > 0 && settings_.resolution <= 1))
-    throw std::invalid_argument("discrete resolution must be in (0, 1]");
-  if (settings_.space == DiscreteSettings::Space::Workspace && !(settings_.eps > 0 && std::isfinite(settings_.eps)))
-    throw std::invalid_argument("discrete eps must be positive");
+  validateFields(settings_, "discrete");
 }
 
 std::string DiscreteChecker::description() const {

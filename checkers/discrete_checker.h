@@ -4,6 +4,9 @@
 // over obstacles thinner than the sample spacing.
 #include "checkers/checker.h"
 #include "checkers/collision_queries.h"
+#include "checkers/settings_fields.h"
+
+#include <set>
 
 namespace prmkit {
 
@@ -20,6 +23,24 @@ struct DiscreteSettings {
   Order order = Order::Bisection;
   /// What each static check looks at first (the verdicts are the same).
   Geometry geometry = Geometry::Convex;
+
+  template <class Fields>
+  void fields(Fields& f) {
+    samplingFields(f);
+    f.choice("order", order, std::array{Choice<Order>{"bisection", Order::Bisection}, Choice<Order>{"sequential", Order::Sequential}});
+    f.geometry(geometry);
+  }
+  /// Where an edge is sampled: shared with `budgeted`.
+  template <class Fields>
+  void samplingFields(Fields& f) {
+    f.number("resolution", resolution, {.min = 0.0, .max = 1.0, .min_exclusive = true, .unit = "fraction of the C-space extent"});
+    f.choice("space", space, std::array{Choice<Space>{"cspace", Space::CSpace}, Choice<Space>{"workspace", Space::Workspace}});
+    f.number("eps", eps, {.min = 0.0, .min_exclusive = true, .length = true, .unit = "m"});
+  }
+  /// A section that gives `eps` and no `space` samples in the workspace.
+  void afterRead(const std::set<std::string>& given) {
+    if (given.count("eps") && !given.count("space")) space = Space::Workspace;
+  }
 };
 
 /// The most segments one edge is split into; a step that needs more is refused.
@@ -32,8 +53,10 @@ std::size_t segmentCount(const Robot& robot, const DiscreteSettings& settings, c
 
 class DiscreteChecker final : public Checker {
  public:
+  using Settings = DiscreteSettings;
+  static constexpr std::string_view kName = "discrete";
   DiscreteChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, DiscreteSettings settings);
-  std::string name() const override { return "discrete"; }
+  std::string name() const override { return std::string(kName); }
   std::string description() const override;
   bool exact() const override { return false; }
   std::unique_ptr<Checker> clone() const override;

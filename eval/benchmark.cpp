@@ -93,9 +93,7 @@ RunRecord runPlanning(const RunSpec& spec) {
     const Problem problem = loadProblem(spec.problem_file, {spec.overrides(), true});
     record.problem = problem.name;
     auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-    CheckerSettings exact = problem.checker;
-    exact.type = "adaptive";
-    auto verifier = makeChecker(exact, problem.robot, problem.scene);
+    auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
     const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal, verifier.get());
     record.solved = result.solved;
     record.status = result.status;

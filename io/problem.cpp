@@ -19,6 +19,7 @@
 #include <map>
 #include <numbers>
 #include <optional>
+#include <set>
 
 namespace prmkit {
 
@@ -381,92 +382,79 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
   }
 }
 
+/// Reads a strategy's section by walking its fields (checkers/settings_fields.h):
+/// the section's keys, their types and ranges all come from that one list.
+class YamlFields {
+ public:
+  YamlFields(const YamlReader& in, const YAML::Node& section, std::string path)
+      : in_(in), section_(section), path_(std::move(path)) {}
+  void number(std::string_view name, double& value, const NumberRange& range) {
+    if (const YAML::Node node = given(name)) {
+      value = in_.number(node, what(name, range));
+      if (!range.contains(value)) in_.fail(node, fmt::format("{}.{} must be {}", path_, name, range.describe()));
+    }
+  }
+  template <class Integer>
+  void integer(std::string_view name, Integer& value, const NumberRange& range) {
+    if (const YAML::Node node = given(name)) {
+      const long read = in_.integer(node, what(name, range), std::numeric_limits<long>::min());
+      if (!range.contains(static_cast<double>(read)))
+        in_.fail(node, fmt::format("{}.{} must be {}", path_, name, range.describe()));
+      value = static_cast<Integer>(read);
+    }
+  }
+  template <class T, std::size_t N>
+  void choice(std::string_view name, T& value, const std::array<Choice<T>, N>& choices) {
+    if (const YAML::Node node = given(name)) {
+      std::vector<std::string> names;
+      for (const auto& choice : choices) names.emplace_back(choice.name);
+      const std::string chosen = in_.oneOf(node, fmt::format("{}.{}", path_, name), names);
+      for (const auto& choice : choices)
+        if (chosen == choice.name) value = choice.value;
+    }
+  }
+  void boolean(std::string_view name, bool& value) {
+    if (const YAML::Node node = given(name)) value = in_.boolean(node, fmt::format("{}.{}", path_, name));
+  }
+  void geometry(Geometry&) {}
+  const std::set<std::string>& keys() const { return keys_; }
+
+ private:
+  YAML::Node given(std::string_view name) {
+    YAML::Node node = section_[std::string(name)];
+    if (node) keys_.emplace(name);
+    return node;
+  }
+  std::string what(std::string_view name, const NumberRange& range) const {
+    return range.unit.empty() ? fmt::format("{}.{}", path_, name) : fmt::format("{}.{} ({})", path_, name, range.unit);
+  }
+  const YamlReader& in_;
+  const YAML::Node& section_;
+  std::string path_;
+  std::set<std::string> keys_;
+};
+
 void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& s) {
   const YAML::Node c = root["checker"];
   if (!c) return;
   // Each strategy's settings live in its own section, so that switching
   // `type` (e.g. --checker adaptive) keeps the other sections valid.
-  in.requireMap(c, "checker", {"type", "geometry", "discrete", "adaptive", "budgeted"});
-  if (c["geometry"]) {
-    const Geometry geometry =
+  std::vector<std::string> keys{"type", "geometry"};
+  for (const std::string& name : checkerNames()) keys.push_back(name);
+  in.requireMap(c, "checker", keys);
+  if (c["geometry"])
+    s.geometry =
         in.oneOf(c["geometry"], "checker.geometry", {"convex", "mesh"}) == "convex" ? Geometry::Convex : Geometry::Mesh;
-    s.discrete.geometry = s.adaptive.geometry = s.budgeted.sampling.geometry = geometry;
-  }
   if (c["type"]) s.type = in.oneOf(c["type"], "checker", checkerNames());
-  // Where an edge is sampled: shared by `discrete` and `budgeted`.
-  auto readSampling = [&](const YAML::Node& d, const std::string& section, DiscreteSettings& settings) {
-    if (d["resolution"]) {
-      settings.resolution = in.positive(d["resolution"], section + ".resolution");
-      if (settings.resolution > 1)
-        in.fail(d["resolution"], section + ".resolution is a fraction of the space extent, in (0, 1]");
-    }
-    if (d["eps"]) settings.eps = in.positive(d["eps"], section + ".eps (m)");
-    if (d["space"])
-      settings.space = in.oneOf(d["space"], section + ".space", {"cspace", "workspace"}) == "cspace"
-                           ? DiscreteSettings::Space::CSpace
-                           : DiscreteSettings::Space::Workspace;
-    else if (d["eps"])
-      settings.space = DiscreteSettings::Space::Workspace;
-  };
-  if (const YAML::Node d = c["discrete"]) {
-    in.requireMap(d, "checker.discrete", {"resolution", "eps", "space", "order"});
-    readSampling(d, "checker.discrete", s.discrete);
-    if (d["order"])
-      s.discrete.order = in.oneOf(d["order"], "checker.discrete.order", {"sequential", "bisection"}) == "sequential"
-                             ? DiscreteSettings::Order::Sequential
-                             : DiscreteSettings::Order::Bisection;
-  }
-  if (const YAML::Node b = c["budgeted"]) {
-    in.requireMap(b, "checker.budgeted",
-                  {"budget", "order", "group_size", "depth_deviation_threshold", "initial_confidence", "resolution",
-                   "eps", "space"});
-    readSampling(b, "checker.budgeted", s.budgeted.sampling);
-    auto& t = s.budgeted.traversal;
-    if (b["budget"]) t.budget_bv_tests = static_cast<std::uint64_t>(in.integer(b["budget"], "checker.budgeted.budget (BV tests)", 0));
-    if (b["order"]) {
-      const std::string order = in.oneOf(b["order"], "checker.budgeted.order", {"depth_first", "coherence", "overlap"});
-      t.order = order == "depth_first" ? TraversalOrder::DepthFirst
-                : order == "coherence" ? TraversalOrder::Coherence
-                                       : TraversalOrder::Overlap;
-    }
-    if (b["group_size"]) t.group_size = static_cast<std::size_t>(in.integer(b["group_size"], "checker.budgeted.group_size", 2));
-    if (b["depth_deviation_threshold"])
-      t.depth_deviation_threshold = in.number(b["depth_deviation_threshold"], "checker.budgeted.depth_deviation_threshold");
-    if (b["initial_confidence"]) {
-      t.initial_confidence = in.number(b["initial_confidence"], "checker.budgeted.initial_confidence (%)");
-      if (t.initial_confidence < 0 || t.initial_confidence > 100)
-        in.fail(b["initial_confidence"], "checker.budgeted.initial_confidence is a percentage in [0, 100]");
-    }
-  }
-  if (const YAML::Node a = c["adaptive"]) {
-    in.requireMap(a, "checker.adaptive",
-                  {"eta", "distance_relative_error", "cache_nodes", "motion_bound", "probes", "probe_step",
-                   "path_queue"});
-    auto& settings = s.adaptive;
-    if (a["eta"]) settings.eta = in.positive(a["eta"], "checker.adaptive.eta (m)");
-    if (a["distance_relative_error"]) {
-      settings.distance_relative_error =
-          in.number(a["distance_relative_error"], "checker.adaptive.distance_relative_error");
-      if (settings.distance_relative_error < 0)
-        in.fail(a["distance_relative_error"], "checker.adaptive.distance_relative_error must be >= 0");
-    }
-    if (a["cache_nodes"])
-      settings.cache_nodes = static_cast<std::size_t>(in.integer(a["cache_nodes"], "checker.adaptive.cache_nodes", 1));
-    if (a["motion_bound"])
-      settings.speed_bounds = in.oneOf(a["motion_bound"], "checker.adaptive.motion_bound", {"speed", "lever"}) == "speed";
-    if (a["probes"]) {
-      const long probes = in.integer(a["probes"], "checker.adaptive.probes", 0);
-      if (probes > kMaxAdaptiveProbes)
-        in.fail(a["probes"], fmt::format("checker.adaptive.probes must be at most {}", kMaxAdaptiveProbes));
-      settings.probes = static_cast<int>(probes);
-    }
-    if (a["probe_step"]) {
-      settings.probe_step = in.number(a["probe_step"], "checker.adaptive.probe_step");
-      if (settings.probe_step < 0 || settings.probe_step > 1)
-        in.fail(a["probe_step"], "checker.adaptive.probe_step is a fraction of the C-space extent in [0, 1]");
-    }
-    if (a["path_queue"]) settings.path_queue = in.boolean(a["path_queue"], "checker.adaptive.path_queue");
-  }
+  forEachStrategy(s, [&](std::string_view name, auto& settings) {
+    const YAML::Node section = c[std::string(name)];
+    if (!section) return;
+    const std::string path = fmt::format("checker.{}", name);
+    in.requireMap(section, path, fieldNames(settings));
+    YamlFields reader(in, section, path);
+    settings.fields(reader);
+    if constexpr (requires { settings.afterRead(reader.keys()); }) settings.afterRead(reader.keys());
+  });
 }
 
 }  // namespace
@@ -617,12 +605,15 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
     problem.scene = scene;
     robot->scaleConfig(problem.start, factor);
     robot->scaleConfig(problem.goal, factor);
-    problem.checker.discrete.eps *= factor;
-    problem.checker.budgeted.sampling.eps *= factor;
-    problem.checker.adaptive.eta *= factor;
+    LengthScaler lengths{factor};
+    forEachStrategy(problem.checker, [&](std::string_view, auto& settings) { settings.fields(lengths); });
   }
   try {
-    makeChecker(problem.checker, problem.robot, problem.scene);
+    // The sections were checked field by field as they were read; this
+    // catches what `scale` may have pushed out of range.
+    forEachStrategy(problem.checker, [&](std::string_view name, auto& settings) {
+      validateFields(settings, fmt::format("checker.{}", name));
+    });
     makePlanner(problem.planner);
   } catch (const std::invalid_argument& e) {
     in.fail(root, e.what());

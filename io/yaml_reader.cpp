@@ -109,11 +109,16 @@ void YamlReader::fail(const YAML::Node& node, const std::string& what) const {
 
 void YamlReader::requireMap(const YAML::Node& node, const std::string& what,
                             std::initializer_list<const char*> allowed) const {
+  requireMap(node, what, std::vector<std::string>(allowed.begin(), allowed.end()));
+}
+
+void YamlReader::requireMap(const YAML::Node& node, const std::string& what,
+                            const std::vector<std::string>& allowed) const {
   if (!node.IsMap()) fail(node, fmt::format("expected '{}' to be a map", what));
   for (const auto& entry : node) {
     const auto key = entry.first.as<std::string>();
     bool known = false;
-    for (const char* a : allowed) known = known || key == a;
+    for (const std::string& a : allowed) known = known || key == a;
     if (!known)
       throw InputError(fmt::format("{}: unknown key '{}' in '{}' (expected one of: {})", where(entry.first), key, what,
                                    fmt::join(allowed, ", ")));

@@ -51,6 +51,7 @@ class YamlReader {
 
   /// Requires a map whose keys are all in `allowed`; `what` names it in messages.
   void requireMap(const YAML::Node& node, const std::string& what, std::initializer_list<const char*> allowed) const;
+  void requireMap(const YAML::Node& node, const std::string& what, const std::vector<std::string>& allowed) const;
   YAML::Node require(const YAML::Node& map, const char* key, const std::string& what) const;
 
   double number(const YAML::Node& node, const std::string& what) const;

@@ -1,4 +1,4 @@
-#include "checkers/checker_factory.h"
+#include "checkers/checker_registry.h"
 #include "checkers/discrete_checker.h"
 #include "robots/rigid_body.h"
 

@@ -293,10 +293,10 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
   REQUIRE(badBound.err.find("unknown checker.adaptive.motion_bound 'tight'") != std::string::npos);
   const Run tooManyProbes = cli({"check", problem.string(), "--random", "5", "--set", "checker.adaptive.probes=65"});
   REQUIRE(tooManyProbes.code == 2);
-  REQUIRE(tooManyProbes.err.find("checker.adaptive.probes must be at most 64") != std::string::npos);
+  REQUIRE(tooManyProbes.err.find("checker.adaptive.probes must be in [0, 64]") != std::string::npos);
   const Run badProbeStep = cli({"check", problem.string(), "--random", "5", "--set", "checker.adaptive.probe_step=2"});
   REQUIRE(badProbeStep.code == 2);
-  REQUIRE(badProbeStep.err.find("checker.adaptive.probe_step is a fraction of the C-space extent in [0, 1]") !=
+  REQUIRE(badProbeStep.err.find("checker.adaptive.probe_step must be in [0, 1] (fraction of the C-space extent)") !=
           std::string::npos);
   const Run badGeometry = cli({"check", problem.string(), "--random", "5", "--set", "checker.geometry=hull"});
   REQUIRE(badGeometry.code == 2);

@@ -4,7 +4,7 @@
 #include "eval/edge_check.h"
 #include "eval/independent_check.h"
 #include "checkers/bvh_distance.h"
-#include "checkers/checker_factory.h"
+#include "checkers/checker_registry.h"
 #include "checkers/clearance.h"
 #include "checkers/collision_queries.h"
 #include "checkers/triangle_distance.h"

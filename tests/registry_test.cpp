@@ -1,0 +1,164 @@
+#include "checkers/checker_registry.h"
+#include "io/problem.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+using namespace prmkit;
+
+namespace {
+
+std::string readText(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Each field's default as docs/problem-format.md writes it.
+struct Defaults {
+  std::map<std::string, std::string> values;
+  void number(std::string_view name, double& value, const NumberRange&) {
+    values[std::string(name)] = fmt::format("{:g}", value);
+  }
+  template <class Integer>
+  void integer(std::string_view name, Integer& value, const NumberRange&) {
+    values[std::string(name)] = fmt::format("{}", value);
+  }
+  template <class T, std::size_t N>
+  void choice(std::string_view name, T& value, const std::array<Choice<T>, N>& choices) {
+    for (const auto& choice : choices)
+      if (choice.value == value) values[std::string(name)] = std::string(choice.name);
+  }
+  void boolean(std::string_view name, bool& value) { values[std::string(name)] = value ? "true" : "false"; }
+  void geometry(Geometry&) {}
+};
+
+/// Out-of-range values for every numeric field with a finite bound: (field, value).
+struct OutOfRange {
+  std::vector<std::pair<std::string, double>> values;
+  void number(std::string_view name, double&, const NumberRange& range) { add(name, range); }
+  template <class Integer>
+  void integer(std::string_view name, Integer&, const NumberRange& range) {
+    // Below zero an unsigned field's value is not representable; the reader refuses it as text.
+    if (std::is_signed_v<Integer> || range.min > 0) add(name, range);
+  }
+  template <class T, std::size_t N>
+  void choice(std::string_view, T&, const std::array<Choice<T>, N>&) {}
+  void boolean(std::string_view, bool&) {}
+  void geometry(Geometry&) {}
+  void add(std::string_view name, const NumberRange& range) {
+    if (std::isfinite(range.min)) values.emplace_back(name, range.min_exclusive ? range.min : range.min - 1);
+    if (std::isfinite(range.max)) values.emplace_back(name, range.max + 1);
+  }
+};
+
+/// Sets one numeric field by name.
+struct SetNumber {
+  std::string field;
+  double value;
+  void number(std::string_view name, double& v, const NumberRange&) {
+    if (name == field) v = value;
+  }
+  template <class Integer>
+  void integer(std::string_view name, Integer& v, const NumberRange&) {
+    if (name == field) v = static_cast<Integer>(value);
+  }
+  template <class T, std::size_t N>
+  void choice(std::string_view, T&, const std::array<Choice<T>, N>&) {}
+  void boolean(std::string_view, bool&) {}
+  void geometry(Geometry&) {}
+};
+
+}  // namespace
+
+TEST_CASE("registry: docs/problem-format.md lists every strategy's fields and their defaults", "[registry]") {
+  const std::string docs = readText(test::sourceDir() / "docs" / "problem-format.md");
+  CheckerSettings settings;
+  forEachStrategy(settings, [&](std::string_view name, auto& strategy) {
+    INFO("strategy " << name);
+    // The section's heading line names its keys in the fields' order.
+    const std::string heading = fmt::format("`{}: {{{}}}`", name, fmt::join(fieldNames(strategy), ", "));
+    INFO(heading);
+    REQUIRE(docs.find(heading) != std::string::npos);
+    REQUIRE(docs.find(fmt::format("{}: {{...}}", name)) != std::string::npos);
+    // Where a bullet gives a field's default, it is the struct's.
+    Defaults defaults;
+    strategy.fields(defaults);
+    const std::size_t section = docs.find(heading);
+    const std::size_t end = docs.find("\n\n", docs.find("\n- ", section));
+    const std::string text = docs.substr(section, end - section);
+    for (const auto& [field, value] : defaults.values) {
+      INFO("field " << field << ", default " << value);
+      REQUIRE((text.find(fmt::format("`{}`", field)) != std::string::npos ||
+               text.find(fmt::format("`{}: ", field)) != std::string::npos));
+      const std::regex documented("`" + field + "`[^(\n]*\\(default ([^,)]+)");
+      std::smatch match;
+      if (std::regex_search(text, match, documented) && match[1].str().find(' ') == std::string::npos)
+        REQUIRE(match[1].str() == value);
+    }
+  });
+}
+
+TEST_CASE("registry: every bounded field is refused out of range by the reader and by the checker", "[registry]") {
+  const Problem problem = loadProblem(test::problemFile("maze2d"));
+  CheckerSettings settings;
+  std::size_t tried = 0;
+  forEachStrategy(settings, [&](std::string_view name, auto& strategy) {
+    OutOfRange bad;
+    strategy.fields(bad);
+    for (const auto& [field, value] : bad.values) {
+      INFO(name << "." << field << " = " << value);
+      ++tried;
+      const std::string key = fmt::format("checker.{}.{}", name, field);
+      try {
+        loadProblem(test::problemFile("maze2d"), {{fmt::format("{}={}", key, value)}, true});
+        FAIL("the reader accepted it");
+      } catch (const InputError& e) {
+        REQUIRE(std::string(e.what()).find(key + " must be") != std::string::npos);
+      }
+      CheckerSettings direct;
+      direct.type = std::string(name);
+      SetNumber set{field, value};
+      forEachStrategy(direct, [&](std::string_view other, auto& s) {
+        if (other == name) s.fields(set);
+      });
+      REQUIRE_THROWS_AS(makeChecker(direct, problem.robot, problem.scene), std::invalid_argument);
+    }
+  });
+  REQUIRE(tried >= 10);
+}
+
+TEST_CASE("registry: names, the verifier and the checker-wide geometry", "[registry]") {
+  REQUIRE(checkerNames() == std::vector<std::string>{"discrete", "adaptive", "budgeted"});
+  const Problem problem = loadProblem(test::problemFile("maze2d"), {{"checker.type=discrete", "checker.geometry=mesh"}, true});
+  const auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
+  REQUIRE(verifier->name() == "adaptive");
+  REQUIRE(verifier->exact());
+  REQUIRE(dynamic_cast<const AdaptiveChecker&>(*verifier).settings().geometry == Geometry::Mesh);
+  for (const std::string& name : checkerNames()) {
+    CheckerSettings settings = problem.checker;
+    settings.type = name;
+    REQUIRE(makeChecker(settings, problem.robot, problem.scene)->name() == name);
+  }
+  CheckerSettings unknown;
+  unknown.type = "swept";
+  REQUIRE_THROWS_AS(makeChecker(unknown, problem.robot, problem.scene), std::invalid_argument);
+  // `eps` alone selects workspace sampling, in both sections that sample edges.
+  const Problem eps = loadProblem(test::problemFile("maze2d"), {{"checker.discrete.eps=0.02", "checker.budgeted.eps=0.03"}, true});
+  REQUIRE(eps.checker.of<DiscreteChecker>().space == DiscreteSettings::Space::Workspace);
+  REQUIRE(eps.checker.of<DiscreteChecker>().eps == 0.02);
+  REQUIRE(eps.checker.of<BudgetedChecker>().sampling.space == DiscreteSettings::Space::Workspace);
+  // `scale` multiplies the length fields and nothing else.
+  const Problem scaled = loadProblem(test::problemFile("maze2d"), {{"scale=10", "checker.adaptive.eta=0.001"}, true});
+  REQUIRE(scaled.checker.of<AdaptiveChecker>().eta == Approx(0.01));
+  REQUIRE(scaled.checker.of<DiscreteChecker>().eps == Approx(0.1));
+  REQUIRE(scaled.checker.of<DiscreteChecker>().resolution == 0.01);
+}
