@@ -162,6 +162,7 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["solved"] = result.solved;
   j["status"] = result.status;
   j["time_s"] = result.time_s;
+  j["setup_time_s"] = result.setup_time_s;
   j["time_limit_s"] = problem.planner.time_limit_s;
   j["roadmap_vertices"] = result.roadmap_vertices;
   j["roadmap_edges"] = result.roadmap_edges;

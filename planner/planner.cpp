@@ -17,6 +17,8 @@ namespace prmkit {
 Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng_(settings_.seed) {
   if (settings_.k == 0 && settings_.radius <= 0 && !star()) throw std::invalid_argument("planner k must be positive");
   if (!(settings_.time_limit_s > 0)) throw std::invalid_argument("planner time limit must be positive");
+  if (!(settings_.setup_time_s >= 0) || !std::isfinite(settings_.setup_time_s))
+    throw std::invalid_argument("planner setup time must be a finite time >= 0");
   if (settings_.max_samples == 0) throw std::invalid_argument("planner max_samples must be positive");
   if (settings_.threads > kMaxPlannerThreads)
     throw std::invalid_argument(fmt::format("planner threads must be at most {}", kMaxPlannerThreads));
@@ -67,7 +69,8 @@ bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap
 bool Planner::star() const { return settings_.type.ends_with("_star"); }
 
 bool Planner::outOfTime() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() > settings_.time_limit_s;
+  return settings_.setup_time_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() >
+         settings_.time_limit_s;
 }
 
 std::size_t Planner::neighbourCount(std::size_t n, std::size_t dof) const {
@@ -151,7 +154,10 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   const CheckStats before = checker.stats();
   PlanResult result;
   Roadmap roadmap(checker.robot());
-  if (!checker.isValid(start)) {
+  result.setup_time_s = settings_.setup_time_s;
+  if (outOfTime()) {
+    result.status = "time limit";  // used up before planning began
+  } else if (!checker.isValid(start)) {
     result.status = "invalid start";
   } else if (!checker.isValid(goal)) {
     result.status = "invalid goal";

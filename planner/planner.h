@@ -51,6 +51,10 @@ struct PlannerSettings {
   /// bounds its clone has cached at roadmap nodes. Hence one thread by default.
   std::size_t threads = 1;
   double time_limit_s = 10.0;
+  /// Time the run spent before `solve` (loading the problem, building the
+  /// checkers), in s: it counts against time_limit_s, so that the limit
+  /// covers the whole run, and a run whose setup used it up plans nothing.
+  double setup_time_s = 0.0;
   std::size_t max_samples = 100000;  // samples drawn (valid or not)
   std::uint32_t seed = 1;
   /// Unknown edges (budgeted checker) with at least this confidence (%) are kept as tentative.
@@ -102,7 +106,8 @@ struct PlanResult {
   /// (the planning checker itself when it is exact, else the verifier).
   bool path_verified = false;
   double path_length = 0.0;         // C-space length (Robot::distance)
-  double time_s = 0.0;
+  double time_s = 0.0;        // in solve (s)
+  double setup_time_s = 0.0;  // before solve, counted against the time limit too (s)
   PlannerStats planner_stats;
   /// Per source of roadmap nodes (each sampling strategy of the mix, then
   /// enhancement or expansion when they ran): what it drew and checked, and
