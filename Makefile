@@ -5,7 +5,9 @@
 JOBS ?= $(shell nproc)
 DEMO_PROBLEM ?= configs/problems/maze2d.yaml
 
-.PHONY: deps release asan demo test test-release test-asan lin-li clean
+FUZZ_SECONDS ?= 600
+
+.PHONY: deps release asan demo test test-release test-asan fuzz lin-li clean
 
 deps:
 	./scripts/install-deps.sh
@@ -28,6 +30,14 @@ test-asan: asan
 	cd build/asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 PRMKIT_TEST_SCALE=0.25 ctest --output-on-failure -j $(JOBS)
 
 test: test-release test-asan
+
+# Every reader of user files under clang's libFuzzer (ASan+UBSan), FUZZ_SECONDS each.
+fuzz: deps
+	./scripts/install-deps.sh fuzz
+	cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	  -DPRMKIT_FUZZ=ON -DPRMKIT_BUILD_TESTS=OFF -DPRMKIT_WERROR=ON
+	cmake --build build/fuzz -j $(JOBS)
+	./scripts/run-fuzzers.sh build/fuzz $(FUZZ_SECONDS)
 
 # Lin & Li's Tables 1 and 2 on the generated springs, as CSV, Markdown and a plot
 # (Debian's matplotlib, for Debian's /usr/bin/python3).

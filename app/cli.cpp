@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <chrono>
 #include <sstream>
 
 namespace prmkit {
@@ -29,11 +30,13 @@ constexpr int kBadInput = 2;
 constexpr int kInternalError = 3;  // not the input's fault: a bug, memory, a file that cannot be written
 
 int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out) {
+  const auto started = std::chrono::steady_clock::now();
   Problem problem = loadProblem(file, options);
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   // Tentative edges (Unknown verdicts of the budgeted checker) on a found path
   // are checked with the exact adaptive checker.
   auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
+  problem.planner.setup_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   auto planner = makePlanner(problem.planner);
   out << fmt::format("problem {} ({}, {} dof): planner {}, checker {}, seed {}\n", problem.name, problem.robot->kind(),
                      problem.robot->dof(), problem.planner.type, checker->description(), problem.planner.seed);
@@ -44,7 +47,8 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
                        result.path.size(), result.path_length,
                        result.path_verified ? "" : "; not verified by an exact checker");
   else
-    out << fmt::format("not solved ({}) after {:.3f} s\n", result.status, result.time_s);
+    out << fmt::format("not solved ({}) after {:.3f} s of planning and {:.3f} s of setup (time limit {:g} s)\n",
+                       result.status, result.time_s, result.setup_time_s, problem.planner.time_limit_s);
   if (result.planner_stats.tentative_edges > 0)
     out << fmt::format("{} tentative edges (Unknown, confidence >= {:g}%), {} rejected by the exact verifier\n",
                        result.planner_stats.tentative_edges, problem.planner.min_confidence,
@@ -440,7 +444,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     out << fmt::format("{}: INVALID: {} (eps {:.3g} m)\n", pathFile, verdict.message, usedEps);
     return kFailed;
-  } catch (const InputError& e) {
+  } catch (const InvalidInput& e) {
     err << fmt::format("prmkit: error: {}\n", e.what());
     return kBadInput;
   } catch (const std::invalid_argument& e) {

@@ -10,8 +10,17 @@
 
 namespace prmkit {
 
-struct InputFileError : std::runtime_error {
+/// What every reader of user data throws when the data is bad (a file, its
+/// syntax, a value): the base of InputFileError, MeshLoadError,
+/// RobotLoadError and the problem reader's InputError. The command line turns
+/// it into exit code 2; any other exception is a failure of prmkit's own
+/// (exit 3).
+struct InvalidInput : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+struct InputFileError : InvalidInput {
+  using InvalidInput::InvalidInput;
 };
 
 /// Largest mesh file (STL, OBJ, COLLADA, ...) prmkit reads: about 5 million

@@ -9,6 +9,8 @@
 #include <tinyxml2.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <cctype>
 #include <map>
 
@@ -428,16 +430,50 @@ void collectNodes(const aiScene* scene, const std::filesystem::path& file, Mesh&
   }
 }
 
+/// A COLLADA `count` attribute, or an index in `<p>`, `<vcount>`, `<v>` or
+/// `<h>`, counts or names things the file itself holds, so none exceeds the
+/// file's size in bytes. assimp sizes its buffers by them without a check:
+/// found by the fuzz_mesh target, a 1 kB file whose `<p>` held a control
+/// character made it allocate 6 GB. Index lists are read here as what they
+/// must be, unsigned integers separated by whitespace.
+void checkColladaNumbers(const std::filesystem::path& file, const tinyxml2::XMLElement& e, std::uintmax_t fileBytes) {
+  auto fail = [&](const std::string& what) {
+    throw MeshLoadError(fmt::format("{}:{}: <{}> {}", file.string(), e.GetLineNum(), e.Name(), what));
+  };
+  if (const char* count = e.Attribute("count")) {
+    std::uintmax_t value = 0;
+    const auto [end, error] = std::from_chars(count, count + std::strlen(count), value);
+    if (error != std::errc() || *end != '\0' || value > fileBytes)
+      fail(fmt::format("has count '{}', not a number of things a {}-byte file can hold", count, fileBytes));
+  }
+  const std::string_view name = e.Name();
+  if (name != "p" && name != "vcount" && name != "v" && name != "h") return;
+  const char* text = e.GetText();
+  for (const char* c = text ? text : ""; *c != '\0';) {
+    if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r') {
+      ++c;
+      continue;
+    }
+    std::uintmax_t value = 0;
+    const auto [end, error] = std::from_chars(c, c + std::strlen(c), value);
+    if (error != std::errc() || end == c || value > fileBytes)
+      fail("holds something other than unsigned indices a file of its size can refer to");
+    c = end;
+  }
+}
+
 /// COLLADA nodes may instance other nodes (`<instance_node url="#id">`): a
 /// cycle makes assimp recurse until the stack overflows, and nodes that each
 /// instance the next twice expand exponentially. The node graph is read with
 /// tinyxml2 first (its element depth is bounded) and a cycle, or a graph that
-/// expands beyond kMaxMeshNodes, is refused before assimp sees the file.
+/// expands beyond kMaxMeshNodes, is refused before assimp sees the file; so
+/// are counts and indices beyond the file's size (checkColladaNumbers).
 void checkColladaNodeGraph(const std::filesystem::path& file) {
   tinyxml2::XMLDocument doc;
   if (doc.LoadFile(file.string().c_str()) != tinyxml2::XML_SUCCESS)
     throw MeshLoadError(fmt::format("{}:{}: not a COLLADA file prmkit can read: {}", file.string(), doc.ErrorLineNum(),
                                     doc.ErrorStr()));
+  const std::uintmax_t fileBytes = std::filesystem::file_size(file);
   std::vector<const tinyxml2::XMLElement*> nodes;
   std::unordered_map<const tinyxml2::XMLElement*, int> indexOf;
   std::unordered_map<std::string, int> byId;
@@ -446,6 +482,7 @@ void checkColladaNodeGraph(const std::filesystem::path& file) {
     const tinyxml2::XMLElement* e = walk.back();
     walk.pop_back();
     if (e == nullptr) continue;
+    checkColladaNumbers(file, *e, fileBytes);
     if (std::string_view(e->Name()) == "node") {
       indexOf[e] = static_cast<int>(nodes.size());
       if (const char* id = e->Attribute("id")) byId.emplace(id, static_cast<int>(nodes.size()));

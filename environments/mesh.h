@@ -2,6 +2,8 @@
 // Triangle meshes: the one geometry representation of prmkit. Primitives are
 // tessellated so that the mesh encloses the primitive (conservative for
 // collision), which lets every checker traverse the same FCL OBBRSS BVHs.
+#include "environments/input_file.h"
+
 #include <Eigen/Geometry>
 
 #include <array>
@@ -94,8 +96,8 @@ Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scal
 inline constexpr std::size_t kMaxMeshTriangles = 10'000'000;
 inline constexpr std::size_t kMaxMeshNodes = 1'000'000;
 
-struct MeshLoadError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct MeshLoadError : InvalidInput {
+  using InvalidInput::InvalidInput;
 };
 
 }  // namespace prmkit

@@ -514,7 +514,23 @@ Config jointsToConfig(const YamlReader& in, const YAML::Node& node, const std::s
 
 }  // namespace
 
+namespace {
+Problem readProblem(const std::filesystem::path& file, const LoadOptions& options);
+}  // namespace
+
 Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options) {
+  try {
+    return readProblem(file, options);
+  } catch (const YAML::Exception& e) {
+    // A node of the wrong kind that the reader asked for something it does
+    // not have (yaml-cpp's own check): bad input, with yaml-cpp's position.
+    if (e.mark.is_null()) throw InputError(fmt::format("{}: {}", file.string(), e.msg));
+    throw InputError(fmt::format("{}:{}:{}: {}", file.string(), e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+}
+
+namespace {
+Problem readProblem(const std::filesystem::path& file, const LoadOptions& options) {
   YamlReader in = isOmplAppConfig(file) ? readOmplAppConfig(file) : YamlReader(file);
   const bool requestFile = isMotionPlanRequest(in.root());
   if (requestFile) in.replaceRoot(problemForRequest(file));
@@ -641,5 +657,6 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
   }
   return problem;
 }
+}  // namespace
 
 }  // namespace prmkit

@@ -126,6 +126,7 @@ void YamlReader::requireMap(const YAML::Node& node, const std::string& what,
 }
 
 YAML::Node YamlReader::require(const YAML::Node& map, const char* key, const std::string& what) const {
+  if (!map.IsMap()) fail(map, fmt::format("expected '{}' to be a map", what));
   YAML::Node value = map[key];
   if (!value.IsDefined() || value.IsNull()) fail(map, fmt::format("missing required key '{}' in '{}'", key, what));
   return value;

@@ -1,6 +1,8 @@
 #pragma once
 // Strict reading of YAML problem files: every value is type-checked, every
 // unknown key is an error, and every error names file:line:column.
+#include "environments/input_file.h"
+
 #include <Eigen/Core>
 #include <yaml-cpp/yaml.h>
 
@@ -14,8 +16,8 @@
 namespace prmkit {
 
 /// Bad input: the message already says where and what was expected. Exit code 2.
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct InputError : InvalidInput {
+  using InvalidInput::InvalidInput;
 };
 
 /// The largest YAML file read (bytes); anything larger is refused before it is read.

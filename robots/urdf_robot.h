@@ -1,4 +1,5 @@
 #pragma once
+#include "environments/input_file.h"
 #include "robots/kinematic_chain.h"
 
 #include <filesystem>
@@ -8,8 +9,8 @@
 
 namespace prmkit {
 
-struct RobotLoadError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct RobotLoadError : InvalidInput {
+  using InvalidInput::InvalidInput;
 };
 
 struct UrdfOptions {

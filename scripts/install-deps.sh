@@ -9,6 +9,8 @@ packages=(
   liburdfdom-dev libtinyxml2-dev libcli11-dev libfmt-dev nlohmann-json3-dev
   libqhull-dev ompl-demos python3-matplotlib parallel sqlite3
 )
+# `install-deps.sh fuzz`: clang and its libFuzzer runtime, for `make fuzz` only.
+if [ "${1:-}" = fuzz ]; then packages=(clang libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <regex>
@@ -73,6 +74,21 @@ TEST_CASE("verify rejects a path through an obstacle with exit code 1", "[cli]")
   REQUIRE(wall.out.find("obstacle 'wall'") != std::string::npos);
 }
 
+TEST_CASE("plan's time limit covers loading and building the checkers", "[cli]") {
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kValidProblem);
+  // No setup takes less than a nanosecond: the limit is used up before planning.
+  const Run run = cli({"plan", problem.string(), "--time-limit", "1e-9", "--out", (dir.path / "out").string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 1);
+  REQUIRE(run.out.find("not solved (time limit)") != std::string::npos);
+  const auto stats = nlohmann::json::parse(test::readText(dir.path / "out" / "stats.json"));
+  REQUIRE(stats.at("samples_drawn") == 0);
+  REQUIRE(stats.at("static_queries") == 0);
+  REQUIRE(stats.at("setup_time_s").get<double>() > 1e-9);
+  REQUIRE(stats.at("status") == "time limit");
+}
+
 TEST_CASE("a failure that is not the input's exits 3, not 2", "[cli]") {
   TempDir dir;
   const auto problem = dir.write("p.yaml", kValidProblem);
@@ -111,6 +127,9 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
       {"unknown path check", kValidProblem + "planner: {path_check: all}\n",
        "p.yaml:12:23: unknown planner.path_check 'all' (expected one of: first_collision, whole_path)"},
       {"bad robot type", test::replaceOnce(kValidProblem, "type: rigid2d", "type: hovercraft"), "p.yaml:3:9: unknown robot type 'hovercraft'"},
+      // Found by the fuzz_problem target (it was yaml-cpp's own exception, without a position).
+      {"robot not a map", test::replaceOnce(kValidProblem, "robot:\n  type: rigid2d\n  geometry: {box: [0.2, 0.2, 0.1]}\n", "robot: rigid2d\n"),
+       "p.yaml:2:8: expected 'robot' to be a map"},
       {"duplicate key", kValidProblem + "goal: [0.5, 3.5, 0]\n", "p.yaml:12:1: duplicate key 'goal' (first at line 10, column 1)"},
       {"duplicate nested key", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 5, time: 50}"),
        "p.yaml:11:19: duplicate key 'time' (first at line 11, column 10)"},

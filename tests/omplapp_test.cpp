@@ -167,6 +167,12 @@ TEST_CASE("COLLADA node graphs that instance themselves or explode are refused b
   const std::string instancing = test::replaceOnce(tetrahedron, "<instance_geometry url=\"#tet\"/>", "<instance_node url=\"#l0\"/>");
   refused("world.dae", test::replaceOnce(instancing, "<library_visual_scenes>", doublingLibrary(30)),
           "expands to more than 1000000 nodes");
+  // Found by the fuzz_mesh target: a control character in <p> made assimp
+  // allocate gigabytes; counts and indices beyond the file's size are refused too.
+  refused("robot.dae", test::replaceOnce(tetrahedron, "<p>0 2 1", "<p>0\x0f2 1"), "<p> holds something other than unsigned indices");
+  refused("robot.dae", test::replaceOnce(tetrahedron, "<p>0 2 1", "<p>0 99999999 1"), "<p> holds something other than unsigned indices");
+  refused("world.dae", test::replaceOnce(tetrahedron, "<triangles count=\"4\">", "<triangles count=\"4000000000\">"),
+          "has count '4000000000', not a number of things");
   const TempDir dir;
   const Mesh shared = loadMeshFile(dir.write("shared.dae", test::replaceOnce(instancing, "<library_visual_scenes>", doublingLibrary(10))));
   REQUIRE(shared.triangles.size() == 4 * 1024);

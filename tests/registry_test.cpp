@@ -15,13 +15,6 @@ using namespace prmkit;
 
 namespace {
 
-std::string readText(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 /// Each field's default as docs/problem-format.md writes it.
 struct Defaults {
   std::map<std::string, std::string> values;
@@ -80,7 +73,7 @@ struct SetNumber {
 }  // namespace
 
 TEST_CASE("registry: docs/problem-format.md lists every strategy's fields and their defaults", "[registry]") {
-  const std::string docs = readText(test::sourceDir() / "docs" / "problem-format.md");
+  const std::string docs = test::readText(test::sourceDir() / "docs" / "problem-format.md");
   CheckerSettings settings;
   forEachStrategy(settings, [&](std::string_view name, auto& strategy) {
     INFO("strategy " << name);

@@ -36,6 +36,14 @@ inline Problem loadForPlanning(const std::string& name, std::vector<std::string>
   return loadProblem(problemFile(name), {std::move(overrides), true});
 }
 
+/// A whole text file.
+inline std::string readText(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 struct Run {
   int code;
   std::string out, err;
