@@ -244,7 +244,7 @@ std::string sceneSvg(const Problem& problem, const PlanResult& result) {
     robot.linkPoses(*q, poses);
     for (std::size_t i = 0; i < poses.size(); ++i) box.extend(robot.links()[i].mesh.transformed(poses[i]).bounds());
   }
-  if (robot.kind() == "rigid2d" || robot.kind() == "rigid3d") {
+  if (robot.boundsArePositions()) {
     Eigen::Vector3d lo = box.min(), hi = box.max();
     lo.head(robot.bounds().lower.size()) = lo.head(robot.bounds().lower.size()).cwiseMin(robot.bounds().lower);
     hi.head(robot.bounds().upper.size()) = hi.head(robot.bounds().upper.size()).cwiseMax(robot.bounds().upper);

@@ -302,11 +302,8 @@ std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root, P
 
 Config readConfig(const YamlReader& in, const YAML::Node& node, const std::string& what, const Robot& robot) {
   Config q;
-  if (robot.kind() == "rigid3d" && node.IsMap()) {
-    const Transform pose = readPose(in, node, what);
-    const Eigen::Quaterniond r(pose.linear());
-    q.resize(7);
-    q << pose.translation(), r.x(), r.y(), r.z(), r.w();
+  if (node.IsMap() && robot.configAtPose(Transform::Identity())) {
+    q = *robot.configAtPose(readPose(in, node, what));
   } else {
     if (!node.IsSequence() || node.size() != robot.configSize())
       in.fail(node, fmt::format("expected '{}' to be a list of {} numbers ({}){}", what, robot.configSize(),
@@ -462,7 +459,7 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
 double Problem::sceneSize() const {
   Eigen::AlignedBox3d box = scene->bounds();
   const auto& b = robot->bounds();
-  if (robot->kind() == "rigid2d" || robot->kind() == "rigid3d") {
+  if (robot->boundsArePositions()) {
     Eigen::Vector3d lo = Eigen::Vector3d::Zero(), hi = Eigen::Vector3d::Zero();
     lo.head(b.lower.size()) = b.lower;
     hi.head(b.upper.size()) = b.upper;

@@ -11,6 +11,7 @@ class RigidBody2D final : public Robot {
   std::string kind() const override { return "rigid2d"; }
   std::size_t dof() const override { return 3; }
   bool planar() const override { return true; }
+  bool boundsArePositions() const override { return true; }
   void sampleUniform(ompl::RNG& rng, Config& out) const override;
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   double distance(const Config& a, const Config& b) const override;
@@ -33,6 +34,14 @@ class RigidBody3D final : public Robot {
   std::string kind() const override { return "rigid3d"; }
   std::size_t dof() const override { return 6; }
   bool planar() const override { return false; }
+  bool boundsArePositions() const override { return true; }
+  /// Translation, then the rotation as a unit quaternion (x, y, z, w).
+  std::optional<Config> configAtPose(const Transform& pose) const override {
+    const Eigen::Quaterniond r(pose.linear());
+    Config q(7);
+    q << pose.translation(), r.x(), r.y(), r.z(), r.w();
+    return q;
+  }
   bool canonical(const Config& q) const override;
   void sampleUniform(ompl::RNG& rng, Config& out) const override;
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;

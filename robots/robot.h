@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 #include <ompl/util/RandomNumbers.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,6 +60,16 @@ class Robot {
   const CoordinateBounds& bounds() const { return bounds_; }
   /// True when the robot moves in the xy plane (pictures are drawn from above).
   virtual bool planar() const = 0;
+  /// The bounded coordinates are the body's position in the world (m), as
+  /// for a free-flying body, rather than joint values: the bounds are part of
+  /// the scene's extent.
+  virtual bool boundsArePositions() const { return false; }
+  /// The configuration that places a free-flying body in SE(3) at `pose`;
+  /// nullopt for robots whose configurations are not poses.
+  virtual std::optional<Config> configAtPose(const Transform& pose) const {
+    (void)pose;
+    return std::nullopt;
+  }
 
   /// Puts a configuration that comes from outside (a file, the command line,
   /// another library) in the canonical form every pose and motion bound is
