@@ -48,7 +48,8 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
                        result.path_verified ? "" : "; not verified by an exact checker");
   else
     out << fmt::format("not solved ({}) after {:.3f} s of planning and {:.3f} s of setup (time limit {:g} s)\n",
-                       result.status, result.time_s, result.setup_time_s, problem.planner.time_limit_s);
+                       result.status_detail.empty() ? std::string(toString(result.status)) : result.status_detail,
+                       result.time_s, result.setup_time_s, problem.planner.time_limit_s);
   if (result.planner_stats.tentative_edges > 0)
     out << fmt::format("{} tentative edges (Unknown, confidence >= {:g}%), {} rejected by the exact verifier\n",
                        result.planner_stats.tentative_edges, problem.planner.min_confidence,

@@ -96,7 +96,7 @@ RunRecord runPlanning(const RunSpec& spec) {
     auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
     const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal, verifier.get());
     record.solved = result.solved;
-    record.status = result.status;
+    record.status = result.status_detail.empty() ? std::string(toString(result.status)) : result.status_detail;
     record.time_s = result.time_s;
     record.path_length = result.path_length;
     record.waypoints = result.path.size();

@@ -160,7 +160,8 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["checker"] = checkerName;
   j["seed"] = problem.planner.seed;
   j["solved"] = result.solved;
-  j["status"] = result.status;
+  j["status"] = toString(result.status);
+  if (!result.status_detail.empty()) j["status_detail"] = result.status_detail;
   j["time_s"] = result.time_s;
   j["setup_time_s"] = result.setup_time_s;
   j["time_limit_s"] = problem.planner.time_limit_s;

@@ -360,7 +360,10 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
     if (p["expand_step"] && s.expand_step == 0) in.fail(p["expand_step"], "planner.expand_step must be positive");
     if (p["expand_bounces"])
       s.expand_bounces = static_cast<std::size_t>(in.integer(p["expand_bounces"], "planner.expand_bounces", 1));
-    if (p["path_check"]) s.path_check = in.oneOf(p["path_check"], "planner.path_check", {"first_collision", "whole_path"});
+    if (p["path_check"])
+      s.path_check = in.oneOf(p["path_check"], "planner.path_check", {"first_collision", "whole_path"}) == "whole_path"
+                         ? PlannerSettings::PathCheck::WholePath
+                         : PlannerSettings::PathCheck::FirstCollision;
     if (p["skip_same_component"]) s.skip_same_component = in.boolean(p["skip_same_component"], "planner.skip_same_component");
     if (p["shortcut"]) s.shortcut = in.boolean(p["shortcut"], "planner.shortcut");
     if (p["shortcut_attempts"])

@@ -61,7 +61,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
       // strategy with a multi-segment queue sees the whole run at once. A
       // check stops at its first collision and leaves the run's later edges
       // unchecked; whole_path goes over the path again until none is left.
-      const bool stopAtCollision = settings_.path_check != "whole_path";
+      const bool stopAtCollision = settings_.path_check == PlannerSettings::PathCheck::FirstCollision;
       bool collided = false;
       auto edgeAt = [&](std::size_t j) -> std::optional<Edge> {
         const auto [e, exists] = boost::edge((*path)[j], (*path)[j + 1], roadmap.graph());
@@ -111,7 +111,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
         componentsExact = false;  // a tentative edge failed and was removed: search again
       }
       if (outOfTime()) {
-        result.status = "time limit";
+        result.status = PlanStatus::TimeLimit;
         return std::nullopt;
       }
       continue;

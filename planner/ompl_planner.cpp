@@ -89,7 +89,8 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   }
 
   if (status != ob::PlannerStatus::EXACT_SOLUTION) {
-    result.status = outOfTime() ? "time limit" : status.asString();
+    result.status = outOfTime() ? PlanStatus::TimeLimit : PlanStatus::Failed;
+    if (result.status == PlanStatus::Failed) result.status_detail = status.asString();
     return std::nullopt;
   }
   const auto& path = *pdef->getSolutionPath()->as<og::PathGeometric>();

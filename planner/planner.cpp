@@ -1,5 +1,7 @@
 #include "planner/planner.h"
 
+#include <ostream>
+
 #include "planner/lazy_prm.h"
 #include "planner/ompl_planner.h"
 #include "planner/prm.h"
@@ -13,6 +15,20 @@
 #include <stdexcept>
 
 namespace prmkit {
+
+std::string_view toString(PlanStatus status) {
+  switch (status) {
+    case PlanStatus::Solved: return "solved";
+    case PlanStatus::TimeLimit: return "time limit";
+    case PlanStatus::SampleLimit: return "sample limit";
+    case PlanStatus::InvalidStart: return "invalid start";
+    case PlanStatus::InvalidGoal: return "invalid goal";
+    case PlanStatus::Failed: return "failed";
+  }
+  return "failed";
+}
+
+std::ostream& operator<<(std::ostream& out, PlanStatus status) { return out << toString(status); }
 
 Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng_(settings_.seed) {
   if (settings_.k == 0 && settings_.radius <= 0 && !star()) throw std::invalid_argument("planner k must be positive");
@@ -82,11 +98,11 @@ std::size_t Planner::neighbourCount(std::size_t n, std::size_t dof) const {
 
 bool Planner::sampleLimitReached(PlanResult& result) const {
   if (result.planner_stats.samples_drawn >= settings_.max_samples) {
-    result.status = "sample limit";
+    result.status = PlanStatus::SampleLimit;
     return true;
   }
   if (outOfTime()) {
-    result.status = "time limit";
+    result.status = PlanStatus::TimeLimit;
     return true;
   }
   return false;
@@ -156,11 +172,11 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   Roadmap roadmap(checker.robot());
   result.setup_time_s = settings_.setup_time_s;
   if (outOfTime()) {
-    result.status = "time limit";  // used up before planning began
+    result.status = PlanStatus::TimeLimit;  // used up before planning began
   } else if (!checker.isValid(start)) {
-    result.status = "invalid start";
+    result.status = PlanStatus::InvalidStart;
   } else if (!checker.isValid(goal)) {
-    result.status = "invalid goal";
+    result.status = PlanStatus::InvalidGoal;
   } else {
     roadmap.addVertex(start);
     roadmap.addVertex(goal);
@@ -170,7 +186,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
     }
     if (auto vertices = search(checker, roadmap, result)) {
       result.solved = true;
-      result.status = "solved";
+      result.status = PlanStatus::Solved;
       for (Vertex v : *vertices) {
         result.path.push_back(roadmap.config(v));
         if (const std::size_t source = roadmap.graph()[v].source; source != kNoSource)

@@ -6,8 +6,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace prmkit {
 
@@ -38,7 +40,8 @@ struct PlannerSettings {
   /// lazy_prm: after a search, check the path's unchecked edges up to the
   /// first colliding one (first_collision, Bohlin & Kavraki 2000) or all of
   /// them (whole_path: more checks, fewer searches).
-  std::string path_check = "first_collision";
+  enum class PathCheck { FirstCollision, WholePath };
+  PathCheck path_check = PathCheck::FirstCollision;
   bool skip_same_component = false;  // prm: do not try edges inside one connected component
   bool shortcut = false;          // random shortcutting of the returned path
   std::size_t shortcut_attempts = 100;
@@ -98,9 +101,17 @@ struct PlannerStats {
   }
 };
 
+/// How a planning run ended.
+enum class PlanStatus { Solved, TimeLimit, SampleLimit, InvalidStart, InvalidGoal, Failed };
+/// "solved", "time limit", "sample limit", "invalid start", "invalid goal" or "failed", as outputs spell it.
+std::string_view toString(PlanStatus status);
+std::ostream& operator<<(std::ostream& out, PlanStatus status);
+
 struct PlanResult {
   bool solved = false;
-  std::string status;               // "solved", "time limit", "sample limit", "invalid start", "invalid goal"
+  PlanStatus status = PlanStatus::Failed;
+  /// Why a run Failed in its planner's words (OMPL's status, e.g. "Approximate solution"); empty otherwise.
+  std::string status_detail;
   std::vector<Config> path;
   /// True when every edge of the path was found free by an exact checker
   /// (the planning checker itself when it is exact, else the verifier).

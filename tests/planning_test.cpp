@@ -265,7 +265,7 @@ TEST_CASE("lazy PRM: batches grow with the roadmap, so a long run does few searc
     const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
     INFO("batch_fraction " << fraction << ": " << result.status << ", " << result.roadmap_vertices << " vertices, "
                            << result.planner_stats.graph_searches << " searches");
-    REQUIRE(result.status == "sample limit");
+    REQUIRE(result.status == PlanStatus::SampleLimit);
     REQUIRE(result.roadmap_vertices > 1000);
     // The batches the rule gives for this many vertices: start and goal, then
     // max(100, fraction * V) samples each time, the last one cut short by the limit.
