@@ -124,38 +124,11 @@ double CheckerValidityChecker::clearance(const ob::State* state) const {
   return clearance_ ? clearance_(si_->getStateSpace()->as<RobotStateSpace>()->toConfig(state)) : 0.0;
 }
 
-ValidPrefix validPrefix(Checker& checker, const Config& a, const Config& b, double invalidFrom,
-                        const std::function<bool(const EdgeResult&)>& accepted) {
-  // [0, prefix.t] is a valid motion; shrink the gap to the invalid parameter.
-  // Ten halvings leave it below 0.1% of the edge.
-  constexpr int kPrefixHalvings = 10;
-  ValidPrefix prefix{0.0, a, EdgeResult{}};
-  Config q;
-  for (int i = 0; i < kPrefixHalvings; ++i) {
-    const double mid = 0.5 * (prefix.t + invalidFrom);
-    checker.robot().interpolate(a, b, mid, q);
-    if (!checker.isValid(q)) {
-      invalidFrom = mid;
-      continue;
-    }
-    const EdgeResult edge = checker.checkEdge(a, q);
-    if (accepted(edge)) {
-      prefix = ValidPrefix{mid, q, edge};
-    } else {
-      // The sub-edge a -> q(mid) is the piece [0, mid] of a -> b, traversed at the same pace.
-      invalidFrom = std::isnan(edge.witness_t) ? mid : std::max(prefix.t, edge.witness_t * mid);
-    }
-  }
-  return prefix;
-}
-
 CheckerMotionValidator::CheckerMotionValidator(const ob::SpaceInformationPtr& si, Checker& checker,
                                                double minConfidence)
     : ob::MotionValidator(si), checker_(checker), minConfidence_(minConfidence) {}
 
-bool CheckerMotionValidator::accepted(const EdgeResult& edge) const {
-  return edge.verdict == Verdict::Free || (edge.verdict == Verdict::Unknown && edge.confidence >= minConfidence_);
-}
+bool CheckerMotionValidator::accepted(const EdgeResult& edge) const { return usableEdge(edge, minConfidence_); }
 
 bool CheckerMotionValidator::checkMotion(const ob::State* s1, const ob::State* s2) const {
   const auto* space = si_->getStateSpace()->as<RobotStateSpace>();

@@ -3,6 +3,7 @@
 // state validity and motion validation that OMPL's planners and valid-state
 // samplers call, so that every check they make is a prmkit check, counted.
 #include "checkers/checker.h"
+#include "planner/local_planner.h"
 
 #include <ompl/base/MotionValidator.h>
 #include <ompl/base/StateValidityChecker.h>
@@ -58,19 +59,6 @@ class CheckerValidityChecker final : public ompl::base::StateValidityChecker {
   Checker& checker_;  // not owned; one checker per planner run
   ClearanceFunction clearance_;
 };
-
-/// The end of the longest prefix of a -> b known valid by the checker's own
-/// verdicts, given that the configuration at `invalidFrom` is not: the gap is
-/// narrowed by bisection to below 0.1% of the edge. `accepted` says which
-/// edge verdicts count as valid. Used where a motion must stop before an
-/// obstacle (OMPL's lastValid, random-bounce expansion).
-struct ValidPrefix {
-  double t = 0.0;        // edge parameter of the end; 0 when no prefix is known valid
-  Config end;            // the configuration at t (valid)
-  EdgeResult verdict;    // the accepted verdict of the prefix a -> end (Free for t = 0)
-};
-ValidPrefix validPrefix(Checker& checker, const Config& a, const Config& b, double invalidFrom,
-                        const std::function<bool(const EdgeResult&)>& accepted);
 
 /// OMPL motion validation through Checker::checkEdge. A motion is valid when
 /// the edge is Free, or Unknown with at least `minConfidence` percent (the

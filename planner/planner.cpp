@@ -1,5 +1,7 @@
 #include "planner/planner.h"
 
+#include "planner/local_planner.h"
+
 #include <ostream>
 
 #include "planner/lazy_prm.h"
@@ -53,10 +55,7 @@ Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng
     throw std::invalid_argument("planner min_confidence must be a percentage in [0, 100]");
 }
 
-bool Planner::usable(const EdgeResult& edge) const {
-  return edge.verdict == Verdict::Free ||
-         (edge.verdict == Verdict::Unknown && edge.confidence >= settings_.min_confidence);
-}
+bool Planner::usable(const EdgeResult& edge) const { return usableEdge(edge, settings_.min_confidence); }
 
 std::optional<EdgeState> Planner::acceptEdge(const EdgeResult& edge, PlanResult& result) const {
   if (!usable(edge)) return std::nullopt;

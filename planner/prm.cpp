@@ -1,7 +1,7 @@
 #include "planner/prm.h"
 
 #include "planner/edge_check_pool.h"
-#include "planner/ompl_space.h"
+#include "planner/local_planner.h"
 
 #include <boost/pending/disjoint_sets.hpp>
 
