@@ -171,7 +171,7 @@ std::pair<std::string, std::string> splitAssignment(const std::string& assignmen
   return {assignment.substr(0, eq), assignment.substr(eq + 1)};
 }
 
-/// The --checker help: every registered strategy, the exact default first.
+/// The --checker help: every registered strategy, in the registry's order.
 std::string checkerHelp() {
   return fmt::format("collision checker strategy, one of {} (default: the problem's, else adaptive, exact)",
                      fmt::join(checkerNames(), ", "));
