@@ -6,6 +6,7 @@
 #include "eval/experiment.h"
 #include "io/outputs.h"
 #include "io/problem.h"
+#include "io/viewer_page.h"
 #include "eval/sweep.h"
 #include "eval/independent_check.h"
 #include "eval/verify.h"
@@ -65,12 +66,16 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
                        source.source, source.nodes, source.samples_drawn, source.staticChecksPerNode(),
                        source.nodes_on_path);
   OutputFiles files(outDir);
-  if (result.solved)
+  if (result.solved) {
     files.add("path.csv", pathCsv(*problem.robot, result.path));
-  else
+    files.add("path.txt", pathText(result.path));
+  } else {
     files.remove("path.csv");
+    files.remove("path.txt");
+  }
   files.add("stats.json", statsJson(problem, checker->name(), result));
   files.add("scene.svg", sceneSvg(problem, result));
+  files.add("scene.html", viewerPage(viewerData(problem, checker->name(), result)));
   for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
   return result.solved ? kOk : kFailed;
 }
@@ -241,7 +246,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     sub->add_option("--scene", sceneFile, "MoveIt problem: PlanningScene YAML (default: sceneNNNN.yaml beside requestNNNN.yaml)");
     sub->add_option("--request", requestFile, "MoveIt problem: MotionPlanRequest YAML (instead of PROBLEM)");
   };
-  auto* planCmd = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg");
+  auto* planCmd = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg, scene.html");
   addProblemOptions(planCmd);
   planCmd->add_option("--planner", planner, fmt::format("{}", fmt::join(plannerNames(), ", ")));
   planCmd->add_option("--checker", checker, checkerHelp());
@@ -430,7 +435,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     const Problem problem = loadProblem(problemFile, options);
     if (verifyCmd->count("--eps") && !(eps > 0 && std::isfinite(eps))) throw InputError("--eps must be a positive number of metres");
     const double usedEps = verifyCmd->count("--eps") ? eps : defaultVerifyEps(problem);
-    const auto path = readPathCsv(pathFile, *problem.robot);
+    const auto path = readPath(pathFile, *problem.robot);
     if (verifyCmd->count("--independent-resolution") && !(independentResolution > 0 && independentResolution <= 1))
       throw InputError("--independent-resolution must be a fraction of the C-space extent in (0, 1]");
     const bool independentOn = independent || verifyCmd->count("--independent-resolution") > 0;

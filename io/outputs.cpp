@@ -1,11 +1,13 @@
 #include "io/outputs.h"
 
+#include "environments/input_file.h"
 #include "robots/kinematic_chain.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -58,6 +60,32 @@ std::string pathCsv(const Robot& robot, const std::vector<Config>& path) {
   return out;
 }
 
+namespace {
+/// The cell as a finite number, or InputError at file:line:column.
+double finiteNumber(const std::string& cell, const std::filesystem::path& file, int line, std::size_t column) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(cell, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != cell.size() || !std::isfinite(value))
+    throw InputError(fmt::format("{}:{}:{}: expected a finite number, got '{}'", file.string(), line, column, cell));
+  return value;
+}
+
+Config canonicalized(Config q, const std::function<void(Config&)>& canonicalize, const std::filesystem::path& file,
+                     int line) {
+  try {
+    canonicalize(q);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(fmt::format("{}:{}:1: {}", file.string(), line, e.what()));
+  }
+  return q;
+}
+}  // namespace
+
 std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::vector<std::string>& header,
                                   const std::string& what, const std::function<void(Config&)>& canonicalize) {
   std::ifstream in(file);
@@ -85,24 +113,10 @@ std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::
     Config q(static_cast<Eigen::Index>(cells.size()));
     std::size_t column = 1;
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      std::size_t used = 0;
-      double value = 0;
-      try {
-        value = std::stod(cells[i], &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != cells[i].size() || !std::isfinite(value))
-        throw InputError(fmt::format("{}:{}:{}: expected a finite number, got '{}'", file.string(), lineNumber, column, cells[i]));
-      q[static_cast<Eigen::Index>(i)] = value;
+      q[static_cast<Eigen::Index>(i)] = finiteNumber(cells[i], file, lineNumber, column);
       column += cells[i].size() + 1;
     }
-    try {
-      canonicalize(q);
-    } catch (const std::invalid_argument& e) {
-      throw InputError(fmt::format("{}:{}:1: {}", file.string(), lineNumber, e.what()));
-    }
-    rows.push_back(q);
+    rows.push_back(canonicalized(std::move(q), canonicalize, file, lineNumber));
   }
   if (rows.empty()) throw InputError(fmt::format("{}:2:1: the {} file has no rows", file.string(), what));
   return rows;
@@ -110,6 +124,53 @@ std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::
 
 std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot) {
   return readConfigCsv(file, robot.coordinateNames(), "path", [&](Config& q) { robot.canonicalize(q); });
+}
+
+std::string pathText(const std::vector<Config>& path) {
+  std::string out;
+  for (const Config& q : path) {
+    for (Eigen::Index i = 0; i < q.size(); ++i) {
+      if (i > 0) out += ' ';
+      out += fmt::format("{}", q[i]);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::vector<Config> readPathText(const std::filesystem::path& file, const Robot& robot) {
+  const std::string text = readInputFile(file, kMaxDescriptionFileBytes, "path");
+  const std::size_t width = robot.coordinateNames().size();
+  std::vector<Config> rows;
+  std::istringstream in(text);
+  std::string line;
+  for (int lineNumber = 1; std::getline(in, line); ++lineNumber) {
+    std::vector<std::pair<std::string, std::size_t>> cells;  // text and column
+    for (std::size_t at = 0; at < line.size();) {
+      if (std::isspace(static_cast<unsigned char>(line[at]))) {
+        ++at;
+        continue;
+      }
+      const std::size_t begin = at;
+      while (at < line.size() && !std::isspace(static_cast<unsigned char>(line[at]))) ++at;
+      cells.emplace_back(line.substr(begin, at - begin), begin + 1);
+    }
+    if (cells.empty()) continue;
+    if (cells.size() != width)
+      throw InputError(fmt::format("{}:{}:1: expected {} numbers ({}), got {}", file.string(), lineNumber, width,
+                                   fmt::join(robot.coordinateNames(), " "), cells.size()));
+    Config q(static_cast<Eigen::Index>(width));
+    for (std::size_t i = 0; i < width; ++i)
+      q[static_cast<Eigen::Index>(i)] = finiteNumber(cells[i].first, file, lineNumber, cells[i].second);
+    rows.push_back(canonicalized(std::move(q), [&](Config& c) { robot.canonicalize(c); }, file, lineNumber));
+  }
+  if (rows.empty()) throw InputError(fmt::format("{}:1:1: the path file has no states", file.string()));
+  return rows;
+}
+
+std::vector<Config> readPath(const std::filesystem::path& file, const Robot& robot) {
+  const std::string extension = file.extension().string();
+  return extension == ".path" || extension == ".txt" ? readPathText(file, robot) : readPathCsv(file, robot);
 }
 
 nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources) {
@@ -227,15 +288,33 @@ class SvgCanvas {
   double offsetX_, size_, scale_;
 };
 
-/// A point that stands for a configuration in the picture: the body origin
-/// of a rigid body, the tip frame of a chain.
+}  // namespace
+
+std::vector<Config> evenlySpacedOnPath(const Robot& robot, const std::vector<Config>& path, std::size_t count) {
+  if (path.empty() || count == 0) return {};
+  std::vector<double> cumulative{0.0};
+  for (std::size_t i = 0; i + 1 < path.size(); ++i)
+    cumulative.push_back(cumulative.back() + robot.distance(path[i], path[i + 1]));
+  const double total = cumulative.back();
+  if (!(total > 0.0) || count == 1 || path.size() == 1) return {path.front()};
+  std::vector<Config> out;
+  Config q;
+  std::size_t i = 0;
+  for (std::size_t s = 0; s < count; ++s) {
+    const double at = total * static_cast<double>(s) / static_cast<double>(count - 1);
+    while (i + 2 < cumulative.size() && cumulative[i + 1] < at) ++i;
+    const double span = cumulative[i + 1] - cumulative[i];
+    robot.interpolate(path[i], path[i + 1], span > 0 ? std::clamp((at - cumulative[i]) / span, 0.0, 1.0) : 0.0, q);
+    out.push_back(q);
+  }
+  return out;
+}
+
 Eigen::Vector3d referencePoint(const Robot& robot, const Config& q) {
   std::vector<Transform> poses;
   robot.linkPoses(q, poses);
   return poses.back().translation();
 }
-
-}  // namespace
 
 std::string sceneSvg(const Problem& problem, const PlanResult& result) {
   const Robot& robot = *problem.robot;
@@ -267,19 +346,8 @@ std::string sceneSvg(const Problem& problem, const PlanResult& result) {
   std::vector<Config> shown;
   if (result.solved) {
     const std::size_t poseCount = std::min<std::size_t>(40, std::max<std::size_t>(2, 4000 / std::max<std::size_t>(1, robot.links()[0].mesh.triangles.size())));
-    double total = 0;
-    std::vector<double> cumulative{0};
-    for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
-      cumulative.push_back(total += robot.distance(result.path[i], result.path[i + 1]));
-    Config q;
-    for (std::size_t s = 1; s + 1 < poseCount && total > 0; ++s) {
-      const double at = total * static_cast<double>(s) / static_cast<double>(poseCount - 1);
-      std::size_t i = 0;
-      while (i + 2 < cumulative.size() && cumulative[i + 1] < at) ++i;
-      const double span = cumulative[i + 1] - cumulative[i];
-      robot.interpolate(result.path[i], result.path[i + 1], span > 0 ? (at - cumulative[i]) / span : 0.0, q);
-      shown.push_back(q);
-    }
+    shown = evenlySpacedOnPath(robot, result.path, poseCount);
+    if (shown.size() >= 2) shown = std::vector<Config>(shown.begin() + 1, shown.end() - 1);
   }
   auto drawRobot = [&](const SvgCanvas& canvas, const Config& q, const std::string& style) {
     std::vector<Transform> linkPoses;

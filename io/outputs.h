@@ -45,6 +45,16 @@ std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::
 /// (Robot::canonicalize); throws InputError with file:line:column.
 std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot);
 
+/// The path as OMPL writes and OMPL.app reads it (PathGeometric::printAsMatrix):
+/// one state per line, its coordinates separated by spaces (x y theta in 2D,
+/// x y z qx qy qz qw in 3D, joint values for chains), full precision.
+std::string pathText(const std::vector<Config>& path);
+/// Reads such a file (blank lines skipped), every state canonicalized;
+/// throws InputError with file:line:column (InputFileError for an unreadable file).
+std::vector<Config> readPathText(const std::filesystem::path& file, const Robot& robot);
+/// readPathText for `.path` and `.txt` files, readPathCsv for any other.
+std::vector<Config> readPath(const std::filesystem::path& file, const Robot& robot);
+
 /// A file name stem made from a name that comes from input (a problem's
 /// name): letters, digits, '-', '_' and '.' kept, anything else (a '/', a
 /// quote, a space) becomes '_', no leading '.', at most 100 characters, never
@@ -57,6 +67,13 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
 /// Node-source statistics as a JSON list (stats.json, runs.jsonl), and back.
 nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources);
 std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list);
+
+/// `count` configurations evenly spaced by the robot's metric along the
+/// path, its first and last waypoints included (one when it has no length).
+std::vector<Config> evenlySpacedOnPath(const Robot& robot, const std::vector<Config>& path, std::size_t count);
+/// A point that stands for a configuration in pictures: the body origin of a
+/// rigid body, the tip frame of a chain (the last link's origin).
+Eigen::Vector3d referencePoint(const Robot& robot, const Config& q);
 
 /// Top view (2D problems) or top and front views (3D problems) of obstacles,
 /// roadmap, path, start and goal.

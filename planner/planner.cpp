@@ -64,6 +64,16 @@ std::optional<EdgeState> Planner::acceptEdge(const EdgeResult& edge, PlanResult&
   return EdgeState::Tentative;
 }
 
+void Planner::recordWitness(const Robot& robot, const Config& a, const Config& b, const EdgeResult& edge,
+                            PlanResult& result) {
+  if (edge.verdict != Verdict::Colliding || !std::isfinite(edge.witness_t) ||
+      result.colliding_witnesses.size() >= kPictureWitnesses)
+    return;
+  Config q;
+  robot.interpolate(a, b, std::clamp(edge.witness_t, 0.0, 1.0), q);
+  result.colliding_witnesses.push_back(std::move(q));
+}
+
 bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result) {
   if (!verifyFinalPath_) return true;
   if (!verifier_) throw std::logic_error("verifying final paths needs an exact verifier");

@@ -132,11 +132,16 @@ struct PlanResult {
   /// their states; empty above kPictureRoadmapVertices vertices.
   std::vector<Config> roadmap_configs;
   std::vector<std::tuple<std::size_t, std::size_t, EdgeState>> roadmap_edge_list;
+  /// Configurations found in collision on edges the planner checked (at the
+  /// checker's witness parameter), for pictures: the first kPictureWitnesses.
+  std::vector<Config> colliding_witnesses;
 };
 
 /// Largest roadmap copied into PlanResult for pictures: a drawing of more
 /// edges is a grey smear, and the copy would double a large roadmap's memory.
 inline constexpr std::size_t kPictureRoadmapVertices = 20000;
+/// Most colliding configurations kept for pictures.
+inline constexpr std::size_t kPictureWitnesses = 60;
 
 class Planner {
  public:
@@ -160,6 +165,11 @@ class Planner {
   virtual bool verifiesFinalPath() const { return true; }
   /// False for planners that draw their own samples (OMPL's).
   virtual bool usesNodeSampler() const { return true; }
+
+  /// Keeps where the edge from a to b was found in collision
+  /// (PlanResult::colliding_witnesses), when the checker gave a witness.
+  static void recordWitness(const Robot& robot, const Config& a, const Config& b, const EdgeResult& edge,
+                            PlanResult& result);
 
   /// A valid configuration and the index of the node source that made it.
   struct Sample {

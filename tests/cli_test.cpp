@@ -248,6 +248,25 @@ goal: [0.5]
     REQUIRE(run.code == 2);
     REQUIRE(run.err.find("r.urdf:3: link 'l1' has 2 collision elements and urdfdom read 1") != std::string::npos);
   }
+  // What urdfdom's parser (TinyXML 2.6) never sees: bytes that are not UTF-8
+  // (a lead byte at the very end, an overlong sequence, a stray continuation
+  // byte), and malformed XML, refused with their place; character entities
+  // arrive resolved and the file still loads.
+  for (const auto& [text, where] : std::vector<std::pair<std::string, std::string>>{
+           {urdf("") + "<!-- \xF0", "r.urdf:9:6: not UTF-8 text (byte 0xf0)"},
+           {urdf("<!-- \xC0\xAF -->\n"), "r.urdf:5:6: not UTF-8 text (byte 0xc0)"},
+           {"<robot name=\"\x80\"/>", "r.urdf:1:14: not UTF-8 text (byte 0x80)"},
+           {urdf("<collision>&#x;</collision>\n").substr(0, 120), "r.urdf:"}}) {
+    dir.write("r.urdf", text);
+    const Run run = cli({"validate", file.string()});
+    INFO(run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE(run.err.find(where) != std::string::npos);
+  }
+  std::string entities = urdf("");
+  entities.replace(entities.find("<robot name=\"r\">"), 16, "<robot name=\"&#x72;&amp;&#60;\">");
+  dir.write("r.urdf", entities);
+  REQUIRE(cli({"validate", file.string()}).code == 0);
 }
 
 TEST_CASE("command-line overrides are reported as such, and bad command lines exit 2", "[cli]") {

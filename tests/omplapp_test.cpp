@@ -1,6 +1,7 @@
 // OMPL.app .cfg problems on COLLADA meshes the test writes itself: node
 // transforms (translate, scale) are applied, the robot is centred on the mean
 // of its vertices as OMPL.app does, axis-angle start and goal, volume bounds.
+#include "io/outputs.h"
 #include "io/problem.h"
 #include "test_support.h"
 
@@ -113,6 +114,28 @@ TEST_CASE("OMPL.app .cfg: COLLADA node transforms, centred robot, axis-angle pos
   INFO(planned.out << planned.err);
   REQUIRE(planned.code == 0);
   REQUIRE(cli({"verify", files.cfg.string(), (out / "path.csv").string()}).code == 0);
+
+  // path.txt, OMPL.app's format: the same states as path.csv, and verify reads it.
+  const auto text = readPathText(out / "path.txt", *problem.robot);
+  const auto csv = readPathCsv(out / "path.csv", *problem.robot);
+  REQUIRE(text.size() == csv.size());
+  for (std::size_t i = 0; i < text.size(); ++i) REQUIRE(text[i] == csv[i]);
+  const auto renamed = files.dir.path / "solution.path";
+  std::filesystem::copy_file(out / "path.txt", renamed);
+  REQUIRE(cli({"verify", files.cfg.string(), renamed.string()}).code == 0);
+  // A state inside the world's box (x 5..7, y 0..2, z 0..2) is refused with exit 1.
+  const auto through = files.dir.write("through.path", "0 0 0 0 0 0 1\n\n  6   1 1 0 0 0 1\n9 1 1 0 0 0.7071067811865476 0.7071067811865476\n");
+  const auto rejected = cli({"verify", files.cfg.string(), through.string()});
+  INFO(rejected.out << rejected.err);
+  REQUIRE(rejected.code == 1);
+  // Wrong widths and non-numbers are bad input with their line and column.
+  const auto narrow = cli({"verify", files.cfg.string(), files.dir.write("narrow.path", "0 0 0 0 0 0 1\n1 2 3\n").string()});
+  REQUIRE(narrow.code == 2);
+  REQUIRE(narrow.err.find("narrow.path:2:1: expected 7 numbers") != std::string::npos);
+  const auto word = cli({"verify", files.cfg.string(), files.dir.write("word.path", "0 0 0 0 0 0 1\n0 0  x 0 0 0 1\n").string()});
+  REQUIRE(word.code == 2);
+  REQUIRE(word.err.find("word.path:2:6: expected a finite number, got 'x'") != std::string::npos);
+  REQUIRE(cli({"verify", files.cfg.string(), files.dir.write("empty.path", "\n \n").string()}).code == 2);
 }
 
 TEST_CASE("OMPL.app .cfg in 2D: x, y, theta", "[omplapp]") {
@@ -134,6 +157,13 @@ volume.max.y = 3
   REQUIRE(problem.name == "tiny");
   REQUIRE(problem.robot->kind() == "rigid2d");
   REQUIRE(problem.goal.isApprox(Eigen::Vector3d(9, 0.5, 3)));
+  // A 2D path in OMPL.app's format (x y theta) reads back exactly as written.
+  const std::vector<Config> path = {problem.start, problem.goal};
+  const auto file = files.dir.write("two.path", pathText(path));
+  const auto read = readPathText(file, *problem.robot);
+  REQUIRE(read.size() == 2);
+  REQUIRE(read[0] == path[0]);
+  REQUIRE(read[1] == path[1]);
 }
 
 TEST_CASE("COLLADA node graphs that instance themselves or explode are refused before assimp reads them", "[omplapp]") {

@@ -1,0 +1,162 @@
+// scene.html: the data the page receives is the geometry prmkit checks, and
+// the page renders it in a real browser (Debian's headless Chromium) with no
+// script error.
+#include "io/outputs.h"
+#include "io/viewer_page.h"
+#include "checkers/checker_registry.h"
+#include "planner/planner.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char** environ;
+
+using namespace prmkit;
+
+namespace {
+
+struct Planned {
+  Problem problem;
+  PlanResult result;
+};
+
+Planned plan(const std::string& name) {
+  Planned p{test::loadForPlanning(name), {}};
+  auto checker = makeChecker(p.problem.checker, p.problem.robot, p.problem.scene);
+  auto planner = makePlanner(p.problem.planner);
+  auto verifier = makeVerifier(p.problem.checker, p.problem.robot, p.problem.scene);
+  p.result = planner->solve(*checker, p.problem.start, p.problem.goal, verifier.get());
+  return p;
+}
+
+Eigen::Matrix4d matrixAt(const nlohmann::json& flat, std::size_t link) {
+  Eigen::Matrix4d m;
+  for (int i = 0; i < 16; ++i) m.data()[i] = flat.at(16 * link + static_cast<std::size_t>(i)).get<double>();
+  return m;
+}
+
+/// A frame's configuration (as many numbers as the robot's configurations have, e.g. a quaternion's four).
+Config configAt(const nlohmann::json& frame) {
+  const auto& numbers = frame.at("config");
+  Config q(static_cast<Eigen::Index>(numbers.size()));
+  for (std::size_t i = 0; i < numbers.size(); ++i) q[static_cast<Eigen::Index>(i)] = numbers[i].get<double>();
+  return q;
+}
+
+/// Runs argv[0] with the arguments (no shell); returns its exit code and standard output.
+std::pair<int, std::string> run(const std::vector<std::string>& args, const std::filesystem::path& outputFile) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, outputFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return {-1, ""};
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readText(outputFile)};
+}
+
+}  // namespace
+
+TEST_CASE("viewer data: every frame's link poses are the robot's own, on the path, ends included", "[viewer]") {
+  for (const std::string name : {"maze2d", "twisted_slot", "arm6_shelf"}) {
+    INFO(name);
+    const Planned p = plan(name);
+    REQUIRE(p.result.solved);
+    const Robot& robot = *p.problem.robot;
+    const auto data = nlohmann::json::parse(viewerData(p.problem, "adaptive", p.result).dump());
+    REQUIRE(data.at("links").size() == robot.links().size());
+    REQUIRE(data.at("obstacles").size() == p.problem.scene->obstacles().size());
+    const auto& frames = data.at("frames");
+    REQUIRE(frames.size() == kViewerFrames);
+    std::vector<Transform> poses;
+    const double size = p.problem.sceneSize();
+    for (std::size_t k = 0; k < frames.size(); ++k) {
+      const Config q = configAt(frames[k]);
+      if (k == 0) CHECK((q - p.problem.start).norm() == Approx(0.0).margin(1e-9));
+      if (k + 1 == frames.size()) CHECK((q - p.problem.goal).norm() == Approx(0.0).margin(1e-9));
+      robot.linkPoses(q, poses);
+      for (std::size_t i = 0; i < poses.size(); ++i) {
+        const Eigen::Matrix4d sent = matrixAt(frames[k].at("poses"), i);
+        // Sent as floats: within float rounding of the coordinates.
+        REQUIRE((sent - poses[i].matrix()).cwiseAbs().maxCoeff() <= 1e-6 * (1.0 + size));
+        const auto& v = data.at("links")[i].at("vertices");
+        for (std::size_t c = 0; c < robot.links()[i].mesh.vertices.size() * 3; c += 97)
+          REQUIRE(v.at(c).get<double>() == Approx(robot.links()[i].mesh.vertices[c / 3][c % 3]).margin(1e-6 * (1.0 + size)));
+      }
+    }
+  }
+}
+
+TEST_CASE("viewer data: every collision the planner shows is a configuration in collision", "[viewer]") {
+  const Planned p = plan("maze2d");
+  REQUIRE(!p.result.colliding_witnesses.empty());
+  REQUIRE(p.result.colliding_witnesses.size() <= kPictureWitnesses);
+  auto exact = makeVerifier(p.problem.checker, p.problem.robot, p.problem.scene);
+  for (const Config& q : p.result.colliding_witnesses) CHECK_FALSE(exact->isValid(q));
+  const auto data = nlohmann::json::parse(viewerData(p.problem, "adaptive", p.result).dump());
+  CHECK(data.at("witnesses").size() == p.result.colliding_witnesses.size());
+}
+
+TEST_CASE("viewer page: a problem name cannot close the data's script element", "[viewer]") {
+  Planned p = plan("maze2d");
+  p.problem.name = "</script><script>alert(1)</script>";
+  const std::string page = viewerPage(viewerData(p.problem, "adaptive", p.result));
+  CHECK(page.find("alert(1)</script>") == std::string::npos);
+  CHECK(page.find("\\u003c/script>\\u003cscript>alert(1)") != std::string::npos);
+}
+
+TEST_CASE("viewer page renders in headless Chromium: no script error, not blank, links where prmkit poses them",
+          "[viewer][browser]") {
+  const std::string chromium = PRMKIT_CHROMIUM;
+  INFO("Chromium: '" << chromium << "' (scripts/install-deps.sh installs Debian's chromium)");
+  REQUIRE(!chromium.empty());
+  const test::TempDir dir;
+  for (const std::string name : {"maze2d", "twisted_slot", "arm6_shelf"}) {
+    INFO(name);
+    const Planned p = plan(name);
+    REQUIRE(p.result.solved);
+    const auto data = viewerData(p.problem, "adaptive", p.result);
+    const auto page = dir.write(name + ".html", viewerPage(data));
+    const std::size_t frame = kViewerFrames / 2;
+    const auto [code, dom] = run({chromium, "--headless", "--no-sandbox", "--enable-unsafe-swiftshader",
+                                  "--user-data-dir=" + (dir.path / ("profile-" + name)).string(), "--window-size=900,700",
+                                  "--dump-dom", fmt::format("file://{}#selftest={}", page.string(), frame)},
+                                 dir.path / (name + ".dom"));
+    REQUIRE(code == 0);
+    INFO(dom.substr(0, 300));
+    // The page names its state in its title: "ready", or the first script error.
+    CHECK(dom.find("<title>prmkit viewer: ready</title>") != std::string::npos);
+    const auto begin = dom.find("<pre id=\"selftest\">");
+    REQUIRE(begin != std::string::npos);
+    const auto start = begin + std::string("<pre id=\"selftest\">").size();
+    const auto self = nlohmann::json::parse(dom.substr(start, dom.find("</pre>", start) - start));
+    // A blank canvas has one colour; shaded bodies, lines and antialiasing give hundreds.
+    CHECK(self.at("colours").get<int>() >= 100);
+    // The first vertex of every link, as three.js places it at that frame.
+    const Robot& robot = *p.problem.robot;
+    const Config q = configAt(data["frames"][frame]);
+    std::vector<Transform> poses;
+    robot.linkPoses(q, poses);
+    const double size = p.problem.sceneSize();
+    const double lift = self.at("lift").get<double>();
+    CHECK(lift <= 1e-2 * size);
+    REQUIRE(self.at("vertices").size() == poses.size());
+    for (std::size_t i = 0; i < poses.size(); ++i) {
+      const Eigen::Vector3d expected = poses[i] * robot.links()[i].mesh.vertices[0] + Eigen::Vector3d(0, 0, lift);
+      for (int k = 0; k < 3; ++k)
+        CHECK(self["vertices"][i][static_cast<std::size_t>(k)].get<double>() ==
+              Approx(expected[k]).margin(1e-5 * (1.0 + size)));
+    }
+  }
+}
