@@ -5,6 +5,7 @@
 #include "eval/edge_check.h"
 #include "eval/experiment.h"
 #include "io/outputs.h"
+#include "io/omplapp_problem.h"
 #include "io/problem.h"
 #include "io/viewer_page.h"
 #include "eval/sweep.h"
@@ -16,6 +17,8 @@
 #include <fmt/ranges.h>
 
 #include <chrono>
+#include <set>
+#include <tuple>
 #include <sstream>
 
 namespace prmkit {
@@ -41,6 +44,8 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
   auto planner = makePlanner(problem.planner);
   out << fmt::format("problem {} ({}, {} dof): planner {}, checker {}, seed {}\n", problem.name, problem.robot->kind(),
                      problem.robot->dof(), problem.planner.type, checker->description(), problem.planner.seed);
+  if (isOmplAppConfig(file))
+    for (const auto& note : readOmplAppBenchmark(file).notes) out << fmt::format("note: {}\n", note);
   const PlanResult result = planner->solve(*checker, problem.start, problem.goal, verifier.get());
   const auto& c = result.check_stats;
   if (result.solved)
@@ -189,30 +194,80 @@ struct CompareOptions {
   double timeLimit = 10.0;
   std::size_t jobs = 1;
   bool noPlots = false;
+  // Given on the command line (they then win over an OMPL.app file's [benchmark] and [planner]).
+  bool plannersGiven = false, runsGiven = false, timeLimitGiven = false;
 };
 
+/// One planner of a comparison, with the problem settings its runs change.
+struct ComparedPlanner {
+  std::string planner;
+  std::vector<std::pair<std::string, std::string>> settings;
+  bool operator<(const ComparedPlanner& other) const {
+    return std::tie(planner, settings) < std::tie(other.planner, other.settings);
+  }
+};
+
+/// What an OMPL.app file's [benchmark] and [planner] sections ask, as far
+/// as prmkit can run it; the rest goes into `notes` for the report.
+void applyOmplAppBenchmark(const std::string& file, CompareOptions& o, std::vector<ComparedPlanner>& planners,
+                           std::vector<std::string>& notes) {
+  const OmplAppBenchmark benchmark = readOmplAppBenchmark(file);
+  notes = benchmark.notes;
+  if (!o.runsGiven && benchmark.run_count) o.runs = *benchmark.run_count;
+  if (!o.timeLimitGiven && benchmark.time_limit_s) o.timeLimit = *benchmark.time_limit_s;
+  if (o.plannersGiven || benchmark.planners.empty()) return;
+  planners.clear();
+  std::set<ComparedPlanner> seen;
+  for (const auto& instance : benchmark.planners) {
+    const auto runners = prmkitPlannersFor(instance.planner);
+    const std::string label = instance.name == instance.planner
+                                  ? fmt::format("'{}' (line {})", instance.planner, instance.line)
+                                  : fmt::format("'{}' named '{}' (line {})", instance.planner, instance.name, instance.line);
+    if (runners.empty()) {
+      notes.push_back(fmt::format("planner {} skipped: prmkit compares PRM and lazy PRM (prm, lazyprm, prmstar, "
+                                  "lazyprmstar) and has no {}",
+                                  label, instance.planner));
+      continue;
+    }
+    for (const auto& [key, value] : instance.parameters)
+      notes.push_back(fmt::format("planner {}: parameter {} = '{}' not applied (prmkit's settings are its problem keys)",
+                                  label, key, value));
+    for (const auto& runner : runners)
+      if (seen.insert({runner, instance.problem_settings}).second) planners.push_back({runner, instance.problem_settings});
+  }
+  if (planners.empty())
+    throw InputError(fmt::format("{}: none of the planners of [planner] is one prmkit runs (prm, lazyprm, prmstar, "
+                                 "lazyprmstar)",
+                                 file));
+}
+
 int compare(const std::string& file, const std::vector<std::string>& problemOverrides,
-            const std::vector<std::string>& overrides, const CompareOptions& o, const std::string& outDir,
-            std::ostream& out) {
-  if (!(o.timeLimit > 0 && std::isfinite(o.timeLimit))) throw InputError("--time-limit must be a positive number of seconds");
+            const std::vector<std::string>& overrides, CompareOptions o, const std::string& outDir, std::ostream& out) {
   const auto checkers = splitList(o.checkers, "--checkers", checkerNames());
-  const auto planners = splitList(o.planners, "--planners", plannerNames());
+  std::vector<ComparedPlanner> planners;
+  for (const auto& planner : splitList(o.planners, "--planners", plannerNames())) planners.push_back({planner, {}});
+  std::vector<std::string> notes;
+  if (isOmplAppConfig(file)) applyOmplAppBenchmark(file, o, planners, notes);
+  if (!(o.timeLimit > 0 && std::isfinite(o.timeLimit))) throw InputError("--time-limit must be a positive number of seconds");
   std::vector<std::string> all = problemOverrides;
   all.insert(all.end(), overrides.begin(), overrides.end());
   const Problem problem = loadProblem(file, {all, true});  // bad input fails here, before any run
   std::vector<std::pair<std::string, std::string>> parameters;
   for (const auto& assignment : overrides) parameters.push_back(splitAssignment(assignment));
   std::vector<RunSpec> specs;
-  for (const auto& planner : planners) {
+  for (const auto& [planner, settings] : planners) {
     // OMPL's stock validator does not use the strategy: one set of runs, with discrete's FCL static checks.
     const std::vector<std::string> used = planner == "ompl_fcl_default" ? std::vector<std::string>{"discrete"} : checkers;
+    auto runParameters = settings;
+    runParameters.insert(runParameters.end(), parameters.begin(), parameters.end());
     for (const auto& checker : used)
       for (std::size_t seed = 1; seed <= o.runs; ++seed)
-        specs.push_back({file, file, planner, checker, parameters, static_cast<std::uint32_t>(seed), o.timeLimit,
+        specs.push_back({file, file, planner, checker, runParameters, static_cast<std::uint32_t>(seed), o.timeLimit,
                          problemOverrides});
   }
   out << fmt::format("compare {}: {} runs ({} seeds per combination, time limit {:g} s per run, {} thread(s))\n",
                      problem.name, specs.size(), o.runs, o.timeLimit, o.jobs);
+  for (const auto& note : notes) out << fmt::format("note: {}\n", note);
   const auto records = runAll(specs, o.jobs, [&](const RunRecord& r, std::size_t done) {
     out << fmt::format("[{}/{}] {} seed {}: {} in {:.3f} s{}\n", done, specs.size(), r.spec.combination(), r.spec.seed,
                        r.failure.empty() ? r.status : "failed: " + r.failure, r.time_s, r.unsafe ? ", UNSAFE path" : "");
@@ -223,7 +278,7 @@ int compare(const std::string& file, const std::vector<std::string>& problemOver
   OutputFiles files(outDir);
   files.add("runs.jsonl", lines);
   for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
-  writeReport(outDir, "compare", records, !o.noPlots, out);
+  writeReport(outDir, "compare", records, !o.noPlots, out, notes);
   return kOk;
 }
 
@@ -389,7 +444,12 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       if (!checker.empty()) options.overrides.push_back("checker.type=" + checker);
       return check(problemFile, options, seed >= 0 ? static_cast<std::uint32_t>(seed) : 1u, checkOptions, out);
     }
-    if (compareCmd->parsed()) return compare(problemFile, problemOverrides, overrides, compareOptions, outDir, out);
+    if (compareCmd->parsed()) {
+      compareOptions.plannersGiven = compareCmd->count("--planners") > 0;
+      compareOptions.runsGiven = compareCmd->count("--runs") > 0;
+      compareOptions.timeLimitGiven = compareCmd->count("--time-limit") > 0;
+      return compare(problemFile, problemOverrides, overrides, compareOptions, outDir, out);
+    }
     if (benchmarkSetCmd->parsed()) {
       for (const auto& assignment : overrides) setOptions.parameters.push_back(splitAssignment(assignment));
       setOptions.urdf = urdfFile;

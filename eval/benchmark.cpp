@@ -398,8 +398,12 @@ int runQuietly(const std::vector<std::string>& arguments) {
 }  // namespace
 
 void writeReport(const std::filesystem::path& dir, const std::string& experiment, const std::vector<RunRecord>& records,
-                 bool plots, std::ostream& out) {
-  const std::string summary = summaryMarkdown(summarize(records));
+                 bool plots, std::ostream& out, const std::vector<std::string>& notes) {
+  std::string summary = summaryMarkdown(summarize(records));
+  if (!notes.empty()) {
+    summary += "\nNot run or not applied:\n\n";
+    for (const auto& note : notes) summary += fmt::format("- {}\n", note);
+  }
   out << summary;
   OutputFiles files(dir);
   files.add("runs.csv", recordsCsv(records));

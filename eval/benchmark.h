@@ -99,7 +99,9 @@ std::vector<RunRecord> runAll(const std::vector<RunSpec>& specs, std::size_t job
 /// Writes runs.csv, summary.md, ompl/<problem>.log and plot_runs.py into
 /// `dir`, then the plots (plot_<problem>.png/.svg) with Debian's
 /// /usr/bin/python3 and matplotlib unless `plots` is false. Reports to `out`.
+/// `notes` (what the request asked for and was not run or applied) end summary.md.
 void writeReport(const std::filesystem::path& dir, const std::string& experiment,
-                 const std::vector<RunRecord>& records, bool plots, std::ostream& out);
+                 const std::vector<RunRecord>& records, bool plots, std::ostream& out,
+                 const std::vector<std::string>& notes = {});
 
 }  // namespace prmkit

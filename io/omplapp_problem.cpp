@@ -10,79 +10,162 @@
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
-#include <string_view>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 namespace prmkit {
 
 bool isOmplAppConfig(const std::filesystem::path& file) { return file.extension() == ".cfg"; }
 
-YamlReader readOmplAppConfig(const std::filesystem::path& file) {
-  std::stringstream text;
-  try {
-    text << readInputFile(file, kMaxDescriptionFileBytes, "OMPL.app problem file");
-  } catch (const InputFileError& e) {
-    throw InputError(e.what());
-  }
-  boost::property_tree::ptree tree;
-  try {
-    std::istringstream in(text.str());
-    boost::property_tree::ini_parser::read_ini(in, tree);
-  } catch (const boost::property_tree::ini_parser_error& e) {
-    throw InputError(fmt::format("{}:{}: {}", file.string(), e.line(), e.message()));
-  }
-  // ptree keeps no line numbers: find each key's line in the text.
+namespace {
+
+std::string_view trimmed(std::string_view text) {
+  const auto begin = text.find_first_not_of(" \t\r");
+  if (begin == std::string_view::npos) return {};
+  const auto end = text.find_last_not_of(" \t\r");
+  return text.substr(begin, end - begin + 1);
+}
+
+/// A .cfg file read once: every section but [planner] parsed by Boost's INI
+/// reader (which refuses a repeated key, as it must in [problem]); the lines
+/// of [planner], where OMPL.app repeats keys on purpose (two instances of
+/// one planner), kept in order with their line numbers.
+struct CfgFile {
+  std::filesystem::path file;
   std::vector<std::string> lines;
-  for (std::string line; std::getline(text, line);) lines.push_back(line);
-  // The key is the file's text, not a pattern: compared as it is.
-  auto lineOf = [&](const std::string& key) {
+  std::vector<std::string> sections;  // per line: the section it lies in
+  boost::property_tree::ptree tree;
+  struct Entry {
+    std::string key, value;
+    int line;
+  };
+  std::vector<Entry> planner;
+
+  /// "file:line" of the key's line in the section (the key is the file's text, compared as it is, not a pattern).
+  std::string lineOf(const std::string& section, const std::string& key) const {
     for (std::size_t i = 0; i < lines.size(); ++i) {
-      std::string_view line(lines[i]);
-      line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+      if (sections[i] != section) continue;
+      std::string_view line = trimmed(lines[i]);
       if (!line.starts_with(key)) continue;
-      line.remove_prefix(key.size());
-      line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t")));
+      line = trimmed(line.substr(key.size()));
       if (!line.empty() && (line.front() == '=' || line.front() == ':')) return fmt::format("{}:{}", file.string(), i + 1);
     }
     return file.string();
-  };
-  const auto section = tree.get_child_optional("problem");
-  if (!section) throw InputError(fmt::format("{}: an OMPL.app problem needs a [problem] section", file.string()));
-  std::map<std::string, std::string> values;
-  for (const auto& [key, child] : *section) values[key] = child.data();
-
-  static const std::set<std::string> known{
-      "name",         "robot",        "world",        "objective",    "objective.threshold", "start.x",
-      "start.y",      "start.z",      "start.theta",  "start.axis.x", "start.axis.y",        "start.axis.z",
-      "goal.x",       "goal.y",       "goal.z",       "goal.theta",   "goal.axis.x",         "goal.axis.y",
-      "goal.axis.z",  "volume.min.x", "volume.min.y", "volume.min.z", "volume.max.x",        "volume.max.y",
-      "volume.max.z", "control"};
-  for (const auto& [key, value] : values) {
-    if (!known.count(key))
-      throw InputError(fmt::format("{}: unknown key '{}' in [problem] (expected one of: {})", lineOf(key), key,
-                                   fmt::join(known, ", ")));
   }
+  std::map<std::string, std::string> values(const std::string& section) const {
+    std::map<std::string, std::string> out;
+    if (const auto child = tree.get_child_optional(section))
+      for (const auto& [key, value] : *child) out[key] = value.data();
+    return out;
+  }
+};
+
+CfgFile readCfg(const std::filesystem::path& file) {
+  CfgFile cfg;
+  cfg.file = file;
+  std::string text;
+  try {
+    text = readInputFile(file, kMaxDescriptionFileBytes, "OMPL.app problem file");
+  } catch (const InputFileError& e) {
+    throw InputError(e.what());
+  }
+  std::istringstream in(text);
+  std::string forIni;  // the text with [planner]'s lines blanked, so Boost's line numbers stay the file's
+  std::string section;
+  for (std::string line; std::getline(in, line);) {
+    cfg.lines.push_back(line);
+    const std::string_view t = trimmed(line);
+    const int number = static_cast<int>(cfg.lines.size());
+    if (t.size() >= 2 && t.front() == '[' && t.back() == ']') {
+      section = std::string(trimmed(t.substr(1, t.size() - 2)));
+    } else if (section == "planner") {
+      cfg.sections.push_back(section);
+      forIni += '\n';
+      if (t.empty() || t.front() == ';' || t.front() == '#') continue;
+      const auto equals = t.find('=');
+      if (equals == std::string_view::npos || trimmed(t.substr(0, equals)).empty())
+        throw InputError(fmt::format("{}:{}: expected 'planner=' or 'planner.parameter=value' in [planner], got '{}'",
+                                     file.string(), number, t));
+      cfg.planner.push_back({std::string(trimmed(t.substr(0, equals))), std::string(trimmed(t.substr(equals + 1))), number});
+      continue;
+    }
+    cfg.sections.push_back(section);
+    forIni += line + '\n';
+  }
+  try {
+    std::istringstream ini(forIni);
+    boost::property_tree::ini_parser::read_ini(ini, cfg.tree);
+  } catch (const boost::property_tree::ini_parser_error& e) {
+    throw InputError(fmt::format("{}:{}: {}", file.string(), e.line(), e.message()));
+  }
+  return cfg;
+}
+
+/// OMPL.app's valid-state samplers, which prmkit has under the same names.
+const std::vector<std::string>& omplAppSamplers() {
+  static const std::vector<std::string> names{"uniform", "gaussian", "obstacle_based", "max_clearance"};
+  return names;
+}
+
+std::string checkedSampler(const std::string& value, const std::string& where) {
+  if (std::find(omplAppSamplers().begin(), omplAppSamplers().end(), value) == omplAppSamplers().end())
+    throw InputError(fmt::format("{}: unknown sampler '{}' (expected one of: {})", where, value,
+                                 fmt::join(omplAppSamplers(), ", ")));
+  return value;
+}
+
+double parsedNumber(const std::string& text, const std::string& key, const std::string& where) {
+  try {
+    std::size_t used = 0;
+    const double value = std::stod(text, &used);
+    if (used == text.size() && std::isfinite(value)) return value;
+  } catch (const std::exception&) {
+  }
+  throw InputError(fmt::format("{}: expected a number for '{}', got '{}'", where, key, text));
+}
+
+/// The [problem] keys OMPL.app documents for geometric planning (`control`
+/// selects a kinodynamic system, which prmkit refuses by name).
+const std::set<std::string>& problemKeys() {
+  static const std::set<std::string> keys{
+      "name",         "robot",        "world",        "objective",    "objective.threshold", "sampler",
+      "start.x",      "start.y",      "start.z",      "start.theta",  "start.axis.x",        "start.axis.y",
+      "start.axis.z", "goal.x",       "goal.y",       "goal.z",       "goal.theta",          "goal.axis.x",
+      "goal.axis.y",  "goal.axis.z",  "volume.min.x", "volume.min.y", "volume.min.z",        "volume.max.x",
+      "volume.max.y", "volume.max.z", "control"};
+  return keys;
+}
+
+std::map<std::string, std::string> problemValues(const CfgFile& cfg) {
+  if (!cfg.tree.get_child_optional("problem"))
+    throw InputError(fmt::format("{}: an OMPL.app problem needs a [problem] section", cfg.file.string()));
+  auto values = cfg.values("problem");
+  for (const auto& [key, value] : values)
+    if (!problemKeys().count(key))
+      throw InputError(fmt::format("{}: unknown key '{}' in [problem] (expected one of: {})", cfg.lineOf("problem", key),
+                                   key, fmt::join(problemKeys(), ", ")));
   if (values.count("control"))
-    throw InputError(fmt::format("{}: control-based (kinodynamic) problems are not supported", lineOf("control")));
+    throw InputError(
+        fmt::format("{}: control-based (kinodynamic) problems are not supported", cfg.lineOf("problem", "control")));
+  return values;
+}
+
+}  // namespace
+
+YamlReader readOmplAppConfig(const std::filesystem::path& file) {
+  const CfgFile cfg = readCfg(file);
+  auto values = problemValues(cfg);
+  auto lineOf = [&](const std::string& key) { return cfg.lineOf("problem", key); };
   auto require = [&](const std::string& key) -> const std::string& {
     const auto it = values.find(key);
     if (it == values.end()) throw InputError(fmt::format("{}: [problem] needs '{}'", file.string(), key));
     return it->second;
   };
-  auto number = [&](const std::string& key) {
-    const std::string& text = require(key);
-    try {
-      std::size_t used = 0;
-      const double value = std::stod(text, &used);
-      if (used == text.size() && std::isfinite(value)) return value;
-    } catch (const std::exception&) {
-    }
-    throw InputError(fmt::format("{}: expected a number for '{}', got '{}'", lineOf(key), key, text));
-  };
+  auto number = [&](const std::string& key) { return parsedNumber(require(key), key, lineOf(key)); };
   const bool is3D = values.count("start.z") || values.count("goal.z") || values.count("start.axis.x");
 
   std::vector<std::pair<YAML::Node, std::string>> located;
@@ -96,26 +179,44 @@ YamlReader readOmplAppConfig(const std::filesystem::path& file) {
   root["robot"]["geometry"]["mesh"]["file"] = meshPath("robot");
   root["robot"]["geometry"]["mesh"]["center"] = true;
   located.emplace_back(root["robot"]["geometry"]["mesh"]["file"], lineOf("robot"));
-  YAML::Node obstacle(YAML::NodeType::Map);
-  obstacle["name"] = "world";
-  obstacle["mesh"]["file"] = meshPath("world");
-  located.emplace_back(obstacle["mesh"]["file"], lineOf("world"));
-  root["scene"]["obstacles"].push_back(obstacle);
+  // Without a world the robot moves in an empty workspace (OMPL.app's rule).
+  root["scene"]["obstacles"] = YAML::Node(YAML::NodeType::Sequence);
+  const bool hasWorld = values.count("world") > 0;
+  if (hasWorld) {
+    YAML::Node obstacle(YAML::NodeType::Map);
+    obstacle["name"] = "world";
+    obstacle["mesh"]["file"] = meshPath("world");
+    located.emplace_back(obstacle["mesh"]["file"], lineOf("world"));
+    root["scene"]["obstacles"].push_back(obstacle);
+  }
+  if (values.count("sampler")) {
+    root["planner"]["sampler"] = checkedSampler(values["sampler"], lineOf("sampler"));
+    located.emplace_back(root["planner"]["sampler"], lineOf("sampler"));
+  }
+  if (values.count("objective.threshold")) number("objective.threshold");
 
   const std::vector<std::string> axes = is3D ? std::vector<std::string>{"x", "y", "z"} : std::vector<std::string>{"x", "y"};
   YAML::Node lower(YAML::NodeType::Sequence), upper(YAML::NodeType::Sequence);
   const bool hasVolume = values.count("volume.min.x") > 0;
   Eigen::AlignedBox3d inferred;
   if (!hasVolume) {
-    // OMPL.app infers the bounds from the world mesh, enlarged by 10 %.
+    // OMPL.app infers the bounds from the world mesh and the start and goal
+    // positions, enlarged by 10 % (and here by the robot's size, so that a
+    // workspace without a world is not flat).
     try {
-      const Mesh world = loadMeshFile(meshPath("world"));
-      inferred = world.bounds();
-      const Eigen::Vector3d margin = 0.05 * inferred.sizes();
+      if (hasWorld) inferred = loadMeshFile(meshPath("world")).bounds();
+      for (const std::string end : {"start", "goal"}) {
+        Eigen::Vector3d p = Eigen::Vector3d::Zero();
+        for (std::size_t i = 0; i < axes.size(); ++i) p[static_cast<Eigen::Index>(i)] = number(end + "." + axes[i]);
+        inferred.extend(p);
+      }
+      const Mesh robot = loadMeshFile(meshPath("robot"));
+      const Eigen::Vector3d margin =
+          (0.05 * inferred.sizes()).cwiseMax(Eigen::Vector3d::Constant(0.5 * robot.bounds().sizes().norm()));
       inferred.extend(inferred.min() - margin);
       inferred.extend(inferred.max() + margin);
     } catch (const MeshLoadError& e) {
-      throw InputError(fmt::format("{}: {}", lineOf("world"), e.what()));
+      throw InputError(fmt::format("{}: {}", lineOf(hasWorld ? "world" : "robot"), e.what()));
     }
   }
   for (std::size_t i = 0; i < axes.size(); ++i) {
@@ -148,6 +249,89 @@ YamlReader readOmplAppConfig(const std::filesystem::path& file) {
     located.emplace_back(root[end], lineOf(end + ".x"));
   }
   return YamlReader(file, root, std::move(located));
+}
+
+OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
+  const CfgFile cfg = readCfg(file);
+  OmplAppBenchmark benchmark;
+  auto problem = problemValues(cfg);
+  if (problem.count("objective")) {
+    static const std::set<std::string> objectives{"length", "max_min_clearance", "mechanical_work"};
+    const std::string& objective = problem["objective"];
+    if (!objectives.count(objective))
+      throw InputError(fmt::format("{}: unknown objective '{}' (expected one of: {})", cfg.lineOf("problem", "objective"),
+                                   objective, fmt::join(objectives, ", ")));
+    benchmark.notes.push_back(fmt::format(
+        "objective '{}'{} recorded, not optimised: prmkit plans for feasibility (the first path found, shortcut "
+        "when planner.shortcut is on), so the optimising planners' thresholds do not apply",
+        objective, problem.count("objective.threshold") ? fmt::format(" (threshold {})", problem["objective.threshold"]) : ""));
+  }
+
+  static const std::set<std::string> benchmarkKeys{"time_limit", "mem_limit", "run_count", "output", "save_paths"};
+  for (const auto& [key, value] : cfg.values("benchmark")) {
+    const std::string where = cfg.lineOf("benchmark", key);
+    if (!benchmarkKeys.count(key))
+      throw InputError(fmt::format("{}: unknown key '{}' in [benchmark] (expected one of: {})", where, key,
+                                   fmt::join(benchmarkKeys, ", ")));
+    if (key == "time_limit") {
+      const double limit = parsedNumber(value, key, where);
+      if (!(limit > 0.0)) throw InputError(fmt::format("{}: time_limit must be a positive number of seconds", where));
+      benchmark.time_limit_s = limit;
+    } else if (key == "run_count") {
+      const double count = parsedNumber(value, key, where);
+      if (!(count >= 1.0 && count <= 100000.0 && count == std::floor(count)))
+        throw InputError(fmt::format("{}: run_count must be a whole number from 1 to 100000, got '{}'", where, value));
+      benchmark.run_count = static_cast<std::size_t>(count);
+    } else if (key == "mem_limit") {
+      parsedNumber(value, key, where);
+      benchmark.notes.push_back(fmt::format("mem_limit {} MB recorded, not enforced (peak memory is reported per run)", value));
+    } else {
+      benchmark.notes.push_back(fmt::format("[benchmark] {} = '{}' ignored: prmkit writes into --out", key, value));
+    }
+  }
+
+  for (const auto& entry : cfg.planner) {
+    const std::string where = fmt::format("{}:{}", file.string(), entry.line);
+    const auto dot = entry.key.find('.');
+    if (dot == std::string::npos) {
+      if (!entry.value.empty())
+        throw InputError(fmt::format("{}: a planner line is '{}=' with nothing after '=', got '{}'", where, entry.key,
+                                     entry.value));
+      benchmark.planners.push_back({entry.key, entry.key, entry.line, {}, {}});
+      continue;
+    }
+    const std::string owner = entry.key.substr(0, dot), parameter = entry.key.substr(dot + 1);
+    if (benchmark.planners.empty())
+      throw InputError(fmt::format("{}: '{}' comes before any planner line ('NAME=')", where, entry.key));
+    if (owner == "problem") {
+      // A problem setting for the planner instance just declared.
+      auto& instance = benchmark.planners.back();
+      if (parameter == "sampler")
+        instance.problem_settings.emplace_back("planner.sampler", checkedSampler(entry.value, where));
+      else
+        instance.parameters.emplace_back(entry.key, entry.value);
+      continue;
+    }
+    // A parameter of the latest instance of the planner it names.
+    const auto instance = std::find_if(benchmark.planners.rbegin(), benchmark.planners.rend(),
+                                       [&](const auto& p) { return p.planner == owner; });
+    if (instance == benchmark.planners.rend())
+      throw InputError(fmt::format("{}: '{}' sets a parameter of '{}', which no planner line above declares", where,
+                                   entry.key, owner));
+    if (parameter == "name")
+      instance->name = entry.value;
+    else
+      instance->parameters.emplace_back(parameter, entry.value);
+  }
+  return benchmark;
+}
+
+std::vector<std::string> prmkitPlannersFor(const std::string& omplAppPlanner) {
+  if (omplAppPlanner == "prm") return {"prm", "ompl_prm"};
+  if (omplAppPlanner == "lazyprm") return {"lazy_prm", "ompl_lazy_prm", "ompl_fcl_default"};
+  if (omplAppPlanner == "prmstar") return {"prm_star"};
+  if (omplAppPlanner == "lazyprmstar") return {"lazy_prm_star"};
+  return {};
 }
 
 }  // namespace prmkit

@@ -1,6 +1,7 @@
 // OMPL.app .cfg problems on COLLADA meshes the test writes itself: node
 // transforms (translate, scale) are applied, the robot is centred on the mean
 // of its vertices as OMPL.app does, axis-angle start and goal, volume bounds.
+#include "io/omplapp_problem.h"
 #include "io/outputs.h"
 #include "io/problem.h"
 #include "test_support.h"
@@ -8,7 +9,12 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <numbers>
+#include <set>
+#include <sstream>
+#include <tuple>
 
 using namespace prmkit;
 using test::cli;
@@ -228,5 +234,159 @@ TEST_CASE("OMPL.app .cfg errors name file and line, exit 2", "[omplapp]") {
     INFO(c.to << "\n" << run.err);
     REQUIRE(run.code == 2);
     REQUIRE_THAT(run.err, Catch::Contains(c.message));
+  }
+}
+
+namespace {
+const std::string kBenchmarkSections = R"(
+[benchmark]
+time_limit = 2.5
+mem_limit = 1000.0
+run_count = 2
+save_paths = shortest
+
+[planner]
+prm=
+problem.sampler=uniform
+prm.name=uniprm
+prm=
+problem.sampler=obstacle_based
+prm.name=obprm
+prm.max_nearest_neighbors=8
+rrtconnect=
+rrtconnect.range=100
+rrtconnect=
+rrtconnect.range=200
+# a comment
+lazyprm=
+)";
+
+std::vector<nlohmann::json> jsonLines(const std::filesystem::path& file) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream in(test::readText(file));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) lines.push_back(nlohmann::json::parse(line));
+  return lines;
+}
+}  // namespace
+
+TEST_CASE("OMPL.app .cfg as OMPL.app writes them: [benchmark], repeated [planner] keys, sampler, objective",
+          "[omplapp]") {
+  const std::string problem = test::replaceOnce(kConfig3D, "name = tiny_cfg\n",
+                                                "name = tiny_cfg\nsampler = obstacle_based\nobjective = length\n"
+                                                "objective.threshold = 5\n");
+  CfgFiles files(problem + kBenchmarkSections);
+  const Problem loaded = loadProblem(files.cfg);
+  REQUIRE(loaded.planner.sampler == "obstacle_based");
+
+  const OmplAppBenchmark benchmark = readOmplAppBenchmark(files.cfg);
+  REQUIRE(benchmark.time_limit_s == 2.5);
+  REQUIRE(benchmark.run_count == std::size_t{2});
+  REQUIRE(benchmark.planners.size() == 5);
+  REQUIRE(benchmark.planners[0].name == "uniprm");
+  REQUIRE(benchmark.planners[1].name == "obprm");
+  REQUIRE(benchmark.planners[1].problem_settings ==
+          std::vector<std::pair<std::string, std::string>>{{"planner.sampler", "obstacle_based"}});
+  REQUIRE(benchmark.planners[1].parameters ==
+          std::vector<std::pair<std::string, std::string>>{{"max_nearest_neighbors", "8"}});
+  REQUIRE(benchmark.planners[3].parameters == std::vector<std::pair<std::string, std::string>>{{"range", "200"}});
+  REQUIRE(benchmark.notes.size() == 3);  // the objective, mem_limit, save_paths
+
+  // compare with no other flags runs what the file asks, as far as prmkit can:
+  // the two prm instances (each sampler) on prm and ompl_prm, lazyprm on
+  // lazy_prm, ompl_lazy_prm and ompl_fcl_default, two seeds each, 2.5 s.
+  const auto out = files.dir.path / "compare";
+  const auto run = cli({"compare", files.cfg.string(), "--checkers", "adaptive", "--no-plots", "--out", out.string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  REQUIRE_THAT(run.out, Catch::Contains("14 runs (2 seeds per combination, time limit 2.5 s per run"));
+  std::multiset<std::string> combinations;
+  for (const auto& record : jsonLines(out / "runs.jsonl")) {
+    combinations.insert(record.at("planner").get<std::string>() + " " + record.at("parameters").dump());
+    REQUIRE(record.at("time_limit_s").get<double>() == 2.5);
+  }
+  REQUIRE(combinations.size() == 14);
+  for (const std::string sampler : {"uniform", "obstacle_based"})
+    for (const std::string planner : {"prm", "ompl_prm"})
+      CHECK(combinations.count(planner + " " + nlohmann::json::array({nlohmann::json::array({"planner.sampler", sampler})}).dump()) == 2);
+  for (const std::string planner : {"lazy_prm", "ompl_lazy_prm", "ompl_fcl_default"})
+    CHECK(combinations.count(planner + " []") == 2);
+  // The report says what it skipped and what it did not apply.
+  const std::string summary = test::readText(out / "summary.md");
+  CHECK_THAT(summary, Catch::Contains("planner 'rrtconnect' (line 46) skipped"));
+  CHECK_THAT(summary, Catch::Contains("planner 'rrtconnect' (line 48) skipped"));
+  CHECK_THAT(summary, Catch::Contains("planner 'prm' named 'obprm' (line 42): parameter max_nearest_neighbors = '8' not applied"));
+  CHECK_THAT(summary, Catch::Contains("objective 'length' (threshold 5) recorded, not optimised"));
+  CHECK_THAT(summary, Catch::Contains("mem_limit 1000.0 MB recorded, not enforced"));
+
+  // Flags win over the file.
+  const auto flagged = cli({"compare", files.cfg.string(), "--checkers", "adaptive", "--planners", "prm", "--runs", "1",
+                            "--time-limit", "4", "--no-plots", "--out", (files.dir.path / "flagged").string()});
+  REQUIRE(flagged.code == 0);
+  REQUIRE_THAT(flagged.out, Catch::Contains("1 runs (1 seeds per combination, time limit 4 s per run"));
+}
+
+TEST_CASE("OMPL.app .cfg in 2D without a world: an empty workspace, bounds from start and goal", "[omplapp]") {
+  CfgFiles files(R"([problem]
+robot = robot.dae
+start.x = 0
+start.y = 0
+start.theta = 0
+goal.x = 3
+goal.y = 1
+goal.theta = 1
+
+[benchmark]
+run_count = 1
+
+[planner]
+lazyprm=
+lazyprmstar=
+)");
+  const Problem problem = loadProblem(files.cfg);
+  REQUIRE(problem.scene->obstacles().empty());
+  REQUIRE((problem.robot->bounds().lower.array() < 0.0).all());
+  REQUIRE((problem.robot->bounds().upper.array() > Eigen::Array2d(3.0, 1.0)).all());
+  REQUIRE(readOmplAppBenchmark(files.cfg).planners.size() == 2);
+  const auto out = files.dir.path / "out";
+  const auto planned = cli({"plan", files.cfg.string(), "--out", out.string()});
+  INFO(planned.out << planned.err);
+  REQUIRE(planned.code == 0);
+  REQUIRE(cli({"verify", files.cfg.string(), (out / "path.txt").string()}).code == 0);
+}
+
+TEST_CASE("OMPL.app .cfg benchmark and planner sections: bad input names file and line, exit 2", "[omplapp]") {
+  struct Case {
+    std::string sections, message;
+  };
+  const std::vector<Case> cases{
+      {"[benchmark]\ntime_limt = 3\n", "tiny.cfg:30: unknown key 'time_limt' in [benchmark]"},
+      {"[benchmark]\nrun_count = 0\n", "tiny.cfg:30: run_count must be a whole number from 1 to 100000"},
+      {"[benchmark]\ntime_limit = soon\n", "tiny.cfg:30: expected a number for 'time_limit', got 'soon'"},
+      {"[planner]\nprm.name = first\n", "tiny.cfg:30: 'prm.name' comes before any planner line"},
+      {"[planner]\nprm = 3\n", "tiny.cfg:30: a planner line is 'prm=' with nothing after '='"},
+      {"[planner]\nprm=\nrrt.range = 3\n", "tiny.cfg:31: 'rrt.range' sets a parameter of 'rrt'"},
+      {"[planner]\nprm=\nproblem.sampler = sideways\n", "tiny.cfg:31: unknown sampler 'sideways'"},
+      {"[planner]\nprm\n", "tiny.cfg:30: expected 'planner=' or 'planner.parameter=value' in [planner]"},
+      {"[planner]\nrrt=\nest=\n", "none of the planners of [planner] is one prmkit runs"},
+  };
+  for (const auto& c : cases) {
+    CfgFiles files(kConfig3D + "\n" + c.sections);
+    const auto run = cli({"compare", files.cfg.string(), "--checkers", "adaptive", "--no-plots", "--out",
+                          (files.dir.path / "out").string()});
+    INFO(c.sections << "\n" << run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE_THAT(run.err, Catch::Contains(c.message));
+  }
+  // [problem] still refuses a repeated key and an unknown sampler or objective.
+  for (const auto& [from, to, message] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"name = tiny_cfg\n", "name = tiny_cfg\nname = again\n", "tiny.cfg:3: duplicate key name"},
+           {"name = tiny_cfg\n", "name = tiny_cfg\nsampler = bridge_test\n", "tiny.cfg:3: unknown sampler 'bridge_test'"},
+           {"name = tiny_cfg\n", "name = tiny_cfg\nobjective = speed\n", "tiny.cfg:3: unknown objective 'speed'"}}) {
+    CfgFiles files(test::replaceOnce(kConfig3D, from, to));
+    const auto run = cli({"plan", files.cfg.string(), "--out", (files.dir.path / "out").string()});
+    INFO(to << "\n" << run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE_THAT(run.err, Catch::Contains(message));
   }
 }
