@@ -393,7 +393,11 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   addProblemOptions(validateCmd);
   auto* verifyCmd = app.add_subcommand("verify", "dense check of a path file; exit 0 if collision-free, 1 if not");
   addProblemOptions(verifyCmd);
-  verifyCmd->add_option("path", pathFile, "path CSV written by plan")->required();
+  verifyCmd->add_option("path", pathFile, "path written by plan (path.csv, or path.txt / an OMPL.app .path file)")->required();
+  std::string htmlFile;
+  verifyCmd->add_option("--html", htmlFile,
+                        "also write a viewer page (as plan's scene.html) of the path, its first colliding "
+                        "configuration highlighted");
   verifyCmd->add_option("--eps", eps, "largest motion of any robot point between checks (m); default 1e-3 of the robot's largest link or of the scene, whichever is smaller");
   bool independent = false;
   double independentResolution = kIndependentResolution;
@@ -501,6 +505,12 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     const bool independentOn = independent || verifyCmd->count("--independent-resolution") > 0;
     const VerifyResult verdict = verifyPath(problem, path, usedEps,
                                             independentOn ? std::optional<double>(independentResolution) : std::nullopt);
+    if (!htmlFile.empty()) {
+      const std::filesystem::path target(htmlFile);
+      OutputFiles files(target.has_parent_path() ? target.parent_path() : std::filesystem::path("."));
+      files.add(target.filename().string(), viewerPage(verifyViewerData(problem, path, verdict, usedEps)));
+      for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+    }
     if (verdict.valid) {
       out << fmt::format("{}: collision-free ({} waypoints, eps {:.3g} m{})\n", pathFile, path.size(), usedEps,
                          independentOn ? fmt::format("; independent check: {} configurations, step {:g} of the extent",

@@ -1,6 +1,7 @@
 #include "eval/verify.h"
 
 #include "eval/independent_check.h"
+#include "io/viewer_page.h"
 #include "checkers/collision_queries.h"
 #include "checkers/discrete_checker.h"
 
@@ -42,8 +43,17 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
     if (!robot.inBounds(path[i])) return fail(fmt::format("waypoint {} is out of bounds", i));
     CheckStats ignored;
     Contact contact;
-    if (collision.inCollision(path[i], ignored, &contact))
+    if (collision.inCollision(path[i], ignored, &contact)) {
+      // Named as a segment's end, as edge collisions are.
+      if (i + 1 < path.size()) {
+        result.segment = i;
+        result.t = 0.0;
+      } else if (i > 0) {
+        result.segment = i - 1;
+        result.t = 1.0;
+      }
       return fail(fmt::format("waypoint {} is in collision ({})", i, describe(contact, robot, *problem.scene)));
+    }
   }
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {
     const EdgeResult edge = checker.checkEdge(path[i], path[i + 1]);
@@ -76,6 +86,24 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
     result.independent_configurations = independent.configurationsTested();
   }
   return result;
+}
+
+nlohmann::ordered_json verifyViewerData(const Problem& problem, const std::vector<Config>& path,
+                                        const VerifyResult& verdict, double eps) {
+  std::optional<Config> collision;
+  if (!verdict.valid && verdict.segment && *verdict.segment + 1 < path.size()) {
+    Config q;
+    problem.robot->interpolate(path[*verdict.segment], path[*verdict.segment + 1], verdict.t, q);
+    collision = q;
+  }
+  std::vector<std::array<std::string, 2>> legend{
+      {"problem", problem.name},
+      {"path", fmt::format("{} waypoints", path.size())},
+      {"verdict", verdict.valid ? std::string("collision-free") : "INVALID: " + verdict.message},
+      {"judge", fmt::format("no robot point moves more than {:.3g} m between checked configurations", eps)}};
+  if (collision)
+    legend.push_back({"first collision", fmt::format("segment {} at t = {:.6f}", *verdict.segment, verdict.t)});
+  return pathViewerData(problem, path, std::move(legend), collision);
 }
 
 }  // namespace prmkit

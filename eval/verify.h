@@ -1,6 +1,8 @@
 #pragma once
 #include "io/problem.h"
 
+#include <nlohmann/json.hpp>
+
 namespace prmkit {
 
 struct VerifyResult {
@@ -28,5 +30,10 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
 /// diagonal) or of the scene, whichever is smaller. The scene alone would let
 /// one far-away obstacle coarsen the judge until it steps over a wall.
 double defaultVerifyEps(const Problem& problem);
+
+/// The viewer page's data (io/viewer_page.h) for a verified path: the
+/// verdict in the legend, and the first colliding configuration drawn.
+nlohmann::ordered_json verifyViewerData(const Problem& problem, const std::vector<Config>& path,
+                                        const VerifyResult& verdict, double eps);
 
 }  // namespace prmkit

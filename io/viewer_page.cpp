@@ -133,7 +133,10 @@ Json legendJson(const Problem& problem, const std::string& checkerName, const Pl
 }
 }  // namespace
 
-nlohmann::ordered_json viewerData(const Problem& problem, const std::string& checkerName, const PlanResult& result) {
+namespace {
+/// What every page draws: bounds, obstacles, links, start and goal; the
+/// path's frames and reference points; an empty roadmap and no witnesses.
+Json sceneData(const Problem& problem, const std::vector<Config>& path) {
   const Robot& robot = *problem.robot;
   Json data;
   data["format"] = "prmkit viewer 1";
@@ -145,7 +148,7 @@ nlohmann::ordered_json viewerData(const Problem& problem, const std::string& che
     for (std::size_t i = 0; i < poses.size(); ++i) box.extend(robot.links()[i].mesh.transformed(poses[i]).bounds());
   }
   data["bounds"] = {{"min", pointJson(box.min())}, {"max", pointJson(box.max())}};
-  data["legend"] = legendJson(problem, checkerName, result);
+  data["legend"] = Json::array();
   Json obstacles = Json::array();
   for (const auto& o : problem.scene->obstacles()) obstacles.push_back(obstacleJson(o));
   data["obstacles"] = std::move(obstacles);
@@ -160,18 +163,37 @@ nlohmann::ordered_json viewerData(const Problem& problem, const std::string& che
   data["start"] = posesJson(robot, problem.start);
   data["goal"] = posesJson(robot, problem.goal);
   Json frames = Json::array();
-  if (result.solved)
-    for (const Config& q : evenlySpacedOnPath(robot, result.path, kViewerFrames))
-      frames.push_back(Json{{"config", configJson(q)}, {"poses", posesJson(robot, q)}});
+  for (const Config& q : evenlySpacedOnPath(robot, path, kViewerFrames))
+    frames.push_back(Json{{"config", configJson(q)}, {"poses", posesJson(robot, q)}});
   data["frames"] = std::move(frames);
-  Json path = Json::array();
-  for (const Config& q : result.path) path.push_back(pointJson(referencePoint(robot, q)));
-  data["path"] = std::move(path);
+  Json points = Json::array();
+  for (const Config& q : path) points.push_back(pointJson(referencePoint(robot, q)));
+  data["path"] = std::move(points);
+  data["roadmap"] = Json{{"points", Json::array()}, {"edges", Json::array()}, {"note", ""}};
+  data["witnesses"] = Json::array();
+  data["witnesses_found"] = 0;
+  return data;
+}
+}  // namespace
+
+nlohmann::ordered_json viewerData(const Problem& problem, const std::string& checkerName, const PlanResult& result) {
+  const Robot& robot = *problem.robot;
+  Json data = sceneData(problem, result.solved ? result.path : std::vector<Config>{});
+  data["legend"] = legendJson(problem, checkerName, result);
   data["roadmap"] = roadmapJson(robot, result);
   Json witnesses = Json::array();
   for (const auto& witness : result.colliding_witnesses) witnesses.push_back(posesJson(robot, witness));
   data["witnesses"] = std::move(witnesses);
   data["witnesses_found"] = result.planner_stats.edges_colliding;
+  return data;
+}
+
+nlohmann::ordered_json pathViewerData(const Problem& problem, const std::vector<Config>& path,
+                                      std::vector<std::array<std::string, 2>> legend,
+                                      const std::optional<Config>& collision) {
+  Json data = sceneData(problem, path);
+  for (const auto& [label, value] : legend) data["legend"].push_back(Json::array({label, value}));
+  if (collision) data["collision"] = posesJson(*problem.robot, *collision);
   return data;
 }
 

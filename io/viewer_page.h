@@ -8,7 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace prmkit {
 
@@ -25,6 +28,14 @@ inline constexpr std::size_t kViewerRoadmapEdges = 60000;
 /// vertices at their reference point (the last link's origin) and edges
 /// with their states; the legend's rows, every number with its unit.
 nlohmann::ordered_json viewerData(const Problem& problem, const std::string& checkerName, const PlanResult& result);
+
+/// The page of a path judged by `verify` (eval/verify.h's verdict, passed
+/// in pieces so that io does not depend on eval): the path animated, no
+/// roadmap, and `collision` (the first colliding configuration) drawn in
+/// red and named in the legend.
+nlohmann::ordered_json pathViewerData(const Problem& problem, const std::vector<Config>& path,
+                                      std::vector<std::array<std::string, 2>> legend,
+                                      const std::optional<Config>& collision);
 
 /// The page itself: `data` (viewerData) embedded with the viewer and three.js.
 std::string viewerPage(const nlohmann::ordered_json& data);

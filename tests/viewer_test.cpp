@@ -108,6 +108,40 @@ TEST_CASE("viewer data: every collision the planner shows is a configuration in 
   CHECK(data.at("witnesses").size() == p.result.colliding_witnesses.size());
 }
 
+TEST_CASE("verify --html: the page shows the path and its first colliding configuration where prmkit poses it",
+          "[viewer]") {
+  const test::TempDir dir;
+  const auto problem = test::problemFile("maze2d");
+  // Through the pillar in the middle of the maze: waypoint 1 collides.
+  const auto path = dir.write("bad.csv", "x,y,theta\n1,1,0\n5,5,0\n9,9,1.57\n");
+  const auto page = dir.path / "pages" / "bad.html";
+  const auto run = test::cli({"verify", problem.string(), path.string(), "--html", page.string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 1);
+  const std::string html = test::readText(page);
+  const std::string open = "<script id=\"prmkit-data\" type=\"application/json\">";
+  const auto begin = html.find(open);
+  REQUIRE(begin != std::string::npos);
+  const auto start = begin + open.size();
+  const auto data = nlohmann::json::parse(html.substr(start, html.find("</script>", start) - start));
+  REQUIRE(data.at("frames").size() == kViewerFrames);
+  const Problem loaded = loadProblem(problem);
+  Config q(3);
+  q << 5, 5, 0;
+  std::vector<Transform> poses;
+  loaded.robot->linkPoses(q, poses);
+  REQUIRE(data.contains("collision"));
+  for (std::size_t i = 0; i < poses.size(); ++i)
+    CHECK((matrixAt(data["collision"], i) - poses[i].matrix()).cwiseAbs().maxCoeff() <= 1e-5);
+  CHECK(data.at("legend").dump().find("waypoint 1 is in collision") != std::string::npos);
+  // A path that verifies gets a page without a collision.
+  const auto planned = test::cli({"plan", problem.string(), "--out", (dir.path / "out").string()});
+  REQUIRE(planned.code == 0);
+  const auto good = dir.path / "good.html";
+  REQUIRE(test::cli({"verify", problem.string(), (dir.path / "out/path.csv").string(), "--html", good.string()}).code == 0);
+  CHECK(test::readText(good).find("\"collision\":") == std::string::npos);
+}
+
 TEST_CASE("viewer page: a problem name cannot close the data's script element", "[viewer]") {
   Planned p = plan("maze2d");
   p.problem.name = "</script><script>alert(1)</script>";

@@ -107,6 +107,8 @@
   scene.add(witnesses);
   for (const w of data.witnesses) witnesses.add(robot(0xff8800, 0.22, w));
   const moving = data.frames.length > 0 ? robot(0x3366cc, 1, data.frames[0].poses) : null;
+  // verify --html: the first configuration found in collision.
+  if (data.collision) robot(0xe0005a, 0.85, data.collision);
 
   const stateColors = { free: 0x6f8fb0, verified: 0x2a9d4a, tentative: 0xe0b000, unchecked: 0xcccccc, colliding: 0xd03030 };
   const roadmap = new THREE.Group();
@@ -145,9 +147,12 @@
     row.insertCell().textContent = label;
     row.insertCell().textContent = value;
   }
-  const keys = [['start', 0x22aa22], ['goal', 0xdd2222], ['robot on the path', 0x3366cc], ['obstacles', 0x8a8f98],
-    ['collision found (' + data.witnesses.length + ' of ' + data.witnesses_found + ' shown)', 0xff8800]];
-  for (const state of Object.keys(stateColors)) keys.push(['edge ' + state, stateColors[state]]);
+  const keys = [['start', 0x22aa22], ['goal', 0xdd2222], ['robot on the path', 0x3366cc], ['obstacles', 0x8a8f98]];
+  if (data.witnesses_found > 0)
+    keys.push(['collision found by the planner (' + data.witnesses.length + ' of ' + data.witnesses_found + ' shown)', 0xff8800]);
+  if (data.collision) keys.push(['first colliding configuration', 0xe0005a]);
+  if (data.roadmap.points.length > 0)
+    for (const state of Object.keys(stateColors)) keys.push(['edge ' + state, stateColors[state]]);
   const keyBox = document.getElementById('keys');
   for (const [label, color] of keys) {
     const key = document.createElement('span');
