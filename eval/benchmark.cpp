@@ -1,5 +1,6 @@
 #include "eval/benchmark.h"
 
+#include "environments/input_file.h"
 #include "io/outputs.h"
 #include "eval/verify.h"
 
@@ -263,22 +264,89 @@ std::vector<Summary> summarize(const std::vector<RunRecord>& records) {
   return rows;
 }
 
-std::string summaryMarkdown(const std::vector<Summary>& rows) {
-  std::string out =
-      "| problem | planner + checker | runs | solved | median time (s) | IQR time (s) | static checks | distance "
-      "queries | BV tests | path length (C-space) | unsafe paths returned | failed runs |\n"
-      "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  for (const auto& s : rows) {
-    out += fmt::format("| {} | {} | {} | {:.0f}% | {:.3f} | {:.3f} | {:.0f} | {:.0f} | {:.0f} | {} | {} | {} |\n", s.problem,
-                       s.combination, s.runs, 100.0 * static_cast<double>(s.solved) / static_cast<double>(s.runs),
-                       s.time_median_s, s.time_q3_s - s.time_q1_s, s.static_queries_median, s.distance_queries_median,
-                       s.bv_tests_median, std::isnan(s.path_length_median) ? std::string("-") : fmt::format("{:.3g}", s.path_length_median),
-                       s.unsafe, s.failed);
+namespace {
+/// The summary table as header and cells, which the Markdown and the HTML report both render.
+struct SummaryTable {
+  std::vector<std::string> header{"problem", "planner + checker", "runs", "solved", "median time (s)", "IQR time (s)",
+                                  "static checks", "distance queries", "BV tests", "path length (C-space)",
+                                  "unsafe paths returned", "failed runs"};
+  std::vector<std::vector<std::string>> rows;
+};
+
+SummaryTable summaryTable(const std::vector<Summary>& summaries) {
+  SummaryTable table;
+  for (const auto& s : summaries)
+    table.rows.push_back(
+        {s.problem, s.combination, fmt::format("{}", s.runs),
+         fmt::format("{:.0f}%", 100.0 * static_cast<double>(s.solved) / static_cast<double>(s.runs)),
+         fmt::format("{:.3f}", s.time_median_s), fmt::format("{:.3f}", s.time_q3_s - s.time_q1_s),
+         fmt::format("{:.0f}", s.static_queries_median), fmt::format("{:.0f}", s.distance_queries_median),
+         fmt::format("{:.0f}", s.bv_tests_median),
+         std::isnan(s.path_length_median) ? std::string("-") : fmt::format("{:.3g}", s.path_length_median),
+         fmt::format("{}", s.unsafe), fmt::format("{}", s.failed)});
+  return table;
+}
+
+constexpr std::string_view kSummaryNote =
+    "Times are planning times over all runs (unsolved runs count with the time they used); static checks, "
+    "distance queries and BV tests are medians per run; unsafe paths are returned paths that dense verification "
+    "(prmkit verify with its default step) rejects.";
+
+std::string htmlEscaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
   }
-  out += "\nTimes are planning times over all runs (unsolved runs count with the time they used); static checks, "
-         "distance queries and BV tests are medians per run; unsafe paths are returned paths that dense "
-         "verification (prmkit verify, eps 1e-3 of the scene size) rejects.\n";
   return out;
+}
+}  // namespace
+
+std::string summaryMarkdown(const std::vector<Summary>& rows) {
+  const SummaryTable table = summaryTable(rows);
+  std::string out = fmt::format("| {} |\n|---|---|", fmt::join(table.header, " | "));
+  for (std::size_t i = 2; i < table.header.size(); ++i) out += "---:|";
+  out += "\n";
+  for (const auto& row : table.rows) out += fmt::format("| {} |\n", fmt::join(row, " | "));
+  return out + fmt::format("\n{}\n", kSummaryNote);
+}
+
+std::string reportHtml(const std::string& experiment, const std::vector<Summary>& rows,
+                       const std::vector<std::string>& notes, const std::vector<std::string>& plots) {
+  const SummaryTable table = summaryTable(rows);
+  std::string html = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>prmkit: {0}</title>\n<style>\n"
+      "body {{ font: 14px sans-serif; margin: 20px; }}\n"
+      "table {{ border-collapse: collapse; }}\n"
+      "th, td {{ border: 1px solid #ccc; padding: 3px 7px; }}\n"
+      "td.number {{ text-align: right; }}\n"
+      "tr.unsafe td {{ background: #fde2e2; }}\n"
+      ".plot svg {{ max-width: 100%; height: auto; }}\n"
+      "</style>\n</head>\n<body>\n<h1>prmkit: {0}</h1>\n<table>\n<tr>",
+      htmlEscaped(experiment));
+  for (const auto& cell : table.header) html += fmt::format("<th>{}</th>", htmlEscaped(cell));
+  html += "</tr>\n";
+  for (std::size_t r = 0; r < table.rows.size(); ++r) {
+    html += rows[r].unsafe > 0 ? "<tr class=\"unsafe\">" : "<tr>";
+    for (std::size_t c = 0; c < table.rows[r].size(); ++c)
+      html += fmt::format("<td{}>{}</td>", c >= 2 ? " class=\"number\"" : "", htmlEscaped(table.rows[r][c]));
+    html += "</tr>\n";
+  }
+  html += fmt::format("</table>\n<p>{}</p>\n", htmlEscaped(kSummaryNote));
+  if (!notes.empty()) {
+    html += "<h2>Not run or not applied</h2>\n<ul>\n";
+    for (const auto& note : notes) html += fmt::format("<li>{}</li>\n", htmlEscaped(note));
+    html += "</ul>\n";
+  }
+  if (plots.empty())
+    html += "<p>No plots (matplotlib did not run; see the command's output).</p>\n";
+  for (const auto& svg : plots) html += fmt::format("<div class=\"plot\">\n{}\n</div>\n", svg);
+  return html + "</body>\n</html>\n";
 }
 
 std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experiment, const std::vector<RunRecord>& records) {
@@ -397,9 +465,35 @@ int runQuietly(const std::vector<std::string>& arguments) {
 }
 }  // namespace
 
+namespace {
+/// The plots plot_runs.py wrote into `dir` (plot_<problem>.svg), each an
+/// <svg> element to put in the report (matplotlib's XML prologue dropped).
+std::vector<std::string> plotSvgs(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && name.starts_with("plot_") && entry.path().extension() == ".svg") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> svgs;
+  for (const auto& file : files) {
+    std::string text;
+    try {
+      text = readInputFile(file, std::uintmax_t{64} << 20, "plot");
+    } catch (const InputFileError&) {
+      continue;
+    }
+    const auto begin = text.find("<svg");
+    if (begin != std::string::npos) svgs.push_back(text.substr(begin));
+  }
+  return svgs;
+}
+}  // namespace
+
 void writeReport(const std::filesystem::path& dir, const std::string& experiment, const std::vector<RunRecord>& records,
                  bool plots, std::ostream& out, const std::vector<std::string>& notes) {
-  std::string summary = summaryMarkdown(summarize(records));
+  const std::vector<Summary> rows = summarize(records);
+  std::string summary = summaryMarkdown(rows);
   if (!notes.empty()) {
     summary += "\nNot run or not applied:\n\n";
     for (const auto& note : notes) summary += fmt::format("- {}\n", note);
@@ -413,18 +507,27 @@ void writeReport(const std::filesystem::path& dir, const std::string& experiment
   OutputFiles logs(dir / "ompl");
   for (const auto& [name, content] : omplBenchmarkLogs(experiment, records)) logs.add(name, content);
   for (const auto& written : logs.commit()) out << fmt::format("wrote {} (OMPL benchmark log)\n", written.string());
-  if (!plots) return;
+  // report.html: the table and the plots on one page, written last so that it holds this run's plots.
+  // Plots are embedded only when this run drew them (a failed run may leave an older run's files).
+  auto writeHtml = [&](bool drawn) {
+    OutputFiles page(dir);
+    page.add("report.html", reportHtml(experiment, rows, notes, drawn ? plotSvgs(dir) : std::vector<std::string>{}));
+    for (const auto& written : page.commit()) out << fmt::format("wrote {}\n", written.string());
+  };
+  if (!plots) return writeHtml(false);
   const std::string script = (dir / "plot_runs.py").string();
   const std::string command = fmt::format("/usr/bin/python3 {} {}", script, dir.string());  // for people only
   if (runQuietly({"/usr/bin/python3", "-c", "import matplotlib"}) != 0) {
     out << fmt::format("plots skipped: Debian's python3-matplotlib is not installed (then run: {})\n", command);
-    return;
+    return writeHtml(false);
   }
   out.flush();
-  if (runQuietly({"/usr/bin/python3", script, dir.string()}) != 0)
-    out << fmt::format("plots failed: {} exited with an error\n", command);
-  else
+  const bool drawn = runQuietly({"/usr/bin/python3", script, dir.string()}) == 0;
+  if (drawn)
     out << fmt::format("wrote plots {}/plot_<problem>.png and .svg\n", dir.string());
+  else
+    out << fmt::format("plots failed: {} exited with an error\n", command);
+  writeHtml(drawn);
 }
 
 }  // namespace prmkit

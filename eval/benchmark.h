@@ -85,6 +85,10 @@ struct Summary {
 };
 std::vector<Summary> summarize(const std::vector<RunRecord>& records);
 std::string summaryMarkdown(const std::vector<Summary>& rows);
+/// report.html: the summary table (rows with unsafe paths marked), the
+/// notes, and the plots (inline <svg> elements), one self-contained page.
+std::string reportHtml(const std::string& experiment, const std::vector<Summary>& rows,
+                       const std::vector<std::string>& notes, const std::vector<std::string>& plots);
 
 /// OMPL benchmark logs (the format ompl_benchmark_statistics reads), one per
 /// problem: file name -> content. Each combination is one "planner".
@@ -98,7 +102,8 @@ std::vector<RunRecord> runAll(const std::vector<RunSpec>& specs, std::size_t job
 
 /// Writes runs.csv, summary.md, ompl/<problem>.log and plot_runs.py into
 /// `dir`, then the plots (plot_<problem>.png/.svg) with Debian's
-/// /usr/bin/python3 and matplotlib unless `plots` is false. Reports to `out`.
+/// /usr/bin/python3 and matplotlib unless `plots` is false, then
+/// report.html (reportHtml, with those plots). Reports to `out`.
 /// `notes` (what the request asked for and was not run or applied) end summary.md.
 void writeReport(const std::filesystem::path& dir, const std::string& experiment,
                  const std::vector<RunRecord>& records, bool plots, std::ostream& out,

@@ -318,6 +318,9 @@ TEST_CASE("OMPL.app .cfg as OMPL.app writes them: [benchmark], repeated [planner
   CHECK_THAT(summary, Catch::Contains("planner 'prm' named 'obprm' (line 42): parameter max_nearest_neighbors = '8' not applied"));
   CHECK_THAT(summary, Catch::Contains("objective 'length' (threshold 5) recorded, not optimised"));
   CHECK_THAT(summary, Catch::Contains("mem_limit 1000.0 MB recorded, not enforced"));
+  const std::string report = test::readText(out / "report.html");
+  CHECK_THAT(report, Catch::Contains("<li>planner 'rrtconnect' (line 46) skipped"));
+  CHECK_THAT(report, Catch::Contains("<td>lazy_prm+adaptive</td>"));
 
   // Flags win over the file.
   const auto flagged = cli({"compare", files.cfg.string(), "--checkers", "adaptive", "--planners", "prm", "--runs", "1",

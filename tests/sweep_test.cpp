@@ -236,6 +236,12 @@ TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log and p
   REQUIRE(fs::exists(out / "ompl" / "chain5.log"));
   REQUIRE(fs::file_size(out / "plot_chain5.png") > 1000);
   REQUIRE(fs::exists(out / "plot_chain5.svg"));
+  // report.html: every combination's row and this run's plots, inline.
+  const std::string report = test::readText(out / "report.html");
+  for (const auto& [combination, used] : seeds)
+    CHECK(report.find(fmt::format("<td>{}</td>", combination)) != std::string::npos);
+  CHECK(report.find("<svg") != std::string::npos);
+  CHECK(report.find("chain5: time per run") != std::string::npos);
   REQUIRE_FALSE(fs::exists("prmkit-injected"));
 
   const fs::path bad = dir.path / "bad";
