@@ -169,7 +169,7 @@ Json sceneData(const Problem& problem, const std::vector<Config>& path) {
   Json points = Json::array();
   for (const Config& q : path) points.push_back(pointJson(referencePoint(robot, q)));
   data["path"] = std::move(points);
-  data["roadmap"] = Json{{"points", Json::array()}, {"edges", Json::array()}, {"note", ""}};
+  data["roadmap"] = Json{{"points", Json::array()}, {"edges", Json::array()}, {"colliding", Json::array()}, {"note", ""}};
   data["witnesses"] = Json::array();
   data["witnesses_found"] = 0;
   return data;
@@ -181,8 +181,15 @@ nlohmann::ordered_json viewerData(const Problem& problem, const std::string& che
   Json data = sceneData(problem, result.solved ? result.path : std::vector<Config>{});
   data["legend"] = legendJson(problem, checkerName, result);
   data["roadmap"] = roadmapJson(robot, result);
-  Json witnesses = Json::array();
-  for (const auto& witness : result.colliding_witnesses) witnesses.push_back(posesJson(robot, witness));
+  // Colliding edges were removed from the roadmap: drawn from their own
+  // ends, with the first kViewerWitnesses configurations where they collide.
+  Json witnesses = Json::array(), collidingEdges = Json::array();
+  for (const auto& edge : result.colliding_edges) {
+    for (const Config* q : {&edge.a, &edge.b})
+      for (const double c : referencePoint(robot, *q)) collidingEdges.push_back(static_cast<float>(c));
+    if (edge.witness.size() > 0 && witnesses.size() < kViewerWitnesses) witnesses.push_back(posesJson(robot, edge.witness));
+  }
+  data["roadmap"]["colliding"] = std::move(collidingEdges);
   data["witnesses"] = std::move(witnesses);
   data["witnesses_found"] = result.planner_stats.edges_colliding;
   return data;

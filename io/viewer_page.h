@@ -17,6 +17,8 @@ namespace prmkit {
 
 /// Most path frames the page animates (poses of every link per frame).
 inline constexpr std::size_t kViewerFrames = 240;
+/// Most configurations found in collision the page draws (whole robots).
+inline constexpr std::size_t kViewerWitnesses = 60;
 /// Most roadmap edges the page draws; above it every n-th edge is drawn and
 /// the legend says so, so the page stays a few megabytes.
 inline constexpr std::size_t kViewerRoadmapEdges = 60000;

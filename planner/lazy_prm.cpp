@@ -95,7 +95,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
               roadmap.graph()[e].state = *state;
             } else {
               ++result.planner_stats.edges_colliding;
-              recordWitness(checker.robot(), run[s], run[s + 1], *checked.segments[s], result);
+              recordCollidingEdge(checker.robot(), run[s], run[s + 1], *checked.segments[s], result);
               const double length = roadmap.graph()[e].length;
               enhancementSeeds.emplace_back(boost::source(e, roadmap.graph()), length);
               enhancementSeeds.emplace_back(boost::target(e, roadmap.graph()), length);

@@ -64,14 +64,12 @@ std::optional<EdgeState> Planner::acceptEdge(const EdgeResult& edge, PlanResult&
   return EdgeState::Tentative;
 }
 
-void Planner::recordWitness(const Robot& robot, const Config& a, const Config& b, const EdgeResult& edge,
-                            PlanResult& result) {
-  if (edge.verdict != Verdict::Colliding || !std::isfinite(edge.witness_t) ||
-      result.colliding_witnesses.size() >= kPictureWitnesses)
-    return;
-  Config q;
-  robot.interpolate(a, b, std::clamp(edge.witness_t, 0.0, 1.0), q);
-  result.colliding_witnesses.push_back(std::move(q));
+void Planner::recordCollidingEdge(const Robot& robot, const Config& a, const Config& b, const EdgeResult& edge,
+                                  PlanResult& result) {
+  if (edge.verdict != Verdict::Colliding || result.colliding_edges.size() >= kPictureCollidingEdges) return;
+  PlanResult::CollidingEdge colliding{a, b, {}};
+  if (std::isfinite(edge.witness_t)) robot.interpolate(a, b, std::clamp(edge.witness_t, 0.0, 1.0), colliding.witness);
+  result.colliding_edges.push_back(std::move(colliding));
 }
 
 bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result) {

@@ -132,16 +132,20 @@ struct PlanResult {
   /// their states; empty above kPictureRoadmapVertices vertices.
   std::vector<Config> roadmap_configs;
   std::vector<std::tuple<std::size_t, std::size_t, EdgeState>> roadmap_edge_list;
-  /// Configurations found in collision on edges the planner checked (at the
-  /// checker's witness parameter), for pictures: the first kPictureWitnesses.
-  std::vector<Config> colliding_witnesses;
+  /// Edges the planner found in collision (and removed), for pictures: the
+  /// first kPictureCollidingEdges, each with the configuration where the
+  /// checker found the collision (its witness; empty when it gave none).
+  struct CollidingEdge {
+    Config a, b, witness;
+  };
+  std::vector<CollidingEdge> colliding_edges;
 };
 
 /// Largest roadmap copied into PlanResult for pictures: a drawing of more
 /// edges is a grey smear, and the copy would double a large roadmap's memory.
 inline constexpr std::size_t kPictureRoadmapVertices = 20000;
-/// Most colliding configurations kept for pictures.
-inline constexpr std::size_t kPictureWitnesses = 60;
+/// Most colliding edges kept for pictures.
+inline constexpr std::size_t kPictureCollidingEdges = 5000;
 
 class Planner {
  public:
@@ -166,9 +170,9 @@ class Planner {
   /// False for planners that draw their own samples (OMPL's).
   virtual bool usesNodeSampler() const { return true; }
 
-  /// Keeps where the edge from a to b was found in collision
-  /// (PlanResult::colliding_witnesses), when the checker gave a witness.
-  static void recordWitness(const Robot& robot, const Config& a, const Config& b, const EdgeResult& edge,
+  /// Keeps the edge from a to b, found in collision, and where the checker
+  /// found it (PlanResult::colliding_edges).
+  static void recordCollidingEdge(const Robot& robot, const Config& a, const Config& b, const EdgeResult& edge,
                             PlanResult& result);
 
   /// A valid configuration and the index of the node source that made it.

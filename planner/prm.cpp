@@ -52,7 +52,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
       components.union_set(n, v);
     } else {
       ++result.planner_stats.edges_colliding;
-      recordWitness(checker.robot(), roadmap.config(n), roadmap.config(v), edge, result);
+      recordCollidingEdge(checker.robot(), roadmap.config(n), roadmap.config(v), edge, result);
       ++failures[v];
       ++failures[n];
     }

@@ -98,14 +98,24 @@ TEST_CASE("viewer data: every frame's link poses are the robot's own, on the pat
   }
 }
 
-TEST_CASE("viewer data: every collision the planner shows is a configuration in collision", "[viewer]") {
+TEST_CASE("viewer data: every colliding edge the planner shows collides, its witness on it and in collision", "[viewer]") {
   const Planned p = plan("maze2d");
-  REQUIRE(!p.result.colliding_witnesses.empty());
-  REQUIRE(p.result.colliding_witnesses.size() <= kPictureWitnesses);
+  const auto& edges = p.result.colliding_edges;
+  REQUIRE(edges.size() == std::min<std::size_t>(p.result.planner_stats.edges_colliding, kPictureCollidingEdges));
   auto exact = makeVerifier(p.problem.checker, p.problem.robot, p.problem.scene);
-  for (const Config& q : p.result.colliding_witnesses) CHECK_FALSE(exact->isValid(q));
+  std::size_t witnesses = 0;
+  for (const auto& edge : edges) {
+    // An exact checker gives every colliding edge a witness, in collision, on the edge.
+    REQUIRE(edge.witness.size() == edge.a.size());
+    CHECK_FALSE(exact->isValid(edge.witness));
+    CHECK(exact->checkEdge(edge.a, edge.b).verdict == Verdict::Colliding);
+    const double along = p.problem.robot->distance(edge.a, edge.witness) + p.problem.robot->distance(edge.witness, edge.b);
+    CHECK(along == Approx(p.problem.robot->distance(edge.a, edge.b)).epsilon(1e-9));
+    ++witnesses;
+  }
   const auto data = nlohmann::json::parse(viewerData(p.problem, "adaptive", p.result).dump());
-  CHECK(data.at("witnesses").size() == p.result.colliding_witnesses.size());
+  CHECK(data.at("witnesses").size() == std::min(witnesses, kViewerWitnesses));
+  CHECK(data.at("roadmap").at("colliding").size() == 6 * edges.size());
 }
 
 TEST_CASE("verify --html: the page shows the path and its first colliding configuration where prmkit poses it",

@@ -133,9 +133,15 @@
     edgeGeometry.setAttribute('color', new THREE.Float32BufferAttribute(colors, 3));
     roadmap.add(new THREE.LineSegments(edgeGeometry, new THREE.LineBasicMaterial({ vertexColors: THREE.VertexColors, transparent: true, opacity: data.planar ? 0.7 : 0.35 })));
   }
+  // Edges found in collision (removed from the roadmap): segment ends, six numbers per edge.
+  if (data.roadmap.colliding.length > 0) {
+    const collidingGeometry = new THREE.BufferGeometry();
+    collidingGeometry.setAttribute('position', new THREE.Float32BufferAttribute(data.roadmap.colliding, 3));
+    roadmap.add(new THREE.LineSegments(collidingGeometry, new THREE.LineBasicMaterial({ color: stateColors.colliding, transparent: true, opacity: 0.3 })));
+  }
   if (data.path.length > 1) {
     const pathGeometry = new THREE.BufferGeometry().setFromPoints(data.path.map((p) => new THREE.Vector3().fromArray(p)));
-    const pathLine = new THREE.Line(pathGeometry, new THREE.LineBasicMaterial({ color: 0xcc3300 }));
+    const pathLine = new THREE.Line(pathGeometry, new THREE.LineBasicMaterial({ color: 0x001a99 }));
     pathLine.position.z = 3 * lift;
     scene.add(pathLine);
   }
@@ -147,12 +153,13 @@
     row.insertCell().textContent = label;
     row.insertCell().textContent = value;
   }
-  const keys = [['start', 0x22aa22], ['goal', 0xdd2222], ['robot on the path', 0x3366cc], ['obstacles', 0x8a8f98]];
+  const keys = [['start', 0x22aa22], ['goal', 0xdd2222], ['robot on the path', 0x3366cc], ['path', 0x001a99], ['obstacles', 0x8a8f98]];
   if (data.witnesses_found > 0)
     keys.push(['collision found by the planner (' + data.witnesses.length + ' of ' + data.witnesses_found + ' shown)', 0xff8800]);
   if (data.collision) keys.push(['first colliding configuration', 0xe0005a]);
-  if (data.roadmap.points.length > 0)
-    for (const state of Object.keys(stateColors)) keys.push(['edge ' + state, stateColors[state]]);
+  if (data.roadmap.points.length > 0 || data.roadmap.colliding.length > 0)
+    for (const state of Object.keys(stateColors))
+      keys.push([state === 'colliding' ? 'edge found colliding (' + data.roadmap.colliding.length / 6 + ' of ' + data.witnesses_found + ' drawn)' : 'edge ' + state, stateColors[state]]);
   const keyBox = document.getElementById('keys');
   for (const [label, color] of keys) {
     const key = document.createElement('span');
