@@ -2,6 +2,7 @@
 
 #include "eval/benchmark.h"
 #include "eval/benchmark_set.h"
+#include "eval/compare.h"
 #include "eval/edge_check.h"
 #include "eval/experiment.h"
 #include "io/outputs.h"
@@ -17,8 +18,6 @@
 #include <fmt/ranges.h>
 
 #include <chrono>
-#include <set>
-#include <tuple>
 #include <sstream>
 
 namespace prmkit {
@@ -187,101 +186,6 @@ std::string checkerHelp() {
                      fmt::join(checkerNames(), ", "));
 }
 
-struct CompareOptions {
-  std::string checkers = fmt::format("{}", fmt::join(checkerNames(), ","));
-  std::string planners = "prm,lazy_prm,ompl_prm,ompl_lazy_prm,ompl_fcl_default";
-  std::size_t runs = 10;
-  double timeLimit = 10.0;
-  std::size_t jobs = 1;
-  bool noPlots = false;
-  // Given on the command line (they then win over an OMPL.app file's [benchmark] and [planner]).
-  bool plannersGiven = false, runsGiven = false, timeLimitGiven = false;
-};
-
-/// One planner of a comparison, with the problem settings its runs change.
-struct ComparedPlanner {
-  std::string planner;
-  std::vector<std::pair<std::string, std::string>> settings;
-  bool operator<(const ComparedPlanner& other) const {
-    return std::tie(planner, settings) < std::tie(other.planner, other.settings);
-  }
-};
-
-/// What an OMPL.app file's [benchmark] and [planner] sections ask, as far
-/// as prmkit can run it; the rest goes into `notes` for the report.
-void applyOmplAppBenchmark(const std::string& file, CompareOptions& o, std::vector<ComparedPlanner>& planners,
-                           std::vector<std::string>& notes) {
-  const OmplAppBenchmark benchmark = readOmplAppBenchmark(file);
-  notes = benchmark.notes;
-  if (!o.runsGiven && benchmark.run_count) o.runs = *benchmark.run_count;
-  if (!o.timeLimitGiven && benchmark.time_limit_s) o.timeLimit = *benchmark.time_limit_s;
-  if (o.plannersGiven || benchmark.planners.empty()) return;
-  planners.clear();
-  std::set<ComparedPlanner> seen;
-  for (const auto& instance : benchmark.planners) {
-    const auto runners = prmkitPlannersFor(instance.planner);
-    const std::string label = instance.name == instance.planner
-                                  ? fmt::format("'{}' (line {})", instance.planner, instance.line)
-                                  : fmt::format("'{}' named '{}' (line {})", instance.planner, instance.name, instance.line);
-    if (runners.empty()) {
-      notes.push_back(fmt::format("planner {} skipped: prmkit compares PRM and lazy PRM (prm, lazyprm, prmstar, "
-                                  "lazyprmstar) and has no {}",
-                                  label, instance.planner));
-      continue;
-    }
-    for (const auto& [key, value] : instance.parameters)
-      notes.push_back(fmt::format("planner {}: parameter {} = '{}' not applied (prmkit's settings are its problem keys)",
-                                  label, key, value));
-    for (const auto& runner : runners)
-      if (seen.insert({runner, instance.problem_settings}).second) planners.push_back({runner, instance.problem_settings});
-  }
-  if (planners.empty())
-    throw InputError(fmt::format("{}: none of the planners of [planner] is one prmkit runs (prm, lazyprm, prmstar, "
-                                 "lazyprmstar)",
-                                 file));
-}
-
-int compare(const std::string& file, const std::vector<std::string>& problemOverrides,
-            const std::vector<std::string>& overrides, CompareOptions o, const std::string& outDir, std::ostream& out) {
-  const auto checkers = splitList(o.checkers, "--checkers", checkerNames());
-  std::vector<ComparedPlanner> planners;
-  for (const auto& planner : splitList(o.planners, "--planners", plannerNames())) planners.push_back({planner, {}});
-  std::vector<std::string> notes;
-  if (isOmplAppConfig(file)) applyOmplAppBenchmark(file, o, planners, notes);
-  if (!(o.timeLimit > 0 && std::isfinite(o.timeLimit))) throw InputError("--time-limit must be a positive number of seconds");
-  std::vector<std::string> all = problemOverrides;
-  all.insert(all.end(), overrides.begin(), overrides.end());
-  const Problem problem = loadProblem(file, {all, true});  // bad input fails here, before any run
-  std::vector<std::pair<std::string, std::string>> parameters;
-  for (const auto& assignment : overrides) parameters.push_back(splitAssignment(assignment));
-  std::vector<RunSpec> specs;
-  for (const auto& [planner, settings] : planners) {
-    // OMPL's stock validator does not use the strategy: one set of runs, with discrete's FCL static checks.
-    const std::vector<std::string> used = planner == "ompl_fcl_default" ? std::vector<std::string>{"discrete"} : checkers;
-    auto runParameters = settings;
-    runParameters.insert(runParameters.end(), parameters.begin(), parameters.end());
-    for (const auto& checker : used)
-      for (std::size_t seed = 1; seed <= o.runs; ++seed)
-        specs.push_back({file, file, planner, checker, runParameters, static_cast<std::uint32_t>(seed), o.timeLimit,
-                         problemOverrides});
-  }
-  out << fmt::format("compare {}: {} runs ({} seeds per combination, time limit {:g} s per run, {} thread(s))\n",
-                     problem.name, specs.size(), o.runs, o.timeLimit, o.jobs);
-  for (const auto& note : notes) out << fmt::format("note: {}\n", note);
-  const auto records = runAll(specs, o.jobs, [&](const RunRecord& r, std::size_t done) {
-    out << fmt::format("[{}/{}] {} seed {}: {} in {:.3f} s{}\n", done, specs.size(), r.spec.combination(), r.spec.seed,
-                       r.failure.empty() ? r.status : "failed: " + r.failure, r.time_s, r.unsafe ? ", UNSAFE path" : "");
-    out.flush();
-  });
-  std::string lines;
-  for (const auto& r : records) lines += recordJson(r) + "\n";
-  OutputFiles files(outDir);
-  files.add("runs.jsonl", lines);
-  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
-  writeReport(outDir, "compare", records, !o.noPlots, out, notes);
-  return kOk;
-}
-
 }  // namespace
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -335,17 +239,22 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       "compare", "run checker x planner combinations on one problem with the same seeds; table, CSV, OMPL logs, plots");
   addProblemOptions(compareCmd);
   CompareOptions compareOptions;
-  compareCmd->add_option("--checkers", compareOptions.checkers, fmt::format("comma-separated checkers (default {})", fmt::join(checkerNames(), ",")));
-  compareCmd->add_option("--planners", compareOptions.planners,
-                         "comma-separated planners (default prm,lazy_prm,ompl_prm,ompl_lazy_prm,ompl_fcl_default)");
-  compareCmd->add_option("--runs", compareOptions.runs, "runs per combination, seeds 1..N (default 10)")
+  std::string compareCheckers = fmt::format("{}", fmt::join(checkerNames(), ","));
+  std::string comparePlanners = "prm,lazy_prm,ompl_prm,ompl_lazy_prm,ompl_fcl_default";
+  bool noComparePlots = false;
+  compareCmd->add_option("--checkers", compareCheckers, fmt::format("comma-separated checkers (default {})", compareCheckers));
+  compareCmd->add_option("--planners", comparePlanners,
+                         fmt::format("comma-separated planners (default {}; for an OMPL.app .cfg, its [planner] section's)",
+                                     comparePlanners));
+  compareCmd->add_option("--runs", compareOptions.runs, "runs per combination, seeds 1..N (default 10, or the .cfg's run_count)")
       ->check(CLI::PositiveNumber);
-  compareCmd->add_option("--time-limit", compareOptions.timeLimit, "planning time limit per run (s, default 10)");
+  compareCmd->add_option("--time-limit", compareOptions.time_limit_s,
+                         "planning time limit per run (s, default 10, or the .cfg's time_limit)");
   compareCmd->add_option("--jobs", compareOptions.jobs, "threads (default 1, at most 256; times are wall times, so "
                                                         "more threads than cores skews them)")
       ->check(CLI::Range(std::size_t{1}, kMaxJobs));
   compareCmd->add_option("--out", outDir, "output folder (default: out)");
-  compareCmd->add_flag("--no-plots", compareOptions.noPlots, "do not run matplotlib");
+  compareCmd->add_flag("--no-plots", noComparePlots, "do not run matplotlib");
   auto* sweepCmd = app.add_subcommand(
       "sweep", "run a grid of problems x planners x checkers x settings x seeds on worker processes (resumable, shardable)");
   std::string sweepFile, shard = "1/1";
@@ -449,10 +358,17 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       return check(problemFile, options, seed >= 0 ? static_cast<std::uint32_t>(seed) : 1u, checkOptions, out);
     }
     if (compareCmd->parsed()) {
-      compareOptions.plannersGiven = compareCmd->count("--planners") > 0;
-      compareOptions.runsGiven = compareCmd->count("--runs") > 0;
-      compareOptions.timeLimitGiven = compareCmd->count("--time-limit") > 0;
-      return compare(problemFile, problemOverrides, overrides, compareOptions, outDir, out);
+      compareOptions.checkers = splitList(compareCheckers, "--checkers", checkerNames());
+      compareOptions.planners = splitList(comparePlanners, "--planners", plannerNames());
+      compareOptions.planners_given = compareCmd->count("--planners") > 0;
+      compareOptions.runs_given = compareCmd->count("--runs") > 0;
+      compareOptions.time_limit_given = compareCmd->count("--time-limit") > 0;
+      compareOptions.plots = !noComparePlots;
+      compareOptions.out = outDir;
+      std::vector<std::pair<std::string, std::string>> parameters;
+      for (const auto& assignment : overrides) parameters.push_back(splitAssignment(assignment));
+      runCompare(problemFile, problemOverrides, parameters, compareOptions, out);
+      return kOk;
     }
     if (benchmarkSetCmd->parsed()) {
       for (const auto& assignment : overrides) setOptions.parameters.push_back(splitAssignment(assignment));

@@ -1,5 +1,7 @@
 #include "eval/sweep.h"
 
+#include "eval/report.h"
+
 #include "io/outputs.h"
 #include "io/yaml_reader.h"
 
