@@ -8,13 +8,8 @@
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <spawn.h>
-#include <sys/wait.h>
-
-extern char** environ;
 
 using namespace prmkit;
 
@@ -46,24 +41,6 @@ Config configAt(const nlohmann::json& frame) {
   Config q(static_cast<Eigen::Index>(numbers.size()));
   for (std::size_t i = 0; i < numbers.size(); ++i) q[static_cast<Eigen::Index>(i)] = numbers[i].get<double>();
   return q;
-}
-
-/// Runs argv[0] with the arguments (no shell); returns its exit code and standard output.
-std::pair<int, std::string> run(const std::vector<std::string>& args, const std::filesystem::path& outputFile) {
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, outputFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return {-1, ""};
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::readText(outputFile)};
 }
 
 }  // namespace
@@ -173,7 +150,7 @@ TEST_CASE("viewer page renders in headless Chromium: no script error, not blank,
     const auto data = viewerData(p.problem, "adaptive", p.result);
     const auto page = dir.write(name + ".html", viewerPage(data));
     const std::size_t frame = kViewerFrames / 2;
-    const auto [code, dom] = run({chromium, "--headless", "--no-sandbox", "--enable-unsafe-swiftshader",
+    const auto [code, dom] = test::run({chromium, "--headless", "--no-sandbox", "--enable-unsafe-swiftshader",
                                   "--user-data-dir=" + (dir.path / ("profile-" + name)).string(), "--window-size=900,700",
                                   "--dump-dom", fmt::format("file://{}#selftest={}", page.string(), frame)},
                                  dir.path / (name + ".dom"));
