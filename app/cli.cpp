@@ -250,8 +250,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       ->check(CLI::PositiveNumber);
   compareCmd->add_option("--time-limit", compareOptions.time_limit_s,
                          "planning time limit per run (s, default 10, or the .cfg's time_limit)");
-  compareCmd->add_option("--jobs", compareOptions.jobs, "threads (default 1, at most 256; times are wall times, so "
-                                                        "more threads than cores skews them)")
+  compareCmd->add_option("--jobs", compareOptions.jobs, "worker processes (default 1, at most 256; times are wall "
+                                                        "times, so more workers than cores skews them)")
       ->check(CLI::Range(std::size_t{1}, kMaxJobs));
   compareCmd->add_option("--out", outDir, "output folder (default: out)");
   compareCmd->add_flag("--no-plots", noComparePlots, "do not run matplotlib");
@@ -367,8 +367,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
       compareOptions.out = outDir;
       std::vector<std::pair<std::string, std::string>> parameters;
       for (const auto& assignment : overrides) parameters.push_back(splitAssignment(assignment));
-      runCompare(problemFile, problemOverrides, parameters, compareOptions, out);
-      return kOk;
+      return runCompare(problemFile, problemOverrides, parameters, compareOptions, out);
     }
     if (benchmarkSetCmd->parsed()) {
       for (const auto& assignment : overrides) setOptions.parameters.push_back(splitAssignment(assignment));

@@ -8,10 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
-#include <mutex>
-#include <thread>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -201,24 +198,5 @@ std::string recordsCsv(const std::vector<RunRecord>& records) {
   return out;
 }
 
-std::vector<RunRecord> runAll(const std::vector<RunSpec>& specs, std::size_t jobs,
-                              const std::function<void(const RunRecord&, std::size_t done)>& finished) {
-  std::vector<RunRecord> records(specs.size());
-  std::atomic<std::size_t> next{0};
-  std::size_t done = 0;
-  std::mutex reportMutex;
-  auto worker = [&] {
-    for (std::size_t i = next++; i < specs.size(); i = next++) {
-      records[i] = runPlanning(specs[i]);
-      const std::lock_guard lock(reportMutex);
-      finished(records[i], ++done);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < std::max<std::size_t>(jobs, 1); ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  return records;
-}
 
 }  // namespace prmkit

@@ -73,10 +73,7 @@ std::string recordsCsv(const std::vector<RunRecord>& records);
 /// (Hyndman & Fan type 7, as numpy's default); NaN for no values.
 double quantile(std::vector<double> values, double p);
 
-/// Runs every spec on `jobs` threads (one checker per run), calling
-/// `finished` (serialized) as each run ends; records come back in spec order.
-std::vector<RunRecord> runAll(const std::vector<RunSpec>& specs, std::size_t jobs,
-                              const std::function<void(const RunRecord&, std::size_t done)>& finished);
+
 
 
 

@@ -93,7 +93,7 @@ int runBenchmarkSet(const std::vector<std::filesystem::path>& folders, const Ben
     if (!std::filesystem::is_regular_file(file)) throw InputError(fmt::format("{} '{}': no such file", flag, file.string()));
   Sweep sweep;
   sweep.name = "benchmark-set";
-  sweep.run_timeout_s = 2.0 * options.time_limit_s + 30.0;
+  sweep.run_timeout_s = defaultRunTimeout(options.time_limit_s);
   const std::vector<std::string> robot{"robot.file=" + std::filesystem::absolute(options.urdf).string(),
                                        "robot.srdf=" + std::filesystem::absolute(options.srdf).string()};
   for (const auto& folder : folders) {

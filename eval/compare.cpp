@@ -1,7 +1,6 @@
 #include "eval/compare.h"
 
-#include "eval/benchmark.h"
-#include "eval/report.h"
+#include "eval/sweep.h"
 #include "io/omplapp_problem.h"
 #include "io/outputs.h"
 #include "io/problem.h"
@@ -61,7 +60,7 @@ void applyOmplAppBenchmark(const std::filesystem::path& file, CompareOptions& o,
 
 }  // namespace
 
-void runCompare(const std::filesystem::path& file, const std::vector<std::string>& problemOverrides,
+int runCompare(const std::filesystem::path& file, const std::vector<std::string>& problemOverrides,
                 const std::vector<std::pair<std::string, std::string>>& parameters, CompareOptions o,
                 std::ostream& out) {
   std::vector<ComparedPlanner> planners;
@@ -73,7 +72,11 @@ void runCompare(const std::filesystem::path& file, const std::vector<std::string
   std::vector<std::string> all = problemOverrides;
   for (const auto& [key, value] : parameters) all.push_back(key + "=" + value);
   const Problem problem = loadProblem(file, {all, true});  // bad input fails here, before any run
-  std::vector<RunSpec> specs;
+  Sweep sweep;
+  sweep.name = "compare";
+  sweep.file = file;
+  sweep.run_timeout_s = defaultRunTimeout(o.time_limit_s);
+  sweep.notes = notes;
   for (const auto& [planner, settings] : planners) {
     // OMPL's stock validator does not use the strategy: one set of runs, with discrete's FCL static checks.
     const std::vector<std::string> used = planner == "ompl_fcl_default" ? std::vector<std::string>{"discrete"} : o.checkers;
@@ -81,23 +84,18 @@ void runCompare(const std::filesystem::path& file, const std::vector<std::string
     runParameters.insert(runParameters.end(), parameters.begin(), parameters.end());
     for (const auto& checker : used)
       for (std::size_t seed = 1; seed <= o.runs; ++seed)
-        specs.push_back({file, file.string(), planner, checker, runParameters, static_cast<std::uint32_t>(seed),
-                         o.time_limit_s, problemOverrides});
+        sweep.runs.push_back({file, file.string(), planner, checker, runParameters, static_cast<std::uint32_t>(seed),
+                              o.time_limit_s, problemOverrides});
   }
-  out << fmt::format("compare {}: {} runs ({} seeds per combination, time limit {:g} s per run, {} thread(s))\n",
-                     problem.name, specs.size(), o.runs, o.time_limit_s, o.jobs);
-  for (const auto& note : notes) out << fmt::format("note: {}\n", note);
-  const auto records = runAll(specs, o.jobs, [&](const RunRecord& r, std::size_t done) {
-    out << fmt::format("[{}/{}] {} seed {}: {} in {:.3f} s{}\n", done, specs.size(), r.spec.combination(), r.spec.seed,
-                       r.failure.empty() ? r.status : "failed: " + r.failure, r.time_s, r.unsafe ? ", UNSAFE path" : "");
-    out.flush();
-  });
-  std::string lines;
-  for (const auto& r : records) lines += recordJson(r) + "\n";
-  OutputFiles files(o.out);
-  files.add("runs.jsonl", lines);
-  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
-  writeReport(o.out, "compare", records, o.plots, out, notes);
+  out << fmt::format("compare {}: {} runs ({} seeds per combination, time limit {:g} s per run, {} worker process(es))\n",
+                     problem.name, sweep.runs.size(), o.runs, o.time_limit_s, o.jobs);
+  for (const auto& note : sweep.notes) out << fmt::format("note: {}\n", note);
+  SweepOptions options;
+  options.fresh = true;  // each comparison starts afresh (a sweep would resume)
+  options.jobs = o.jobs;
+  options.plots = o.plots;
+  options.out = o.out;
+  return runSweep(sweep, options, out);
 }
 
 }  // namespace prmkit

@@ -23,11 +23,13 @@ struct CompareOptions {
   std::filesystem::path out = "out";
 };
 
-/// Runs the comparison and writes runs.jsonl and the report (writeReport)
-/// into options.out; `problemOverrides` complete the problem (a MoveIt
-/// request's robot files), `parameters` are the runs' own settings.
-/// Throws InputError on bad input before any run.
-void runCompare(const std::filesystem::path& file, const std::vector<std::string>& problemOverrides,
+/// Runs the comparison as a sweep of one problem (worker processes: a run
+/// that crashes or hangs is recorded as failed, the others go on) into
+/// options.out, replacing a previous runs.jsonl there, and writes the report;
+/// `problemOverrides` complete the problem (a MoveIt request's robot files),
+/// `parameters` are the runs' own settings. Throws InputError on bad input
+/// before any run; returns runSweep's exit code (1 when a run failed).
+int runCompare(const std::filesystem::path& file, const std::vector<std::string>& problemOverrides,
                 const std::vector<std::pair<std::string, std::string>>& parameters, CompareOptions options,
                 std::ostream& out);
 

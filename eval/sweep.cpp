@@ -218,7 +218,7 @@ Sweep loadSweep(const std::filesystem::path& file) {
     for (long s = 1; s <= count; ++s) seeds.push_back(static_cast<std::uint32_t>(s));
   }
   const double timeLimit = root["time_limit"] ? in.positive(root["time_limit"], "time_limit (s)") : 10.0;
-  sweep.run_timeout_s = root["run_timeout"] ? in.positive(root["run_timeout"], "run_timeout (s)") : 2.0 * timeLimit + 30.0;
+  sweep.run_timeout_s = root["run_timeout"] ? in.positive(root["run_timeout"], "run_timeout (s)") : defaultRunTimeout(timeLimit);
   const auto planners = entries(in, root, "planners", plannerNames());
   const auto checkers = entries(in, root, "checkers", checkerNames());
   std::set<std::string> keys;
@@ -292,6 +292,7 @@ int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out)
   std::filesystem::create_directories(options.out);
   const FolderLock lock(options.out);
   const auto runsFile = options.out / "runs.jsonl";
+  if (options.fresh) std::filesystem::remove(runsFile);
   std::map<std::string, std::size_t> indexOf;
   for (std::size_t i = 0; i < sweep.runs.size(); ++i) indexOf[sweep.runs[i].key()] = i;
   std::set<std::string> done;
@@ -388,7 +389,7 @@ int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out)
   std::sort(records.begin(), records.end(), [&](const RunRecord& a, const RunRecord& b) {
     return indexOf.at(a.spec.key()) < indexOf.at(b.spec.key());
   });
-  writeReport(options.out, sweep.name, records, options.plots, out);
+  writeReport(options.out, sweep.name, records, options.plots, out, sweep.notes);
   return failed > 0 ? 1 : 0;
 }
 

@@ -18,7 +18,14 @@ struct Sweep {
   std::vector<RunSpec> runs;
   /// A run still going after this long (s) is killed and recorded as failed.
   double run_timeout_s = 0.0;
+  /// What the request asked for and the sweep does not run or apply (an
+  /// OMPL.app file's other planners): the report lists them.
+  std::vector<std::string> notes;
 };
+
+/// The default run_timeout: twice the planning time limit and 30 s for
+/// loading, building the checkers and verifying.
+inline double defaultRunTimeout(double timeLimit) { return 2.0 * timeLimit + 30.0; }
 
 /// Reads a sweep file (docs/sweep-format.md) and checks every (problem,
 /// combination) by loading it; throws InputError with file:line:column.
@@ -35,6 +42,8 @@ struct SweepOptions {
   std::size_t jobs = 1;
   Shard shard;
   bool resume = false;
+  /// Start afresh: the runs a previous sweep left in the folder are dropped (under the folder's lock).
+  bool fresh = false;
   bool plots = true;
   std::filesystem::path out = "out/sweep";
 };

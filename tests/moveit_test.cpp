@@ -113,7 +113,7 @@ Eigen::AlignedBox3d worldBounds(const Obstacle& o) { return o.mesh.transformed(o
 
 }  // namespace
 
-TEST_CASE("SRDF planning groups: chains, joints, subgroups; locked and mimic joints", "[moveit]") {
+TEST_CASE("SRDF planning groups: chains, joints, subgroups, locked and mimic joints", "[moveit]") {
   TinyFiles files;
   const std::map<std::string, std::pair<std::string, std::string>> parents{
       {"arm", {"j1", "base"}}, {"fore", {"j2", "arm"}}, {"hand", {"wrist", "fore"}},

@@ -210,7 +210,7 @@ TEST_CASE("sweep: OMPL benchmark logs load in ompl_benchmark_statistics", "[swee
   REQUIRE(answer == "2\n4\n24\n24|24\n24\n");
 }
 
-TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log and plots; bad lists exit 2", "[sweep]") {
+TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log, plots and report, bad lists exit 2", "[sweep]") {
   TempDir dir;
   // A quote in --out must not reach a shell: the plot script runs with an argument vector.
   const fs::path out = dir.path / "compare ';touch prmkit-injected;'";
@@ -289,7 +289,7 @@ TEST_CASE("sweep: bad sweep files and shards exit 2 with file:line:column", "[sw
   REQUIRE_FALSE(fs::exists(dir.path / "o1"));
 }
 
-TEST_CASE("sweep: one writer per output folder; merge never writes into a shard", "[sweep]") {
+TEST_CASE("sweep: one writer per output folder, merge never writes into a shard", "[sweep]") {
   TempDir dir;
   const fs::path sweep = writeSweep(dir, "");
   const fs::path out = dir.path / "out";
