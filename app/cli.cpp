@@ -117,14 +117,14 @@ int check(const std::string& file, const LoadOptions& options, std::uint32_t see
   if (o.maxLength > 0 && o.maxLengthFraction > 0) throw InputError("give at most one of --max-length and --max-length-fraction");
   const double maxLength = o.maxLengthFraction > 0 ? o.maxLengthFraction * problem.robot->maxExtent() : o.maxLength;
   if (o.truthEps < 0 || !std::isfinite(o.truthEps)) throw InputError("--truth-eps must be a length >= 0 (m)");
-  const std::vector<EdgeCase> edges = o.edgesFile.empty() ? randomEdges(problem, o.randomCount, maxLength, seed)
+  const std::vector<EdgeCase> edges = o.edgesFile.empty() ? randomEdges(problem.robot, problem.scene, o.randomCount, maxLength, seed)
                                                           : readEdgesCsv(o.edgesFile, *problem.robot);
   out << fmt::format("problem {}: {} edges ({}), checker {}, {} thread(s)\n", problem.name, edges.size(),
                      o.edgesFile.empty() ? fmt::format("random, seed {}", seed) : o.edgesFile, checker->description(),
                      o.jobs);
   if (o.independentResolution < 0 || o.independentResolution > 1)
     throw InputError("--independent-truth must be a fraction of the C-space extent in (0, 1]");
-  const EdgeCheckReport report = checkEdges(problem, *checker, edges, o.truthEps, o.jobs, o.independentResolution);
+  const EdgeCheckReport report = checkEdges(problem.robot, problem.scene, *checker, edges, o.truthEps, o.jobs, o.independentResolution);
   const std::size_t checked = edges.size() - report.invalid_endpoints;
   out << fmt::format("verdicts: {} free, {} colliding ({} unresolved below eta), {} unknown, {} with an invalid endpoint\n",
                      report.free, report.colliding, report.unresolved, report.unknown, report.invalid_endpoints);

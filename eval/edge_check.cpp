@@ -23,9 +23,10 @@ std::vector<std::string> edgeHeader(const Robot& robot) {
 }
 }  // namespace
 
-std::vector<EdgeCase> randomEdges(const Problem& problem, std::size_t count, double maxLength, std::uint32_t seed) {
-  const Robot& robot = *problem.robot;
-  CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
+std::vector<EdgeCase> randomEdges(const std::shared_ptr<const Robot>& robotPointer, const std::shared_ptr<const Scene>& scene,
+                                  std::size_t count, double maxLength, std::uint32_t seed) {
+  const Robot& robot = *robotPointer;
+  CollisionQueries oracle(robotPointer, scene, Geometry::Mesh);
   CheckStats ignored;  // the oracle's work is not the checker's
   ompl::RNG rng(seed);
   auto valid = [&](const Config& q) { return robot.inBounds(q) && !oracle.inCollision(q, ignored); };
@@ -87,11 +88,11 @@ std::vector<EdgeCase> readEdgesCsv(const std::filesystem::path& file, const Robo
 
 namespace {
 /// Checks edges [begin, end) with one checker instance (one per thread).
-void checkRange(const Problem& problem, Checker& checker, const std::vector<EdgeCase>& edges, double truthEps,
+void checkRange(const std::shared_ptr<const Robot>& robot, const std::shared_ptr<const Scene>& scene, Checker& checker, const std::vector<EdgeCase>& edges, double truthEps,
                 double independentResolution, std::size_t begin, std::size_t end, std::vector<EdgeVerdict>& verdicts) {
   std::optional<IndependentCheck> independent;
-  if (independentResolution > 0.0) independent.emplace(problem, independentResolution);
-  CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
+  if (independentResolution > 0.0) independent.emplace(*robot, *scene, independentResolution);
+  CollisionQueries oracle(robot, scene, Geometry::Mesh);
   CheckStats oracleStats;
   std::optional<DiscreteChecker> truth;
   if (truthEps > 0.0) {
@@ -99,14 +100,14 @@ void checkRange(const Problem& problem, Checker& checker, const std::vector<Edge
     dense.space = DiscreteSettings::Space::Workspace;
     dense.eps = truthEps;
     dense.order = DiscreteSettings::Order::Sequential;
-    truth.emplace(problem.robot, problem.scene, dense);
+    truth.emplace(robot, scene, dense);
   }
   Config witness;
   for (std::size_t i = begin; i < end; ++i) {
     const EdgeCase& edge = edges[i];
     EdgeVerdict& verdict = verdicts[i];
     // Endpoint validity comes from the oracle, so the checker's stats count edge work only.
-    verdict.endpoints_valid = problem.robot->inBounds(edge.a) && problem.robot->inBounds(edge.b) &&
+    verdict.endpoints_valid = robot->inBounds(edge.a) && robot->inBounds(edge.b) &&
                               !oracle.inCollision(edge.a, oracleStats) && !oracle.inCollision(edge.b, oracleStats);
     if (!verdict.endpoints_valid) continue;
     const CheckStats before = checker.stats();
@@ -114,7 +115,7 @@ void checkRange(const Problem& problem, Checker& checker, const std::vector<Edge
     verdict.unresolved = checker.stats().unresolved_as_colliding > before.unresolved_as_colliding;
     verdict.time_s = checker.stats().time_s - before.time_s;
     if (verdict.result.verdict == Verdict::Colliding && !verdict.unresolved) {
-      problem.robot->interpolate(edge.a, edge.b, verdict.result.witness_t, witness);
+      robot->interpolate(edge.a, edge.b, verdict.result.witness_t, witness);
       verdict.witness_confirmed = oracle.inCollision(witness, oracleStats);
     }
     if (truth) verdict.truth_colliding = truth->checkEdge(edge.a, edge.b).verdict == Verdict::Colliding;
@@ -123,7 +124,8 @@ void checkRange(const Problem& problem, Checker& checker, const std::vector<Edge
 }
 }  // namespace
 
-EdgeCheckReport checkEdges(const Problem& problem, Checker& checker, const std::vector<EdgeCase>& edges,
+EdgeCheckReport checkEdges(const std::shared_ptr<const Robot>& robot, const std::shared_ptr<const Scene>& scene,
+                           Checker& checker, const std::vector<EdgeCase>& edges,
                            double truthEps, std::size_t jobs, double independentResolution) {
   EdgeCheckReport report;
   report.truth_eps = truthEps;
@@ -132,7 +134,7 @@ EdgeCheckReport checkEdges(const Problem& problem, Checker& checker, const std::
   jobs = std::max<std::size_t>(1, std::min(jobs, edges.size()));
   if (jobs == 1) {
     const CheckStats before = checker.stats();
-    checkRange(problem, checker, edges, truthEps, independentResolution, 0, edges.size(), report.edges);
+    checkRange(robot, scene, checker, edges, truthEps, independentResolution, 0, edges.size(), report.edges);
     report.stats = checker.stats() - before;
   } else {
     std::vector<std::unique_ptr<Checker>> clones;
@@ -142,7 +144,7 @@ EdgeCheckReport checkEdges(const Problem& problem, Checker& checker, const std::
     for (std::size_t j = 0; j < jobs; ++j) {
       threads.emplace_back([&, j] {
         try {
-          checkRange(problem, *clones[j], edges, truthEps, independentResolution, edges.size() * j / jobs,
+          checkRange(robot, scene, *clones[j], edges, truthEps, independentResolution, edges.size() * j / jobs,
                      edges.size() * (j + 1) / jobs, report.edges);
         } catch (...) {
           errors[j] = std::current_exception();

@@ -2,7 +2,11 @@
 // `prmkit check`: a checker run on a list of edges, one verdict per edge,
 // optionally against a dense ground truth. This is how checkers are compared
 // edge by edge, and how the adaptive checker's zero-miss claim is measured.
-#include "io/problem.h"
+#include "checkers/checker.h"
+#include "environments/scene.h"
+#include "robots/robot.h"
+
+#include <memory>
 
 #include <filesystem>
 #include <optional>
@@ -16,7 +20,8 @@ struct EdgeCase {
 /// `count` edges between valid configurations (exact static check), drawn with
 /// `seed`; each is at most `maxLength` long in C-space (0: any length). The
 /// same problem and seed give the same edges whatever checker runs them.
-std::vector<EdgeCase> randomEdges(const Problem& problem, std::size_t count, double maxLength, std::uint32_t seed);
+std::vector<EdgeCase> randomEdges(const std::shared_ptr<const Robot>& robot, const std::shared_ptr<const Scene>& scene,
+                                  std::size_t count, double maxLength, std::uint32_t seed);
 
 /// Header `a.<coordinate>..., b.<coordinate>...`, one edge per row.
 std::string edgesCsv(const Robot& robot, const std::vector<EdgeCase>& edges);
@@ -54,7 +59,8 @@ struct EdgeCheckReport {
 /// that no robot point moves more than truthEps (m) between them. With
 /// `independentResolution` > 0, also the independent truth (IndependentCheck
 /// at that fraction of the C-space extent), which shares no bound with it.
-EdgeCheckReport checkEdges(const Problem& problem, Checker& checker, const std::vector<EdgeCase>& edges,
+EdgeCheckReport checkEdges(const std::shared_ptr<const Robot>& robot, const std::shared_ptr<const Scene>& scene,
+                           Checker& checker, const std::vector<EdgeCase>& edges,
                            double truthEps, std::size_t jobs, double independentResolution = 0.0);
 
 /// Median of the checker's time per checked edge (s); 0 when none was checked.

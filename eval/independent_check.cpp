@@ -25,8 +25,8 @@ bool touch(const fcl::CollisionObjectd& a, const fcl::CollisionObjectd& b) {
 }
 }  // namespace
 
-IndependentCheck::IndependentCheck(const Problem& problem, double resolution)
-    : robot_(*problem.robot), scene_(*problem.scene), resolution_(resolution) {
+IndependentCheck::IndependentCheck(const Robot& robot, const Scene& scene, double resolution)
+    : robot_(robot), scene_(scene), resolution_(resolution) {
   if (!(resolution > 0.0 && resolution <= 1.0))
     throw std::invalid_argument(fmt::format("the independent check's resolution must be in (0, 1], got {:g}", resolution));
   // FCL's mesh-primitive test (libccd) has absolute tolerances, tuned for
@@ -37,7 +37,7 @@ IndependentCheck::IndependentCheck(const Problem& problem, double resolution)
   for (const Link& link : robot_.links()) unit_ = std::max(unit_, link.radius);
   if (!(unit_ > 0.0) || !std::isfinite(unit_)) unit_ = 1.0;
   for (const Link& link : robot_.links()) links_.push_back(objectOf(link.mesh.scaled(1.0 / unit_), Transform::Identity()));
-  for (const Obstacle& obstacle : problem.scene->obstacles()) {
+  for (const Obstacle& obstacle : scene.obstacles()) {
     const Transform pose = inUnits(obstacle.pose);
     obstacles_.push_back(obstacle.checkedPrimitive()
                              ? std::make_unique<fcl::CollisionObjectd>(

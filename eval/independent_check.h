@@ -13,7 +13,8 @@
 // own shapes for primitive obstacles), without a broad phase. What it still shares with the checkers is the definition of
 // the motion (Robot::interpolate, Robot::linkPoses), which is the problem,
 // not a solution to it.
-#include "io/problem.h"
+#include "environments/scene.h"
+#include "robots/robot.h"
 
 #include <fcl/narrowphase/collision_object.h>
 
@@ -26,7 +27,7 @@ namespace prmkit {
 class IndependentCheck {
  public:
   /// `resolution`: the C-space step as a fraction of the robot's maxExtent, in (0, 1].
-  IndependentCheck(const Problem& problem, double resolution);
+  IndependentCheck(const Robot& robot, const Scene& scene, double resolution);
 
   /// Some link touches an obstacle or another checked link at q.
   bool collides(const Config& q);

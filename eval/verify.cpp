@@ -70,7 +70,7 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
     }
   }
   if (independentResolution) {
-    IndependentCheck independent(problem, *independentResolution);
+    IndependentCheck independent(*problem.robot, *problem.scene, *independentResolution);
     for (std::size_t i = 0; i + 1 < path.size(); ++i) {
       const std::optional<double> t = independent.firstCollision(path[i], path[i + 1]);
       if (!t) continue;

@@ -131,8 +131,8 @@ TEST_CASE("adaptive: directional certificates change the work, never a verdict",
   // bounds, so no directional ones) must reach the same verdict on every edge.
   const Problem problem = loadProblem(test::problemFile("arm6_shelf"));
   // Short edges (at most 10% of the extent, mostly free) and edges of any length.
-  auto cases = randomEdges(problem, static_cast<std::size_t>(test::scaled(300)), 0.1, 17);
-  for (auto& edge : randomEdges(problem, static_cast<std::size_t>(test::scaled(300)), 0.0, 18)) cases.push_back(edge);
+  auto cases = randomEdges(problem.robot, problem.scene, static_cast<std::size_t>(test::scaled(300)), 0.1, 17);
+  for (auto& edge : randomEdges(problem.robot, problem.scene, static_cast<std::size_t>(test::scaled(300)), 0.0, 18)) cases.push_back(edge);
   AdaptiveChecker fast(problem.robot, problem.scene, AdaptiveSettings{});
   AdaptiveSettings leverSettings;
   leverSettings.speed_bounds = false;

@@ -129,11 +129,11 @@ TEMPLATE_LIST_TEST_CASE("conformance: random edges of every shipped problem agai
   const std::size_t perProblem = static_cast<std::size_t>(test::scaled(10000)) / kShippedProblems.size();
   for (const auto& name : kShippedProblems) {
     const Problem problem = loadProblem(test::problemFile(name));
-    std::vector<EdgeCase> edges = randomEdges(problem, perProblem / 2, 0.1 * problem.robot->maxExtent(), 5);
-    for (auto& edge : randomEdges(problem, perProblem - perProblem / 2, 0.0, 6)) edges.push_back(std::move(edge));
+    std::vector<EdgeCase> edges = randomEdges(problem.robot, problem.scene, perProblem / 2, 0.1 * problem.robot->maxExtent(), 5);
+    for (auto& edge : randomEdges(problem.robot, problem.scene, perProblem - perProblem / 2, 0.0, 6)) edges.push_back(std::move(edge));
     auto checker = TestType::make(problem.robot, problem.scene);
     const EdgeCheckReport report =
-        checkEdges(problem, *checker, edges, defaultVerifyEps(problem), 2, kConformanceIndependentResolution);
+        checkEdges(problem.robot, problem.scene, *checker, edges, defaultVerifyEps(problem), 2, kConformanceIndependentResolution);
     INFO(name << ": " << report.free << " free, " << report.colliding << " colliding, " << report.misses
               << " misses, " << report.unresolved << " unresolved");
     REQUIRE(report.invalid_endpoints == 0);
@@ -312,7 +312,7 @@ TEMPLATE_LIST_TEST_CASE("conformance: adversarial corpus at scales 1e-5, 1e-2, 1
       problem.robot = robot;
       problem.scene = scene;
       // Plain FCL every 1e-5 of the extent (translation and rotation each): finer than every feature here.
-      IndependentCheck truth(problem, 1e-5);
+      IndependentCheck truth(*problem.robot, *problem.scene, 1e-5);
       const bool truthColliding = truth.firstCollision(a, b).has_value();
       INFO(c.name << " at scale " << scale);
       REQUIRE(truthColliding == c.colliding);
@@ -356,7 +356,7 @@ TEMPLATE_LIST_TEST_CASE("conformance: bodies are solids: a body inside a closed 
   Problem problem;
   problem.robot = robot;
   problem.scene = scene;
-  IndependentCheck truth(problem, 1e-3);
+  IndependentCheck truth(*problem.robot, *problem.scene, 1e-3);
   REQUIRE(truth.collides(pose3(2, 0, 0)));
   REQUIRE_FALSE(truth.collides(pose3(0, 0, 0)));
   // The same bodies read from STL files, which store every triangle's corners
@@ -396,7 +396,7 @@ TEMPLATE_LIST_TEST_CASE("conformance: checkPath reports a colliding segment and 
 TEMPLATE_LIST_TEST_CASE("conformance: clones start with zeroed stats and give the same verdicts", "[conformance]", Strategies) {
   const Problem problem = loadProblem(test::problemFile("thin_wall"));
   auto checker = TestType::make(problem.robot, problem.scene);
-  const auto edges = randomEdges(problem, 50, 0.0, 3);
+  const auto edges = randomEdges(problem.robot, problem.scene, 50, 0.0, 3);
   std::vector<Verdict> first;
   for (const auto& edge : edges) first.push_back(checker->checkEdge(edge.a, edge.b).verdict);
   auto clone = checker->clone();

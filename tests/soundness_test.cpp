@@ -689,9 +689,9 @@ TEST_CASE("a problem's scale changes its units, not its verdicts, for every robo
         REQUIRE(radius == Approx(unitRadius * scale).epsilon(1e-9));
         // Any length: a length limit in C-space units would not scale with a
         // free flyer, whose metric adds translation to rotation.
-        const auto cases = randomEdges(problem, static_cast<std::size_t>(edges), 0.0, 3);
+        const auto cases = randomEdges(problem.robot, problem.scene, static_cast<std::size_t>(edges), 0.0, 3);
         auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-        IndependentCheck truth(problem, 1e-3);
+        IndependentCheck truth(*problem.robot, *problem.scene, 1e-3);
         std::vector<Verdict> verdicts;
         int misses = 0;
         for (const auto& edge : cases) {
