@@ -13,7 +13,31 @@ class LazyPrm final : public Planner {
   using Planner::Planner;
 
  private:
+  /// What one search keeps between its steps.
+  struct SearchState {
+    /// Components of the roadmap's edges (any state but Colliding, which
+    /// are removed). After a removal they are rebuilt only when a search
+    /// finds no path; until new edges join start and goal again, no search
+    /// is run (each costs O(E log V)).
+    RoadmapComponents components{2};
+    /// Ends of edges found in collision, with the edge's length: node
+    /// enhancement samples around them (Bohlin & Kavraki 2000, section 3.3),
+    /// where the free space is narrow and the uniform batch rarely lands.
+    std::vector<std::pair<Vertex, double>> enhancement_seeds;
+    std::size_t enhancement_source = kNoSource;
+    std::size_t dof = 0;
+  };
+
   std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;
+  /// Unchecked edges from v to its neighbours it has no edge to yet.
+  void connectUnchecked(Vertex v, Roadmap& roadmap, SearchState& state) const;
+  /// Checks the path's unchecked edges (settings' path_check), deleting the
+  /// colliding ones; true when one collided.
+  bool checkPathEdges(Checker& checker, Roadmap& roadmap, const std::vector<Vertex>& path, PlanResult& result,
+                      SearchState& state);
+  /// Adds one batch of vertices (uniform samples and node enhancement), each
+  /// with its unchecked edges; false when a sampling limit was hit.
+  bool growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
 };
 
 }  // namespace prmkit

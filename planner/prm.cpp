@@ -3,8 +3,6 @@
 #include "planner/edge_check_pool.h"
 #include "planner/local_planner.h"
 
-#include <boost/pending/disjoint_sets.hpp>
-
 #include <cmath>
 
 namespace prmkit {
@@ -17,25 +15,17 @@ constexpr int kExpansionCandidates = 8;
 }  // namespace
 
 std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
-  std::vector<std::size_t> rank, parent;
-  boost::disjoint_sets<std::size_t*, std::size_t*> components(nullptr, nullptr);
+  RoadmapComponents components(2);
   // Connection attempts and failures per vertex: Kavraki et al. (1996,
   // section 2.3) expand the vertices with the highest failure ratio f / (n + 1).
-  std::vector<std::uint32_t> attempts, failures;
-  // Component storage grows with the roadmap; rebuild the view after each resize.
+  std::vector<std::uint32_t> attempts{0, 0}, failures{0, 0};
   auto addVertex = [&](const Config& q, std::size_t source) {
     const Vertex v = roadmap.addVertex(q, source);
-    rank.push_back(0);
-    parent.push_back(v);
+    components.addVertex();
     attempts.push_back(0);
     failures.push_back(0);
-    components = boost::disjoint_sets<std::size_t*, std::size_t*>(rank.data(), parent.data());
     return v;
   };
-  rank = {0, 0};
-  parent = {0, 1};
-  attempts = failures = {0, 0};
-  components = boost::disjoint_sets<std::size_t*, std::size_t*>(rank.data(), parent.data());
   const std::size_t dof = checker.robot().dof();
   // A vertex's edges are checked together, on every thread when there are
   // several, and added in neighbour order, so the roadmap does not depend on
@@ -49,7 +39,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
     ++attempts[n];
     if (const auto state = acceptEdge(edge, result)) {
       roadmap.addEdge(n, v, *state);
-      components.union_set(n, v);
+      components.join(n, v);
     } else {
       ++result.planner_stats.edges_colliding;
       recordCollidingEdge(checker.robot(), roadmap.config(n), roadmap.config(v), edge, result);
@@ -61,7 +51,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
     const std::vector<Vertex> near = roadmap.neighbours(v, neighbourCount(roadmap.vertexCount(), dof), settings_.radius);
     if (settings_.skip_same_component) {
       for (Vertex n : near)
-        if (components.find_set(n) != components.find_set(v))
+        if (!components.connected(n, v))
           addChecked(v, n, checker.checkEdge(roadmap.config(n), roadmap.config(v)));
       return;
     }
@@ -119,7 +109,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
       }
       const Vertex v = addVertex(reached.end, expansionSource);
       roadmap.addEdge(from, v, *acceptEdge(reached.verdict, result));
-      components.union_set(from, v);
+      components.join(from, v);
       ++stats.nodes;
       ++result.planner_stats.expansion_nodes;
       from = v;
@@ -134,7 +124,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
   // claim a connection that is gone, so then every new vertex tries a search.
   bool edgeRemoved = false;
   while (true) {
-    if (components.find_set(0) == components.find_set(1)) {
+    if (components.connected(0, 1)) {
       ++result.planner_stats.graph_searches;
       if (auto path = roadmap.shortestPath(0, 1)) {
         if (confirmTentative(*path, roadmap, result)) return path;

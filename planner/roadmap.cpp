@@ -181,4 +181,44 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPathFromScratch(Vertex start
   return std::nullopt;
 }
 
+RoadmapComponents::RoadmapComponents(std::size_t count) : rank_(count, 0), parent_(count) {
+  for (std::size_t v = 0; v < count; ++v) parent_[v] = v;
+}
+
+void RoadmapComponents::addVertex() {
+  rank_.push_back(0);
+  parent_.push_back(parent_.size());
+}
+
+void RoadmapComponents::join(Vertex a, Vertex b) { sets().union_set(a, b); }
+
+bool RoadmapComponents::connected(Vertex a, Vertex b) {
+  auto s = sets();
+  return s.find_set(a) == s.find_set(b);
+}
+
+std::vector<Vertex> RoadmapComponents::componentOf(Vertex v) {
+  auto s = sets();
+  const std::size_t root = s.find_set(v);
+  std::vector<Vertex> members;
+  for (Vertex u = 0; u < parent_.size(); ++u)
+    if (s.find_set(u) == root) members.push_back(u);
+  return members;
+}
+
+void RoadmapComponents::rebuild(const Roadmap& roadmap) {
+  const std::vector<std::size_t>& label = roadmap.componentLabels();
+  const std::size_t n = label.size();
+  rank_.resize(n);
+  parent_.resize(n);
+  // Each vertex's parent is the first vertex of its component: a valid union-find forest.
+  std::vector<std::size_t> first(n, n);
+  for (std::size_t v = 0; v < n; ++v) {
+    if (first[label[v]] == n) first[label[v]] = v;
+    parent_[v] = first[label[v]];
+    rank_[v] = parent_[v] == v ? 1 : 0;
+  }
+  exact_ = true;
+}
+
 }  // namespace prmkit

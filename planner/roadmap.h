@@ -5,6 +5,7 @@
 #include "robots/robot.h"
 
 #include <boost/graph/adjacency_list.hpp>
+#include <boost/pending/disjoint_sets.hpp>
 #include <ompl/datastructures/NearestNeighborsGNATNoThreadSafety.h>
 
 #include <cstdint>
@@ -102,6 +103,33 @@ class Roadmap {
   struct Incremental;
   std::unique_ptr<Incremental> incremental_;
   std::size_t incrementalFallbacks_ = 0;
+};
+
+/// The connected components of a growing roadmap, as the planners keep them
+/// while they add vertices and edges: union-find (Boost's disjoint_sets),
+/// O(alpha(n)) per join. Removing an edge may split a component, which
+/// union-find cannot undo: whoever removes one marks the components inexact,
+/// and rebuilds them from the roadmap's labels when it needs them exact.
+class RoadmapComponents {
+ public:
+  /// Singletons for vertices 0 .. count - 1.
+  explicit RoadmapComponents(std::size_t count = 0);
+  /// A singleton for the next vertex.
+  void addVertex();
+  void join(Vertex a, Vertex b);
+  /// Same representative: connected, when exact(); maybe not, after a removal.
+  bool connected(Vertex a, Vertex b);
+  /// The vertices in v's component (a sweep over every vertex).
+  std::vector<Vertex> componentOf(Vertex v);
+  bool exact() const { return exact_; }
+  void markInexact() { exact_ = false; }
+  /// Exact again: one component per set of Roadmap::componentLabels.
+  void rebuild(const Roadmap& roadmap);
+
+ private:
+  boost::disjoint_sets<std::size_t*, std::size_t*> sets() { return {rank_.data(), parent_.data()}; }
+  std::vector<std::size_t> rank_, parent_;
+  bool exact_ = true;
 };
 
 }  // namespace prmkit
