@@ -1,0 +1,43 @@
+#pragma once
+// The geometry parts of a prmkit problem file (docs/problem-format.md):
+// poses, the geometry keys of obstacles and robot bodies (primitives,
+// meshes, polygons, generators) and the scene. Every error goes through the
+// YamlReader, so it names file:line:column.
+#include "environments/primitive.h"
+#include "environments/scene.h"
+#include "io/yaml_reader.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+#include <memory>
+#include <string>
+#include <type_traits>
+
+namespace prmkit {
+
+/// A pose: `xyz` and either `rpy` (URDF's fixed axes) or `quaternion` (x, y, z, w).
+Transform readPose(const YamlReader& in, const YAML::Node& node, const std::string& what);
+
+/// Exactly one geometry key of `node`: box, sphere, cylinder (primitives), mesh, polygon or generator.
+Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::string& what);
+
+/// The `scene` key: its obstacles, each a geometry with a name and a pose.
+std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root, PrimitiveMode primitives);
+
+/// Sets `out` from node[key] when present: an integer the field can hold, or a number.
+template <class T>
+void setNumber(const YamlReader& in, const YAML::Node& node, const char* key, const std::string& what, T& out) {
+  if (!node[key]) return;
+  if constexpr (std::is_integral_v<T>) {
+    const long value = in.integer(node[key], what + "." + key, 0);
+    // A number the field cannot hold is refused, not wrapped (a seed of 2^32 is not seed 0).
+    if (static_cast<unsigned long>(value) > static_cast<unsigned long>(std::numeric_limits<T>::max()))
+      in.fail(node[key], fmt::format("{}.{} is at most {}", what, key, std::numeric_limits<T>::max()));
+    out = static_cast<T>(value);
+  } else {
+    out = in.number(node[key], what + "." + key);
+  }
+}
+
+}  // namespace prmkit
