@@ -124,10 +124,7 @@ std::string recordJson(const RunRecord& r) {
   j["verify_message"] = r.verify_message;
   j["roadmap_vertices"] = r.roadmap_vertices;
   j["roadmap_edges"] = r.roadmap_edges;
-  PlannerStats::forEachField([&](std::string_view name, auto member) { j[std::string(name)] = r.planner_stats.*member; });
-  j["node_sources"] = nodeSourcesJson(r.node_sources);
-  CheckStats::forEachField(
-      [&](std::string_view name, auto member, std::string_view) { j[std::string(name)] = r.check_stats.*member; });
+  addRunCounters(j, r.planner_stats, r.node_sources, r.check_stats);
   return j.dump();
 }
 

@@ -213,6 +213,14 @@ std::uint64_t peakResidentBytes() {
   return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports kilobytes
 }
 
+void addRunCounters(nlohmann::ordered_json& j, const PlannerStats& planner, const std::vector<NodeSourceStats>& sources,
+                    const CheckStats& checks) {
+  PlannerStats::forEachField([&](std::string_view name, auto member) { j[std::string(name)] = planner.*member; });
+  j["node_sources"] = nodeSourcesJson(sources);
+  CheckStats::forEachField(
+      [&](std::string_view name, auto member, std::string_view) { j[std::string(name)] = checks.*member; });
+}
+
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result) {
   nlohmann::ordered_json j;
   j["problem"] = problem.name;
@@ -233,18 +241,10 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["roadmap_bytes_per_edge"] =
       result.roadmap_edges > 0 ? static_cast<double>(result.roadmap_memory.edge_bytes) / result.roadmap_edges : 0.0;
   j["peak_resident_bytes"] = peakResidentBytes();
-  j["path_waypoints"] = result.path.size();
-  j["path_length_cspace"] = result.path_length;
-  PlannerStats::forEachField(
-      [&](std::string_view name, auto member) { j[std::string(name)] = result.planner_stats.*member; });
+  j["waypoints"] = result.path.size();
+  j["path_length"] = result.path_length;
   j["path_verified"] = result.path_verified;
-  j["node_sources"] = nodeSourcesJson(result.node_sources);
-  result.check_stats.forEach([&](std::string_view name, double value, std::string_view unit) {
-    if (unit == "count")
-      j[std::string(name)] = static_cast<std::uint64_t>(value);
-    else
-      j[std::string(name)] = value;
-  });
+  addRunCounters(j, result.planner_stats, result.node_sources, result.check_stats);
   return j.dump(2) + "\n";
 }
 

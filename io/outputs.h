@@ -63,6 +63,13 @@ std::string fileStem(std::string_view name);
 
 /// Peak resident memory of this process so far (bytes; 0 when the system does not say).
 std::uint64_t peakResidentBytes();
+/// A run's counters as every output writes them (stats.json, runs.jsonl):
+/// each planner and checker counter under its own name, and the node sources.
+void addRunCounters(nlohmann::ordered_json& j, const PlannerStats& planner, const std::vector<NodeSourceStats>& sources,
+                    const CheckStats& checks);
+/// stats.json: the problem, planner, checker and seed, the outcome (the same
+/// keys as a sweep's runs.jsonl records: solved, status, time_s, waypoints,
+/// path_length, roadmap sizes) and addRunCounters.
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result);
 /// Node-source statistics as a JSON list (stats.json, runs.jsonl), and back.
 nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources);
