@@ -182,12 +182,19 @@ nlohmann::ordered_json viewerData(const Problem& problem, const std::string& che
   data["legend"] = legendJson(problem, checkerName, result);
   data["roadmap"] = roadmapJson(robot, result);
   // Colliding edges were removed from the roadmap: drawn from their own
-  // ends, with the first kViewerWitnesses configurations where they collide.
+  // ends, with kViewerWitnesses of the configurations where they collide,
+  // spread evenly over the run (the first ones all come from its start).
   Json witnesses = Json::array(), collidingEdges = Json::array();
-  for (const auto& edge : result.colliding_edges) {
-    for (const Config* q : {&edge.a, &edge.b})
+  const auto& colliding = result.colliding_edges;
+  const std::size_t shown = std::min(colliding.size(), kViewerWitnesses);
+  std::size_t next = 0;  // the k-th witness shown is edge k * size / shown
+  for (std::size_t i = 0; i < colliding.size(); ++i) {
+    for (const Config* q : {&colliding[i].a, &colliding[i].b})
       for (const double c : referencePoint(robot, *q)) collidingEdges.push_back(static_cast<float>(c));
-    if (edge.witness.size() > 0 && witnesses.size() < kViewerWitnesses) witnesses.push_back(posesJson(robot, edge.witness));
+    if (next < shown && i == next * colliding.size() / shown) {
+      if (colliding[i].witness.size() > 0) witnesses.push_back(posesJson(robot, colliding[i].witness));
+      ++next;
+    }
   }
   data["roadmap"]["colliding"] = std::move(collidingEdges);
   data["witnesses"] = std::move(witnesses);
