@@ -263,20 +263,19 @@ int runQuietly(const std::vector<std::string>& arguments) {
 }  // namespace
 
 namespace {
-/// The plots plot_runs.py wrote into `dir` (plot_<problem>.svg), each an
-/// <svg> element to put in the report (matplotlib's XML prologue dropped).
-std::vector<std::string> plotSvgs(const std::filesystem::path& dir) {
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if (entry.is_regular_file() && name.starts_with("plot_") && entry.path().extension() == ".svg") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
+/// The plots plot_runs.py wrote into `dir` for the summarised problems
+/// (plot_<fileStem(problem)>.svg, so an older run's plots of other problems
+/// in the same folder stay out), each an <svg> element for the report
+/// (matplotlib's XML prologue dropped).
+std::vector<std::string> plotSvgs(const std::filesystem::path& dir, const std::vector<Summary>& rows) {
+  std::vector<std::string> problems;
+  for (const auto& row : rows)
+    if (std::find(problems.begin(), problems.end(), row.problem) == problems.end()) problems.push_back(row.problem);
   std::vector<std::string> svgs;
-  for (const auto& file : files) {
+  for (const auto& problem : problems) {
     std::string text;
     try {
-      text = readInputFile(file, std::uintmax_t{64} << 20, "plot");
+      text = readInputFile(dir / ("plot_" + fileStem(problem) + ".svg"), std::uintmax_t{64} << 20, "plot");
     } catch (const InputFileError&) {
       continue;
     }
@@ -308,7 +307,7 @@ void writeReport(const std::filesystem::path& dir, const std::string& experiment
   // Plots are embedded only when this run drew them (a failed run may leave an older run's files).
   auto writeHtml = [&](bool drawn) {
     OutputFiles page(dir);
-    page.add("report.html", reportHtml(experiment, rows, notes, drawn ? plotSvgs(dir) : std::vector<std::string>{}));
+    page.add("report.html", reportHtml(experiment, rows, notes, drawn ? plotSvgs(dir, rows) : std::vector<std::string>{}));
     for (const auto& written : page.commit()) out << fmt::format("wrote {}\n", written.string());
   };
   if (!plots) return writeHtml(false);

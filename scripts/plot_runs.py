@@ -16,9 +16,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def file_stem(name):
-    """The file name stem prmkit's fileStem makes (app/outputs.h): a problem's
-    name comes from input, so it may not point outside the folder."""
-    stem = "".join(c if (c.isascii() and c.isalnum()) or c in "-_." else "_" for c in name[:100])
+    """The file name stem prmkit's fileStem makes (io/outputs.h), byte by byte
+    over the UTF-8 name: a problem's name comes from input, so it may not point
+    outside the folder."""
+    stem = "".join(chr(b) if (b < 128 and chr(b).isalnum()) or chr(b) in "-_." else "_"
+                   for b in name.encode("utf-8")[:100])
     stem = "_" * (len(stem) - len(stem.lstrip("."))) + stem.lstrip(".")
     return stem or "unnamed"
 

@@ -20,7 +20,10 @@ status=0
 for target in "${targets[@]}"; do
   mkdir -p "$build/corpus/$target" "$build/findings/$target"
   echo "run-fuzzers: $target for $seconds s"
-  if ! "$build/fuzz/$target" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -max_len=65536 \
+  # A target with a dictionary (fuzz/<target>.dict) gets it.
+  dictionary=()
+  [ -f "$source_dir/fuzz/$target.dict" ] && dictionary=(-dict="$source_dir/fuzz/$target.dict")
+  if ! "$build/fuzz/$target" "${dictionary[@]}" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -max_len=65536 \
       -artifact_prefix="$build/findings/$target/" -print_final_stats=1 \
       "$build/corpus/$target" "$source_dir/fuzz/corpus/$target" >"$build/findings/$target/log.txt" 2>&1; then
     echo "run-fuzzers: $target FAILED (see $build/findings/$target/)"

@@ -215,6 +215,9 @@ TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log, plot
   // A quote in --out must not reach a shell: the plot script runs with an argument vector.
   const fs::path out = dir.path / "compare ';touch prmkit-injected;'";
   fs::remove("prmkit-injected");
+  // A plot an earlier run left for another problem stays out of this report.
+  fs::create_directories(out);
+  std::ofstream(out / "plot_other_problem.svg") << "<svg>stale plot</svg>";
   const auto run = cli({"compare", test::problemFile("chain5").string(), "--checkers", "discrete,adaptive", "--planners",
                         "lazy_prm,ompl_prm,ompl_fcl_default", "--runs", "2", "--jobs", "2", "--out", out.string()});
   INFO(run.out << run.err);
@@ -242,6 +245,7 @@ TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log, plot
     CHECK(report.find(fmt::format("<td>{}</td>", combination)) != std::string::npos);
   CHECK(report.find("<svg") != std::string::npos);
   CHECK(report.find("chain5: time per run") != std::string::npos);
+  CHECK(report.find("stale plot") == std::string::npos);
   REQUIRE_FALSE(fs::exists("prmkit-injected"));
 
   const fs::path bad = dir.path / "bad";

@@ -57,7 +57,7 @@
   const side = data.planar ? THREE.DoubleSide : THREE.FrontSide;
   const lift = data.planar ? 2e-3 * size : 0;
   const material = (color, opacity) => new THREE.MeshLambertMaterial({
-    color, side: data.planar ? THREE.DoubleSide : side, transparent: opacity < 1, opacity,
+    color, side, transparent: opacity < 1, opacity,
     depthWrite: opacity >= 1 });
 
   function meshGeometry(item) {
