@@ -62,6 +62,15 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
   for (int i = 0; i < linkCount; ++i)
     for (int j = 0; j < obstacleCount; ++j) pairs_.push_back({i, j, -1});
   for (const auto& [i, k] : robot_->selfCollisionPairs()) pairs_.push_back({i, -1, k});
+  for (const auto& link : robot_->links()) {
+    const BvhDistance::Enclosing& enclosing = distance_.enclosing(*link.bvh);
+    linkSpheres_.push_back({enclosing.center, enclosing.radius});
+  }
+  for (const Obstacle& obstacle : scene_->obstacles()) {
+    const BvhDistance::Enclosing& enclosing = distance_.enclosing(*obstacle.bvh);
+    obstacleSpheres_.push_back({obstacle.pose * enclosing.center, enclosing.radius});
+    obstacleBoxes_.push_back(&enclosing);
+  }
 }
 
 AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
@@ -69,10 +78,10 @@ AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
 
 std::string AdaptiveChecker::description() const {
   return fmt::format(
-      "adaptive (eta {:.3g} m, distance relative error {:g}, motion bound {}, geometry {}, {} static probes per "
+      "adaptive (eta {:.3g} m, distance relative error {:g}, motion bound {}, geometry {}, {} distance probes per "
       "segment{}, {})",
       eta_, settings_.distance_relative_error, settings_.speed_bounds && robot_->hasSpeedBounds() ? "speed" : "lever",
-      geometryName(settings_.geometry), settings_.probes,
+      geometryName(settings_.geometry), std::max(settings_.probes, 1),
       settings_.probe_step > 0.0 ? fmt::format(" at most, one per {:g}% of the C-space extent", 100 * settings_.probe_step)
                                  : "",
       settings_.path_queue ? "paths in one queue" : "paths segment by segment");
@@ -84,64 +93,43 @@ std::unique_ptr<Checker> AdaptiveChecker::clone() const {
 
 bool AdaptiveChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
 
-std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probe(std::span<const Config> path) {
-  // All midpoints first, then all quarters, ... (the resolution order Bohlin
-  // and Kavraki use for lazy PRM's paths): a collision anywhere on the path
-  // ends the check before free segments are paid for.
-  probeCounts_.resize(path.size() - 1);
-  int most = 0;
-  for (std::size_t s = 0; s + 1 < path.size(); ++s) {
-    int count = settings_.probes;
-    if (settings_.probe_step > 0.0) {
-      const double steps = robot_->distance(path[s], path[s + 1]) / (settings_.probe_step * robot_->maxExtent());
-      if (steps < count) count = std::max(1, static_cast<int>(std::ceil(steps)) - 1);
-      count = std::min(count, settings_.probes);
-    }
-    probeCounts_[s] = count;
-    most = std::max(most, count);
-  }
-  for (int i = 1; i <= most; ++i) {
-    const double t = vanDerCorput(static_cast<unsigned>(i));
-    for (std::size_t s = 0; s + 1 < path.size(); ++s) {
-      if (i > probeCounts_[s]) continue;
-      robot_->interpolate(path[s], path[s + 1], t, splitConfig_);
-      if (collision_.inCollision(splitConfig_, stats_)) return Collision{s, t};
-    }
-  }
-  return std::nullopt;
-}
-
 EdgeResult AdaptiveChecker::doCheckEdge(const Config& a, const Config& b) {
   const Config path[] = {a, b};
-  if (const auto hit = probe(path)) return EdgeResult{Verdict::Colliding, 100.0, hit->t};
-  const PathResult result = checkSegments(path);
+  const PathResult result = checkSegments(path, true);
   return result.segments[0] ? *result.segments[0] : EdgeResult{};
 }
 
 PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
-  const std::size_t segmentCount = path.size() - 1;
-  stats_.edges_checked += segmentCount;
-  PathResult result;
-  result.segments.resize(segmentCount);
-  // Every segment is probed before any is certified.
-  if (const auto hit = probe(path)) {
-    result.verdict = Verdict::Colliding;
-    result.first_colliding = hit->segment;
-    result.segments[hit->segment] = EdgeResult{Verdict::Colliding, 100.0, hit->t};
-    return result;
+  stats_.edges_checked += path.size() - 1;
+  return checkSegments(path, settings_.path_queue);
+}
+
+int AdaptiveChecker::cellCount(const Config& a, const Config& b) const {
+  int count = std::max(settings_.probes, 1);
+  if (settings_.probe_step > 0.0) {
+    const double steps = robot_->distance(a, b) / (settings_.probe_step * robot_->maxExtent());
+    if (steps < count) count = std::max(1, static_cast<int>(std::ceil(steps)));
   }
-  if (settings_.path_queue) return checkSegments(path);
-  for (std::size_t s = 0; s < segmentCount; ++s) {
-    const Config segment[] = {path[s], path[s + 1]};
-    const PathResult checked = checkSegments(segment);
-    result.segments[s] = checked.segments[0] ? *checked.segments[0] : EdgeResult{};
-    if (checked.verdict == Verdict::Colliding) {
-      result.verdict = Verdict::Colliding;
-      result.first_colliding = s;
-      return result;
+  return count;
+}
+
+const std::vector<int>& AdaptiveChecker::cellOrder(std::size_t cells) {
+  if (cellOrders_.size() <= cells) cellOrders_.resize(cells + 1);
+  std::vector<int>& order = cellOrders_[cells];
+  if (order.empty()) {
+    // The cells holding the van der Corput points 1/2, 1/4, 3/4, ... in
+    // turn: every prefix of the order spreads over the segment. Once 2^k >= n
+    // every cell holds one of the points k/2^k, so the loop ends.
+    std::vector<bool> seen(cells, false);
+    for (unsigned i = 1; order.size() < cells; ++i) {
+      const auto cell = std::min(cells - 1, static_cast<std::size_t>(vanDerCorput(i) * static_cast<double>(cells)));
+      if (!seen[cell]) {
+        seen[cell] = true;
+        order.push_back(static_cast<int>(cell));
+      }
     }
   }
-  return result;
+  return order;
 }
 
 AdaptiveChecker::Sample::SegmentSpeeds& AdaptiveChecker::twistsAt(std::uint32_t sampleIndex, std::uint32_t segment) {
@@ -326,7 +314,173 @@ bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collisio
   return certifies(a.lower, b.lower, l) || directionalCertificate(e, a, b);
 }
 
-PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
+double AdaptiveChecker::enclosingBound(std::uint32_t sampleIndex, std::uint32_t pair, double threshold) {
+  const Sample& sample = samples_[sampleIndex];
+  const BodyPair& p = pairs_[pair];
+  const auto link = static_cast<std::size_t>(p.link);
+  const Sphere& linkSphere = linkSpheres_[link];
+  const Eigen::Vector3d centre = sample.poses[link] * linkSphere.centre;
+  Sphere other;
+  if (p.obstacle >= 0) {
+    other = obstacleSpheres_[static_cast<std::size_t>(p.obstacle)];
+  } else {
+    const auto otherLink = static_cast<std::size_t>(p.other_link);
+    other = Sphere{sample.poses[otherLink] * linkSpheres_[otherLink].centre, linkSpheres_[otherLink].radius};
+  }
+  // Every point of a body lies in its sphere, so the centres' distance less
+  // both radii is a lower bound (less a rounding margin relative to the coordinates).
+  const double magnitude = centre.norm() + other.centre.norm() + linkSphere.radius + other.radius;
+  ++stats_.bv_tests;
+  const double spheres = (centre - other.centre).norm() - linkSphere.radius - other.radius -
+                         64.0 * std::numeric_limits<double>::epsilon() * magnitude;
+  if (spheres >= threshold || p.obstacle < 0) return spheres;
+  // The link's sphere against the obstacle's enclosing box (much tighter
+  // around a board or a table top): a lower bound for the same reason.
+  ++stats_.bv_tests;
+  const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
+  return std::max(spheres, BvhDistance::pointBoxDistance(
+                               centre, *obstacleBoxes_[static_cast<std::size_t>(p.obstacle)], obstacle.pose) -
+                               linkSphere.radius);
+}
+
+std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std::vector<std::uint32_t>& nodes) {
+  const std::size_t segmentCount = path_.size() - 1;
+  cells_.assign(segmentCount, {});
+  unsettled_.assign(segmentCount, {});
+  std::size_t most = 0;
+  for (std::size_t s = 0; s < segmentCount; ++s) {
+    cells_[s].assign(static_cast<std::size_t>(cellCount(path_[s], path_[s + 1])), kNoSample);
+    most = std::max(most, cells_[s].size());
+    for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
+      // Both ends known (roadmap nodes checked before): SSL 2005, Eq. 1 on
+      // the whole segment may settle the pair without a probe.
+      const DistanceBound& a = samples_[nodes[s]].bounds[p];
+      const DistanceBound& b = samples_[nodes[s + 1]].bounds[p];
+      if (!(a.known() && b.known() && certifies(a.lower, b.lower, pairMotionBounds_[s][p])))
+        unsettled_[s].push_back(p);
+    }
+  }
+  // Probe i of every segment before probe i + 1 of any (the resolution order
+  // Bohlin and Kavraki use for lazy PRM's paths): a collision anywhere on the
+  // path ends the check before free segments are paid for.
+  for (std::size_t round = 0; round < most; ++round)
+    for (std::size_t s = 0; s < segmentCount; ++s) {
+      const std::size_t cells = cells_[s].size();
+      if (round >= cells) continue;
+      const auto cell = static_cast<std::size_t>(cellOrder(cells)[round]);
+      const double t = (static_cast<double>(cell) + 0.5) / static_cast<double>(cells);
+      robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
+      const std::uint32_t m = sampleAt(splitConfig_, false, splitKey(static_cast<std::uint32_t>(s), t));
+      cells_[s][cell] = m;
+      // The nearest sample probed before on the segment starts the distance searches.
+      std::uint32_t neighbour = nodes[s];
+      for (std::size_t d = 1; d < cells; ++d) {
+        if (cell >= d && cells_[s][cell - d] != kNoSample) {
+          neighbour = cells_[s][cell - d];
+          break;
+        }
+        if (cell + d < cells && cells_[s][cell + d] != kNoSample) {
+          neighbour = cells_[s][cell + d];
+          break;
+        }
+      }
+      if (samples_[m].poses.empty()) robot_->linkPoses(samples_[m].q, samples_[m].poses);
+      for (const std::uint32_t p : unsettled_[s]) {
+        // The probe's cell reaches half a cell either side: a distance above
+        // the pair's motion bound over half a cell certifies the cell alone.
+        const double reach = 0.5 * pairMotionBounds_[s][p] / static_cast<double>(cells);
+        const double threshold = reach + certificateSlack(reach);
+        if (const double enclosing = enclosingBound(m, p, threshold); enclosing >= threshold) {
+          Sample& sample = samples_[m];
+          if (!sample.bounds[p].known()) sample.touched.push_back(p);
+          sample.bounds[p] = DistanceBound{enclosing, std::numeric_limits<double>::infinity()};
+          continue;
+        }
+        const DistanceBound d = ensure(m, p, threshold, neighbour);
+        if (d.touching() && confirmTouching(m, p)) return Collision{s, t};
+      }
+    }
+  return std::nullopt;
+}
+
+void AdaptiveChecker::startSegment(std::size_t s, const std::vector<std::uint32_t>& nodes,
+                                   std::optional<Collision>& collision) {
+  const auto segment = static_cast<std::uint32_t>(s);
+  const std::size_t cells = cells_[s].size();
+  for (const std::uint32_t p : unsettled_[s]) {
+    // The segment's node, its probes and its other node, in order: SSL 2005,
+    // Eq. 1 between neighbours (an unknown distance counts as 0).
+    std::uint32_t previous = nodes[s];
+    double tPrevious = 0.0;
+    for (std::size_t k = 0; k <= cells; ++k) {
+      const std::uint32_t next = k < cells ? cells_[s][k] : nodes[s + 1];
+      const double tNext = k < cells ? (static_cast<double>(k) + 0.5) / static_cast<double>(cells) : 1.0;
+      const Element e{0.0, p, segment, previous, next, tPrevious, tNext};
+      previous = next;
+      tPrevious = tNext;
+      const double lowerA = std::max(samples_[e.sample_a].bounds[p].lower, 0.0);
+      const double lowerB = std::max(samples_[e.sample_b].bounds[p].lower, 0.0);
+      if (certifies(lowerA, lowerB, pairMotionBounds_[s][p] * (e.t_b - e.t_a))) continue;
+      const double l = motionBound(e);
+      if (certify(e, l, collision)) continue;
+      if (collision) return;
+      pushElement(e, l);
+    }
+  }
+}
+
+void AdaptiveChecker::pushElement(const Element& e, double l) {
+  Element element = e;
+  element.priority = l - samples_[e.sample_a].bounds[e.pair].lower - samples_[e.sample_b].bounds[e.pair].lower;
+  queue_.push(element);
+  ++stats_.queue_pushes;
+  ++open_[e.segment];
+}
+
+std::optional<AdaptiveChecker::Collision> AdaptiveChecker::bisectQueued() {
+  while (!queue_.empty()) {
+    const Element e = queue_.top();
+    queue_.pop();
+    const double l = motionBound(e);
+    if (l <= eta_) {
+      ++stats_.unresolved_as_colliding;
+      return Collision{e.segment, 0.5 * (e.t_a + e.t_b)};
+    }
+    ++stats_.bisection_steps;
+    // The endpoint distances certify [t_a, t_a + d_a/L] and [t_b - d_b/L, t_b]
+    // (SSL 2005, Eq. 1 with one end free); bisect the gap between them rather
+    // than the whole interval, so that both halves need the same distance at
+    // the split. Clamped to the middle half so that every step makes progress.
+    const double da = samples_[e.sample_a].bounds[e.pair].lower;
+    const double db = samples_[e.sample_b].bounds[e.pair].lower;
+    const double width = e.t_b - e.t_a;
+    // The split point and its distance threshold only steer the search (each
+    // half gets its own bound below), so the average speed serves.
+    const double unitBound = l / width;
+    const double tm = std::clamp(0.5 * (e.t_a + e.t_b) + 0.5 * (da - db) / unitBound, e.t_a + 0.25 * width,
+                                 e.t_b - 0.25 * width);
+    const double needed = std::max((tm - e.t_a) * unitBound - da, (e.t_b - tm) * unitBound - db);
+    robot_->interpolate(path_[e.segment], path_[e.segment + 1], tm, splitConfig_);
+    const std::uint32_t m = sampleAt(splitConfig_, false, splitKey(e.segment, tm));
+    const DistanceBound dm =
+        ensure(m, e.pair, std::max(needed, 0.0) + 1e-3 * eta_, tm - e.t_a < e.t_b - tm ? e.sample_a : e.sample_b);
+    if (dm.touching() && confirmTouching(m, e.pair)) return Collision{e.segment, tm};
+    const Element halves[] = {{0.0, e.pair, e.segment, e.sample_a, m, e.t_a, tm},
+                              {0.0, e.pair, e.segment, m, e.sample_b, tm, e.t_b}};
+    for (const Element& half : halves) {
+      const double halfBound = motionBound(half);
+      std::optional<Collision> collision;
+      if (!certify(half, halfBound, collision)) {
+        if (collision) return collision;
+        pushElement(half, halfBound);
+      }
+    }
+    --open_[e.segment];
+  }
+  return std::nullopt;
+}
+
+PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool oneQueue) {
   const std::size_t segmentCount = path.size() - 1;
   sampleCount_ = 0;
   samplesByKey_.clear();
@@ -351,96 +505,19 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
           pairs_[p].obstacle >= 0 ? linkBounds[static_cast<std::size_t>(pairs_[p].link)] : selfBounds[self++];
   }
 
-  std::priority_queue<Element> queue;
-  std::vector<std::size_t> open(segmentCount, 0);  // unresolved elements per segment
+  queue_ = {};
+  open_.assign(segmentCount, 0);  // unresolved elements per segment
   std::size_t segmentsStarted = 0;
-  std::optional<Collision> collision;
-  auto push = [&](const Element& e, double l) {
-    const double d = samples_[e.sample_a].bounds[e.pair].lower + samples_[e.sample_b].bounds[e.pair].lower;
-    Element element = e;
-    element.priority = l - d;
-    queue.push(element);
-    ++stats_.queue_pushes;
-    ++open[e.segment];
-  };
-
+  std::optional<Collision> collision = probeCells(nodes);
+  // Every segment is probed before any is certified; then the segments share
+  // one queue (SSL 2005, Sec. 5) or are certified one by one in path order.
   for (std::size_t s = 0; s < segmentCount && !collision; ++s) {
-    const auto segment = static_cast<std::uint32_t>(s);
-    std::optional<std::uint32_t> middle;  // the segment's midpoint sample, made when first needed
-    for (std::uint32_t p = 0; p < pairs_.size() && !collision; ++p) {
-      const Element e{0.0, p, segment, nodes[s], nodes[s + 1], 0.0, 1.0};
-      if (samples_[e.sample_a].bounds[p].known() && samples_[e.sample_b].bounds[p].known()) {
-        // Both ends known (roadmap nodes checked before): SSL's test costs nothing more.
-        const double l = motionBound(e);
-        if (!certify(e, l, collision) && !collision) push(e, l);
-        continue;
-      }
-      // Otherwise one distance at the midpoint first: with the true distances
-      // at the ends at least 0, d(q_m) > l of each half satisfies SSL 2005,
-      // Eq. 1 on both halves, so a pair far from contact costs one query
-      // instead of two. A pair that is not certified so has been split once.
-      if (!middle) {
-        robot_->interpolate(path[s], path[s + 1], 0.5, splitConfig_);
-        middle = sampleAt(splitConfig_, false, splitKey(segment, 0.5));
-      }
-      const Element halves[] = {{0.0, p, segment, e.sample_a, *middle, 0.0, 0.5},
-                                {0.0, p, segment, *middle, e.sample_b, 0.5, 1.0}};
-      const double bounds[] = {motionBound(halves[0]), motionBound(halves[1])};
-      const double needed = std::max(bounds[0], bounds[1]);
-      const DistanceBound dm = ensure(*middle, p, needed + certificateSlack(needed), e.sample_a);
-      if (dm.touching() && confirmTouching(*middle, p)) {
-        collision = Collision{s, 0.5};
-        break;
-      }
-      if (certifies(dm.lower, 0.0, needed)) continue;
-      for (int h = 0; h < 2 && !collision; ++h)
-        if (!certify(halves[h], bounds[h], collision) && !collision) push(halves[h], bounds[h]);
-    }
-    if (!collision) segmentsStarted = s + 1;
+    startSegment(s, nodes, collision);
+    if (collision) break;
+    segmentsStarted = s + 1;
+    if (!oneQueue) collision = bisectQueued();
   }
-
-  while (!collision && !queue.empty()) {
-    const Element e = queue.top();
-    queue.pop();
-    const double l = motionBound(e);
-    if (l <= eta_) {
-      ++stats_.unresolved_as_colliding;
-      collision = Collision{e.segment, 0.5 * (e.t_a + e.t_b)};
-      break;
-    }
-    ++stats_.bisection_steps;
-    // The endpoint distances certify [t_a, t_a + d_a/L] and [t_b - d_b/L, t_b]
-    // (SSL 2005, Eq. 1 with one end free); bisect the gap between them rather
-    // than the whole interval, so that both halves need the same distance at
-    // the split. Clamped to the middle half so that every step makes progress.
-    const double da = samples_[e.sample_a].bounds[e.pair].lower;
-    const double db = samples_[e.sample_b].bounds[e.pair].lower;
-    const double width = e.t_b - e.t_a;
-    // The split point and its distance threshold only steer the search (each
-    // half gets its own bound below), so the average speed serves.
-    const double unitBound = l / width;
-    const double tm = std::clamp(0.5 * (e.t_a + e.t_b) + 0.5 * (da - db) / unitBound, e.t_a + 0.25 * width,
-                                 e.t_b - 0.25 * width);
-    const double needed = std::max((tm - e.t_a) * unitBound - da, (e.t_b - tm) * unitBound - db);
-    robot_->interpolate(path[e.segment], path[e.segment + 1], tm, splitConfig_);
-    const std::uint32_t m = sampleAt(splitConfig_, false, splitKey(e.segment, tm));
-    const DistanceBound dm =
-        ensure(m, e.pair, std::max(needed, 0.0) + 1e-3 * eta_, tm - e.t_a < e.t_b - tm ? e.sample_a : e.sample_b);
-    if (dm.touching() && confirmTouching(m, e.pair)) {
-      collision = Collision{e.segment, tm};
-      break;
-    }
-    const Element halves[] = {{0.0, e.pair, e.segment, e.sample_a, m, e.t_a, tm},
-                              {0.0, e.pair, e.segment, m, e.sample_b, tm, e.t_b}};
-    for (const Element& half : halves) {
-      const double halfBound = motionBound(half);
-      if (!certify(half, halfBound, collision)) {
-        if (collision) break;
-        push(half, halfBound);
-      }
-    }
-    --open[e.segment];
-  }
+  if (!collision && oneQueue) collision = bisectQueued();
 
   // Keep the node bounds for the next check that shares a node.
   if (nodeCache_.size() + nodes.size() > settings_.cache_nodes) nodeCache_.clear();
@@ -454,7 +531,7 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path) {
     result.segments[collision->segment] = EdgeResult{Verdict::Colliding, 100.0, collision->t};
   }
   for (std::size_t s = 0; s < segmentsStarted; ++s)
-    if (open[s] == 0 && !(collision && collision->segment == s)) result.segments[s] = EdgeResult{};
+    if (open_[s] == 0 && !(collision && collision->segment == s)) result.segments[s] = EdgeResult{};
   return result;
 }
 

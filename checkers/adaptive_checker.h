@@ -35,18 +35,18 @@ struct AdaptiveSettings {
   /// (coherent slab gap, then GJK) before the BVHs (Convex), or use the BVHs
   /// alone (Mesh). Bounds stay lower bounds and verdicts exact either way.
   Geometry geometry = Geometry::Convex;
-  /// Static collision checks at this many points of a segment (its midpoint,
-  /// then the quarters, ... in van der Corput order) before it is certified.
-  /// Most edges a planner checks collide, and one static check of the whole
-  /// robot finds a deep collision for less than the midpoint distances of
-  /// every pair cost; a collision found so is real, so verdicts stay exact.
+  /// A segment is cut into at most this many cells (0 and 1: one), and every
+  /// pair gets a distance bound at each cell's centre before anything is
+  /// split, asked for its motion bound over half a cell: a pair that clears
+  /// it at every centre is certified on the whole segment without measuring
+  /// the nodes, and a probe that touches (confirmed on the exact geometry)
+  /// ends the check early. Most edges a planner checks collide; most pairs
+  /// of a free one are far apart at the scale of a cell.
   int probes = 15;
-  /// A segment gets one probe per this fraction of the C-space extent (the
-  /// 1% discretization's step: a probe per step that discretization would
-  /// take, the rest left to the certificate), at least one and at most
-  /// `probes`; 0 gives every segment `probes`. Probes on a short segment
-  /// spaced closer than that find few collisions the certificate would not,
-  /// and cost a whole static check each.
+  /// A segment gets one cell per this fraction of the C-space extent (the 1%
+  /// discretization's step: a probe near each configuration that
+  /// discretization would check), at least one and at most `probes`; 0
+  /// gives every segment `probes` cells.
   double probe_step = 0.01;
   /// `checkPath` puts every segment into one priority queue (SSL 2005,
   /// Sec. 5), so the worst pair anywhere on the path is split first (true);
@@ -61,7 +61,7 @@ struct AdaptiveSettings {
   void fields(Fields& f);
 };
 
-/// Most probes a segment may get (AdaptiveSettings::probes).
+/// Most cells a segment may be cut into (AdaptiveSettings::probes).
 inline constexpr int kMaxAdaptiveProbes = 64;
 
 template <class Fields>
@@ -70,7 +70,7 @@ void AdaptiveSettings::fields(Fields& f) {
   f.number("distance_relative_error", distance_relative_error, {.min = 0.0});
   f.integer("cache_nodes", cache_nodes, {.min = 1.0, .unit = "configurations"});
   f.choice("motion_bound", speed_bounds, std::array{Choice<bool>{"speed", true}, Choice<bool>{"lever", false}});
-  f.integer("probes", probes, {.min = 0.0, .max = kMaxAdaptiveProbes, .unit = "static checks per segment"});
+  f.integer("probes", probes, {.min = 0.0, .max = kMaxAdaptiveProbes, .unit = "cells per segment"});
   f.number("probe_step", probe_step, {.min = 0.0, .max = 1.0, .unit = "fraction of the C-space extent"});
   f.boolean("path_queue", path_queue);
   f.geometry(geometry);
@@ -139,10 +139,33 @@ class AdaptiveChecker final : public Checker {
     double t;
   };
 
-  PathResult checkSegments(std::span<const Config> path);
-  /// The first probe (AdaptiveSettings::probes) in collision on the path:
-  /// its segment and parameter; every segment gets probe i before any gets i + 1.
-  std::optional<Collision> probe(std::span<const Config> path);
+  /// Checks the path's segments: probes every segment (probeCells), then
+  /// certifies them, in one queue or one by one in path order (`oneQueue`).
+  PathResult checkSegments(std::span<const Config> path, bool oneQueue);
+  /// Cells of a segment: one per probe_step of the C-space extent, at least
+  /// one and at most `probes`.
+  int cellCount(const Config& a, const Config& b) const;
+  /// The order in which a segment of `cells` cells is probed (van der Corput).
+  const std::vector<int>& cellOrder(std::size_t cells);
+  /// The distance probes: each segment is cut into cells (cellCount) and
+  /// every pair not settled by the nodes' cached bounds gets a distance bound
+  /// at each cell's centre, asked for the pair's motion bound over half a
+  /// cell, so that a pair that clears it everywhere is certified on the whole
+  /// segment (SSL 2005, Eq. 1 between neighbouring centres, and from the end
+  /// centres to the nodes with the nodes' distances taken as 0). Segments are
+  /// probed in rounds, cell i of every segment before cell i + 1 of any.
+  /// Returns the first probe found in collision (confirmed on the exact geometry).
+  std::optional<Collision> probeCells(const std::vector<std::uint32_t>& nodes);
+  /// Certifies what the probes left of segment s: for each unsettled pair,
+  /// Eq. 1 between consecutive samples (node, centres, node); what fails is
+  /// refined by `certify` and queued.
+  void startSegment(std::size_t s, const std::vector<std::uint32_t>& nodes, std::optional<Collision>& collision);
+  void pushElement(const Element& element, double l);
+  /// Bisects the queued elements, worst first, until the queue is empty or a collision is found.
+  std::optional<Collision> bisectQueued();
+  /// The pair's lower bound by enclosing spheres at a sample whose poses are
+  /// set, raised by the obstacle's enclosing box when below `threshold` (m).
+  double enclosingBound(std::uint32_t sample, std::uint32_t pair, double threshold);
   /// The pair's distance bound at a sample, computed or refined until it
   /// answers `threshold`; a new computation starts from the closest triangles
   /// known at the `neighbour` sample (another sample of the same segment).
@@ -191,11 +214,26 @@ class AdaptiveChecker final : public Checker {
   CollisionQueries collision_;
   BvhDistance distance_;
   std::vector<BodyPair> pairs_;
+  /// Enclosing spheres (BvhDistance::enclosing): the links' in their
+  /// frames, the obstacles' in the world.
+  struct Sphere {
+    Eigen::Vector3d centre;
+    double radius;
+  };
+  std::vector<Sphere> linkSpheres_, obstacleSpheres_;
+  std::vector<const BvhDistance::Enclosing*> obstacleBoxes_;  // owned by distance_
 
   // Per-check working state, kept as members to reuse allocations.
   std::vector<Sample> samples_;  // the first sampleCount_ are this check's
   std::size_t sampleCount_ = 0;
-  std::vector<int> probeCounts_;  // per segment of the path being probed
+  /// Per segment of the path being checked: the sample at each cell's centre
+  /// (kNoSample until probed), and the pairs the nodes' bounds did not settle.
+  std::vector<std::vector<std::uint32_t>> cells_;
+  std::vector<std::vector<std::uint32_t>> unsettled_;
+  static constexpr std::uint32_t kNoSample = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::vector<int>> cellOrders_;  // by cell count
+  std::priority_queue<Element> queue_;
+  std::vector<std::size_t> open_;  // unresolved elements per segment
   Config splitConfig_;
   std::vector<std::vector<double>> pairMotionBounds_;  // [segment][pair] l_i + l_j of the whole segment
   std::vector<std::vector<double>> accelerationBounds_;  // [segment][link], when the robot has speed bounds

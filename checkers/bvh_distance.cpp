@@ -23,17 +23,19 @@ const BvhDistance::ModelInfo& BvhDistance::modelInfo(const BvhModel& model) {
     }
     Eigen::AlignedBox3d box;
     for (int v = 0; v < model.num_vertices; ++v) box.extend(model.vertices[v]);
-    info.center = box.center();
-    info.radius = 0.0;
+    Enclosing& enclosing = info.enclosing;
+    enclosing.center = box.center();
+    enclosing.radius = 0.0;
     for (int v = 0; v < model.num_vertices; ++v)
-      info.radius = std::max(info.radius, (model.vertices[v] - info.center).norm());
+      enclosing.radius = std::max(enclosing.radius, (model.vertices[v] - enclosing.center).norm());
     // FCL's root axes, but the extents measured here over every vertex, so
     // that the box encloses the mesh whatever FCL's fit did.
-    info.box_axes = model.getBV(0).bv.obb.axis;
+    enclosing.box_axes = model.getBV(0).bv.obb.axis;
     Eigen::AlignedBox3d local;
-    for (int v = 0; v < model.num_vertices; ++v) local.extend(Eigen::Vector3d(info.box_axes.transpose() * model.vertices[v]));
-    info.box_center = local.center();
-    info.box_half_extents = 0.5 * local.sizes();
+    for (int v = 0; v < model.num_vertices; ++v)
+      local.extend(Eigen::Vector3d(enclosing.box_axes.transpose() * model.vertices[v]));
+    enclosing.box_center = local.center();
+    enclosing.box_half_extents = 0.5 * local.sizes();
   }
   return entry->second;
 }
@@ -42,11 +44,11 @@ namespace {
 bool usable(const ConvexCover* cover) { return cover && !cover->empty(); }
 }  // namespace
 
-double BvhDistance::pointBoxDistance(const Eigen::Vector3d& point, const ModelInfo& info, const Transform& pose) {
-  const Eigen::Vector3d local = info.box_axes.transpose() * (pose.inverse() * point) - info.box_center;
-  const Eigen::Vector3d outside = (local.cwiseAbs() - info.box_half_extents).cwiseMax(0.0);
+double BvhDistance::pointBoxDistance(const Eigen::Vector3d& point, const Enclosing& box, const Transform& pose) {
+  const Eigen::Vector3d local = box.box_axes.transpose() * (pose.inverse() * point) - box.box_center;
+  const Eigen::Vector3d outside = (local.cwiseAbs() - box.box_half_extents).cwiseMax(0.0);
   // Less a rounding margin for the frame changes, relative to the coordinates' magnitude.
-  const double magnitude = point.norm() + pose.translation().norm() + info.box_center.norm() + info.box_half_extents.norm();
+  const double magnitude = point.norm() + pose.translation().norm() + box.box_center.norm() + box.box_half_extents.norm();
   return outside.norm() - 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
 }
 
@@ -115,22 +117,24 @@ double BvhDistance::enclosingBound(const PlacedBody& a, const PlacedBody& b, dou
   const ModelInfo& infoB = modelInfo(b.bvh);
   // Enclosing spheres first: far pairs end here without a frame change.
   ++stats.bv_tests;
-  const Eigen::Vector3d centerA = a.pose * infoA.center, centerB = b.pose * infoB.center;
-  const double spheres = (centerA - centerB).norm() - infoA.radius - infoB.radius;
+  const Enclosing& enclosingA = infoA.enclosing;
+  const Enclosing& enclosingB = infoB.enclosing;
+  const Eigen::Vector3d centerA = a.pose * enclosingA.center, centerB = b.pose * enclosingB.center;
+  const double spheres = (centerA - centerB).norm() - enclosingA.radius - enclosingB.radius;
   if (spheres >= threshold) return spheres;
   // Each sphere against the other body's enclosing box: every point of a body
   // lies in its sphere and in its box, so the distance from one sphere's
   // centre to the other's box, less the radius, is a lower bound too.
   ++stats.bv_tests;
-  return std::max({spheres, pointBoxDistance(centerA, infoB, b.pose) - infoA.radius,
-                   pointBoxDistance(centerB, infoA, a.pose) - infoB.radius});
+  return std::max({spheres, pointBoxDistance(centerA, enclosingB, b.pose) - enclosingA.radius,
+                   pointBoxDistance(centerB, enclosingA, a.pose) - enclosingB.radius});
 }
 
 bool BvhDistance::provenApart(const PlacedBody& a, const PlacedBody& b, CheckStats& stats) {
   // Any proven positive gap settles the pair. GJK is asked for a gap well
   // above the slab gap's rounding margin (relative to the bodies' size), so
   // that a search that stops early still leaves a gap the proof keeps.
-  const double wanted = 1e-9 * (modelInfo(a.bvh).radius + modelInfo(b.bvh).radius);
+  const double wanted = 1e-9 * (enclosing(a.bvh).radius + enclosing(b.bvh).radius);
   bool apart = enclosingBound(a, b, wanted, stats) > 0.0;
   if (!apart && usable(a.cover) && b.primitive)
     apart = hullPrimitiveBound(a, b, wanted, stats, nullptr).lower > 0.0;
@@ -340,7 +344,7 @@ DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const Plac
   const Transform relative = bodyB.pose.inverse() * bodyA.pose;
   const Eigen::Matrix3d rotation = relative.linear();
   const Vector3d translation = relative.translation();
-  const double scale = translation.norm() + infoA.center.norm() + infoA.radius + primitive.boundingRadius();
+  const double scale = translation.norm() + infoA.enclosing.center.norm() + infoA.enclosing.radius + primitive.boundingRadius();
   // The distance from a convex set of support function h to the primitive is
   // at least the slab gap <n, support(-n)> - h(n) for any unit n (a to b);
   // GJK finds the n that makes it the distance.
@@ -475,7 +479,8 @@ DistanceBound BvhDistance::traverse(const PlacedBody& bodyA, const PlacedBody& b
   // FCL's RSS distances are trusted up to a rounding margin relative to the
   // coordinates' magnitude, as the slab gaps are (64 ulps of it).
   const double nodeMargin = 64.0 * std::numeric_limits<double>::epsilon() *
-                            (translation.norm() + infoA.center.norm() + infoA.radius + infoB.center.norm() + infoB.radius);
+                            (translation.norm() + infoA.enclosing.center.norm() + infoA.enclosing.radius + infoB.enclosing.center.norm() +
+                             infoB.enclosing.radius);
   auto nodeDistance = [&](int i, int j) {
     ++stats.bv_tests;
     return fcl::distance(rotation, translation, a.getBV(i).bv, b.getBV(j).bv) - nodeMargin;

@@ -120,6 +120,19 @@ class BvhDistance {
   /// Pinning distances down exactly is where distance queries spend their
   /// time, and a factor 2 costs few extra bisections.
   /// Counts a distance query, and every BV and triangle test, into `stats`.
+  /// The sphere and box that step 1 of the cascade encloses a model in (model
+  /// frame, m), for callers that test many pairs by them first.
+  struct Enclosing {
+    Eigen::Vector3d center;
+    double radius;
+    Eigen::Vector3d box_center;  // in the box's axes
+    Eigen::Matrix3d box_axes;    // as columns
+    Eigen::Vector3d box_half_extents;
+  };
+  const Enclosing& enclosing(const BvhModel& model) { return modelInfo(model).enclosing; }
+  /// Lower bound on the distance from a world point to an enclosing box placed at `pose` (m).
+  static double pointBoxDistance(const Eigen::Vector3d& point, const Enclosing& box, const Transform& pose);
+
   DistanceBound lowerBound(const BvhModel& a, const Transform& poseA, const BvhModel& b, const Transform& poseB,
                            double threshold, double relativeError, CheckStats& stats,
                            const DistanceBound* hint = nullptr) {
@@ -139,19 +152,12 @@ class BvhDistance {
     /// greedy distance of the lecture slides updates its bound M the same way
     /// from max-dist), which lets far pairs stop near the root.
     std::vector<int> node_triangles;
-    /// A sphere enclosing the mesh (model frame): the first, cheapest bound.
-    Eigen::Vector3d center;
-    double radius;
-    /// An oriented box enclosing the mesh (axes as columns, model frame;
-    /// centre and half extents along those axes), which encloses it far more
-    /// tightly than the sphere when it is flat or long (a shelf board, a table top).
-    Eigen::Vector3d box_center;
-    Eigen::Matrix3d box_axes;
-    Eigen::Vector3d box_half_extents;
+    /// A sphere enclosing the mesh (model frame): the first, cheapest bound;
+    /// and an oriented box enclosing it, which encloses it far more tightly
+    /// than the sphere when it is flat or long (a shelf board, a table top).
+    Enclosing enclosing;
   };
   const ModelInfo& modelInfo(const BvhModel& model);
-  /// Lower bound on the distance from a world point to the model's enclosing box placed at `pose`.
-  static double pointBoxDistance(const Eigen::Vector3d& point, const ModelInfo& info, const Transform& pose);
 
   /// The enclosing spheres' bound, raised by each sphere against the other
   /// body's enclosing box when it is below `threshold` (step 1).

@@ -35,6 +35,7 @@ TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the
   WallWorld world;
   AdaptiveSettings settings;
   settings.distance_relative_error = 0.0;  // exact distances: d = 0.1 m everywhere
+  settings.probes = 1;                      // one cell: the bisection alone
   AdaptiveChecker checker(world.robot, world.scene, settings);
   // l = 1 m of translation. A piece of length l is certified when l < 0.1 + 0.1.
   // New nodes: the midpoint is measured first (0.1 < 0.5 certifies neither
@@ -49,12 +50,13 @@ TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the
   REQUIRE(stats.unresolved_as_colliding == 0);
   REQUIRE(stats.cache_hits == 0);
 
-  // The same edge again: the nodes' distances come from the cache, so SSL's
-  // test runs on the whole edge first: 1 + 2 + 4 = 7 steps, 7 split points.
+  // The same edge again: the nodes' distances come from the cache, but do not
+  // certify the whole edge (0.2 < 1), so it is probed at its midpoint and the
+  // two halves are split as before: 6 steps, 7 split points.
   checker.resetStats();
   REQUIRE(checker.checkEdge(a, b).verdict == Verdict::Free);
   stats = checker.stats();
-  REQUIRE(stats.bisection_steps == 7);
+  REQUIRE(stats.bisection_steps == 6);
   REQUIRE(stats.distance_queries == 7);
   REQUIRE(stats.cache_hits > 0);
 
@@ -63,6 +65,23 @@ TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the
   REQUIRE(checker.checkEdge(pose3(0, 0.2, 0), pose3(0.15, 0.2, 0)).verdict == Verdict::Free);
   REQUIRE(checker.stats().bisection_steps == 0);
   REQUIRE(checker.stats().distance_queries == 1);
+
+  // Eight cells: each centre's 0.1 m covers half a cell (0.0625 m) either
+  // side, so the probes alone certify the edge: no node is measured, no split.
+  settings.probes = 8;
+  settings.probe_step = 0.0;
+  AdaptiveChecker probed(world.robot, world.scene, settings);
+  REQUIRE(probed.checkEdge(a, b).verdict == Verdict::Free);
+  REQUIRE(probed.stats().distance_queries == 8);
+  REQUIRE(probed.stats().bisection_steps == 0);
+  // Four cells: 0.125 m reach > 0.1 m at every centre. The two end pieces
+  // (0.125 m) are certified once their nodes are measured (0.2 > 0.125); the
+  // three pieces between centres (0.2 < 0.25) are split once each.
+  settings.probes = 4;
+  AdaptiveChecker coarse(world.robot, world.scene, settings);
+  REQUIRE(coarse.checkEdge(a, b).verdict == Verdict::Free);
+  REQUIRE(coarse.stats().bisection_steps == 3);
+  REQUIRE(coarse.stats().distance_queries == 4 + 2 + 3);
 }
 
 TEST_CASE("adaptive: a motion grazing closer than eta is reported colliding and counted", "[adaptive]") {

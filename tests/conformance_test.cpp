@@ -48,7 +48,7 @@ struct AdaptiveStrategy {
 };
 
 /// The same on the mesh geometry alone (BVH traversals, no convex pieces),
-/// with every segment probed `probes` times whatever its length.
+/// with every segment cut into `probes` cells whatever its length.
 struct AdaptiveMeshStrategy {
   static constexpr bool exact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
@@ -60,7 +60,7 @@ struct AdaptiveMeshStrategy {
 };
 
 /// SSL 2005 as published: the lever motion bound alone (no speed bounds on
-/// chains and arms), no static probes, every segment of a path in one queue.
+/// chains and arms), one cell per segment (its midpoint probed), every segment of a path in one queue.
 struct AdaptiveLeverStrategy {
   static constexpr bool exact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
