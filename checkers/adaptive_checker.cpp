@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -318,20 +319,17 @@ double AdaptiveChecker::enclosingBound(std::uint32_t sampleIndex, std::uint32_t 
   const Sample& sample = samples_[sampleIndex];
   const BodyPair& p = pairs_[pair];
   const auto link = static_cast<std::size_t>(p.link);
-  const Sphere& linkSphere = linkSpheres_[link];
-  const Eigen::Vector3d centre = sample.poses[link] * linkSphere.centre;
-  Sphere other;
-  if (p.obstacle >= 0) {
-    other = obstacleSpheres_[static_cast<std::size_t>(p.obstacle)];
-  } else {
-    const auto otherLink = static_cast<std::size_t>(p.other_link);
-    other = Sphere{sample.poses[otherLink] * linkSpheres_[otherLink].centre, linkSpheres_[otherLink].radius};
-  }
+  const double radius = linkSpheres_[link].radius;
+  const Eigen::Vector3d& centre = sample.centres[link];
+  const Sphere& other = p.obstacle >= 0 ? obstacleSpheres_[static_cast<std::size_t>(p.obstacle)]
+                                        : Sphere{sample.centres[static_cast<std::size_t>(p.other_link)],
+                                                 linkSpheres_[static_cast<std::size_t>(p.other_link)].radius};
   // Every point of a body lies in its sphere, so the centres' distance less
-  // both radii is a lower bound (less a rounding margin relative to the coordinates).
-  const double magnitude = centre.norm() + other.centre.norm() + linkSphere.radius + other.radius;
+  // both radii is a lower bound (less a rounding margin, 64 ulps of the
+  // coordinates' magnitude, which 2 max |coordinate| bounds).
   ++stats_.bv_tests;
-  const double spheres = (centre - other.centre).norm() - linkSphere.radius - other.radius -
+  const double magnitude = 2.0 * (centre.cwiseAbs().maxCoeff() + other.centre.cwiseAbs().maxCoeff()) + radius + other.radius;
+  const double spheres = (centre - other.centre).norm() - radius - other.radius -
                          64.0 * std::numeric_limits<double>::epsilon() * magnitude;
   if (spheres >= threshold || p.obstacle < 0) return spheres;
   // The link's sphere against the obstacle's enclosing box (much tighter
@@ -340,24 +338,51 @@ double AdaptiveChecker::enclosingBound(std::uint32_t sampleIndex, std::uint32_t 
   const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
   return std::max(spheres, BvhDistance::pointBoxDistance(
                                centre, *obstacleBoxes_[static_cast<std::size_t>(p.obstacle)], obstacle.pose) -
-                               linkSphere.radius);
+                               radius);
+}
+
+double AdaptiveChecker::cellCentre(std::size_t cell, std::size_t cells) {
+  return (static_cast<double>(cell) + 0.5) / static_cast<double>(cells);
+}
+
+AdaptiveChecker::Neighbours AdaptiveChecker::measuredNeighbours(std::size_t s, std::size_t u, std::size_t cell,
+                                                                const std::vector<std::uint32_t>& nodes) const {
+  const std::uint32_t pair = unsettled_[s][u].pair;
+  const std::uint64_t measured = unsettled_[s][u].measured;
+  const std::size_t cells = cells_[s].size();
+  Neighbours n{nodes[s], nodes[s + 1], 0.0, 1.0};
+  // Bits below the cell, and above it (2 << 63 wraps to 0, leaving none above the last cell).
+  if (const std::uint64_t below = measured & ((std::uint64_t{1} << cell) - 1); below != 0) {
+    const auto left = static_cast<std::size_t>(63 - std::countl_zero(below));
+    n.left = cells_[s][left];
+    n.t_left = cellCentre(left, cells);
+  }
+  if (const std::uint64_t above = measured & ~((std::uint64_t{2} << cell) - 1); above != 0) {
+    const auto right = static_cast<std::size_t>(std::countr_zero(above));
+    n.right = cells_[s][right];
+    n.t_right = cellCentre(right, cells);
+  }
+  n.lower_left = std::max(samples_[n.left].bounds[pair].lower, 0.0);
+  n.lower_right = std::max(samples_[n.right].bounds[pair].lower, 0.0);
+  return n;
 }
 
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std::vector<std::uint32_t>& nodes) {
   const std::size_t segmentCount = path_.size() - 1;
-  cells_.assign(segmentCount, {});
-  unsettled_.assign(segmentCount, {});
+  cells_.resize(segmentCount);
+  unsettled_.resize(segmentCount);
   std::size_t most = 0;
   for (std::size_t s = 0; s < segmentCount; ++s) {
     cells_[s].assign(static_cast<std::size_t>(cellCount(path_[s], path_[s + 1])), kNoSample);
     most = std::max(most, cells_[s].size());
+    unsettled_[s].clear();
     for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
       // Both ends known (roadmap nodes checked before): SSL 2005, Eq. 1 on
       // the whole segment may settle the pair without a probe.
       const DistanceBound& a = samples_[nodes[s]].bounds[p];
       const DistanceBound& b = samples_[nodes[s + 1]].bounds[p];
       if (!(a.known() && b.known() && certifies(a.lower, b.lower, pairMotionBounds_[s][p])))
-        unsettled_[s].push_back(p);
+        unsettled_[s].push_back({p, 0});
     }
   }
   // Probe i of every segment before probe i + 1 of any (the resolution order
@@ -368,35 +393,44 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
       const std::size_t cells = cells_[s].size();
       if (round >= cells) continue;
       const auto cell = static_cast<std::size_t>(cellOrder(cells)[round]);
-      const double t = (static_cast<double>(cell) + 0.5) / static_cast<double>(cells);
+      const double t = cellCentre(cell, cells);
       robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
       const std::uint32_t m = sampleAt(splitConfig_, false, splitKey(static_cast<std::uint32_t>(s), t));
       cells_[s][cell] = m;
-      // The nearest sample probed before on the segment starts the distance searches.
-      std::uint32_t neighbour = nodes[s];
-      for (std::size_t d = 1; d < cells; ++d) {
-        if (cell >= d && cells_[s][cell - d] != kNoSample) {
-          neighbour = cells_[s][cell - d];
-          break;
+      Sample& sample = samples_[m];
+      if (sample.poses.empty()) robot_->linkPoses(sample.q, sample.poses);
+      sample.centres.resize(linkSpheres_.size());
+      for (std::size_t i = 0; i < linkSpheres_.size(); ++i) sample.centres[i] = sample.poses[i] * linkSpheres_[i].centre;
+      const double half = 0.5 / static_cast<double>(cells);
+      for (std::size_t u = 0; u < unsettled_[s].size(); ++u) {
+        const std::uint32_t p = unsettled_[s][u].pair;
+        const double unitBound = pairMotionBounds_[s][p];
+        // The pair's nearest measured samples either side may already
+        // certify the stretch between them (SSL 2005, Eq. 1): a pair far
+        // from contact is measured at few of the centres.
+        const Neighbours around = measuredNeighbours(s, u, cell, nodes);
+        if (certifies(around.lower_left, around.lower_right, unitBound * (around.t_right - around.t_left))) continue;
+        // Otherwise the probe's cell reaches half a cell either side: a
+        // distance above the pair's motion bound over half a cell certifies it.
+        double reach = half * unitBound;
+        double threshold = reach + certificateSlack(reach);
+        const double enclosing = enclosingBound(m, p, threshold);
+        if (enclosing < threshold && !accelerationBounds_.empty() && pairs_[p].obstacle >= 0) {
+          // The link's speed bound here and the segment's acceleration bound
+          // (the tent of motionBound, one side of it) may reach less far.
+          const auto link = static_cast<std::size_t>(pairs_[p].link);
+          reach = std::min(reach, speedAt(m, static_cast<std::uint32_t>(s), link) * half +
+                                      0.5 * accelerationBounds_[s][link] * half * half);
+          threshold = reach + certificateSlack(reach);
         }
-        if (cell + d < cells && cells_[s][cell + d] != kNoSample) {
-          neighbour = cells_[s][cell + d];
-          break;
-        }
-      }
-      if (samples_[m].poses.empty()) robot_->linkPoses(samples_[m].q, samples_[m].poses);
-      for (const std::uint32_t p : unsettled_[s]) {
-        // The probe's cell reaches half a cell either side: a distance above
-        // the pair's motion bound over half a cell certifies the cell alone.
-        const double reach = 0.5 * pairMotionBounds_[s][p] / static_cast<double>(cells);
-        const double threshold = reach + certificateSlack(reach);
-        if (const double enclosing = enclosingBound(m, p, threshold); enclosing >= threshold) {
-          Sample& sample = samples_[m];
+        unsettled_[s][u].measured |= std::uint64_t{1} << cell;
+        if (enclosing >= threshold) {
           if (!sample.bounds[p].known()) sample.touched.push_back(p);
           sample.bounds[p] = DistanceBound{enclosing, std::numeric_limits<double>::infinity()};
           continue;
         }
-        const DistanceBound d = ensure(m, p, threshold, neighbour);
+        const std::uint32_t hint = t - around.t_left <= around.t_right - t ? around.left : around.right;
+        const DistanceBound d = ensure(m, p, threshold, hint);
         if (d.touching() && confirmTouching(m, p)) return Collision{s, t};
       }
     }
@@ -407,24 +441,33 @@ void AdaptiveChecker::startSegment(std::size_t s, const std::vector<std::uint32_
                                    std::optional<Collision>& collision) {
   const auto segment = static_cast<std::uint32_t>(s);
   const std::size_t cells = cells_[s].size();
-  for (const std::uint32_t p : unsettled_[s]) {
-    // The segment's node, its probes and its other node, in order: SSL 2005,
-    // Eq. 1 between neighbours (an unknown distance counts as 0).
+  for (const UnsettledPair& unsettled : unsettled_[s]) {
+    const std::uint32_t p = unsettled.pair;
+    // The segment's node, the centres where the pair was measured and its
+    // other node, in order: SSL 2005, Eq. 1 between neighbours (an unknown
+    // distance counts as 0).
     std::uint32_t previous = nodes[s];
     double tPrevious = 0.0;
-    for (std::size_t k = 0; k <= cells; ++k) {
-      const std::uint32_t next = k < cells ? cells_[s][k] : nodes[s + 1];
-      const double tNext = k < cells ? (static_cast<double>(k) + 0.5) / static_cast<double>(cells) : 1.0;
+    std::uint64_t rest = unsettled.measured;
+    while (true) {
+      const bool last = rest == 0;
+      const auto cell = last ? cells : static_cast<std::size_t>(std::countr_zero(rest));
+      const std::uint32_t next = last ? nodes[s + 1] : cells_[s][cell];
+      const double tNext = last ? 1.0 : cellCentre(cell, cells);
+      rest &= rest - 1;
       const Element e{0.0, p, segment, previous, next, tPrevious, tNext};
       previous = next;
       tPrevious = tNext;
       const double lowerA = std::max(samples_[e.sample_a].bounds[p].lower, 0.0);
       const double lowerB = std::max(samples_[e.sample_b].bounds[p].lower, 0.0);
-      if (certifies(lowerA, lowerB, pairMotionBounds_[s][p] * (e.t_b - e.t_a))) continue;
-      const double l = motionBound(e);
-      if (certify(e, l, collision)) continue;
-      if (collision) return;
-      pushElement(e, l);
+      if (!certifies(lowerA, lowerB, pairMotionBounds_[s][p] * (e.t_b - e.t_a))) {
+        const double l = motionBound(e);
+        if (!certifies(lowerA, lowerB, l) && !certify(e, l, collision)) {
+          if (collision) return;
+          pushElement(e, l);
+        }
+      }
+      if (last) break;
     }
   }
 }

@@ -108,6 +108,7 @@ class AdaptiveChecker final : public Checker {
   struct Sample {
     Config q;
     std::vector<Transform> poses;        // empty until a distance needs them
+    std::vector<Eigen::Vector3d> centres;  // links' enclosing sphere centres (world), set by the probes
     std::vector<DistanceBound> bounds;   // per pair
     std::vector<bool> from_cache;        // bound loaded from the node cache
     /// Pairs whose bound was computed since the sample was made: a reused
@@ -145,6 +146,17 @@ class AdaptiveChecker final : public Checker {
   /// Cells of a segment: one per probe_step of the C-space extent, at least
   /// one and at most `probes`.
   int cellCount(const Config& a, const Config& b) const;
+  static double cellCentre(std::size_t cell, std::size_t cells);
+  /// The samples nearest a cell's centre on either side where an unsettled
+  /// pair (unsettled_[s][u]) was measured, or the segment's nodes, with the
+  /// pair's lower bounds there (0 where unknown).
+  struct Neighbours {
+    std::uint32_t left, right;
+    double t_left, t_right;
+    double lower_left = 0.0, lower_right = 0.0;
+  };
+  Neighbours measuredNeighbours(std::size_t s, std::size_t u, std::size_t cell,
+                                const std::vector<std::uint32_t>& nodes) const;
   /// The order in which a segment of `cells` cells is probed (van der Corput).
   const std::vector<int>& cellOrder(std::size_t cells);
   /// The distance probes: each segment is cut into cells (cellCount) and
@@ -227,9 +239,14 @@ class AdaptiveChecker final : public Checker {
   std::vector<Sample> samples_;  // the first sampleCount_ are this check's
   std::size_t sampleCount_ = 0;
   /// Per segment of the path being checked: the sample at each cell's centre
-  /// (kNoSample until probed), and the pairs the nodes' bounds did not settle.
+  /// (kNoSample until probed), and the pairs the nodes' bounds did not
+  /// settle, with the centres where each was measured.
   std::vector<std::vector<std::uint32_t>> cells_;
-  std::vector<std::vector<std::uint32_t>> unsettled_;
+  struct UnsettledPair {
+    std::uint32_t pair;
+    std::uint64_t measured;  // bit k: the pair's bound was asked for at centre k
+  };
+  std::vector<std::vector<UnsettledPair>> unsettled_;
   static constexpr std::uint32_t kNoSample = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::vector<int>> cellOrders_;  // by cell count
   std::priority_queue<Element> queue_;
