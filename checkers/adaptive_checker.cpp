@@ -224,6 +224,21 @@ double AdaptiveChecker::motionBound(const Element& e) {
 
 std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node, std::string key) {
   if (const auto found = samplesByKey_.find(key); found != samplesByKey_.end()) return found->second;
+  const std::uint32_t index = newSample(q);
+  if (node)
+    if (const auto cached = nodeCache_.find(key); cached != nodeCache_.end()) {
+      Sample& sample = samples_[index];
+      for (const auto& [p, bound] : cached->second) {
+        sample.bounds[p] = bound;
+        sample.from_cache[p] = true;
+        sample.touched.push_back(p);
+      }
+    }
+  samplesByKey_.emplace(std::move(key), index);
+  return index;
+}
+
+std::uint32_t AdaptiveChecker::newSample(const Config& q) {
   // Samples are reused between checks, so that their vectors keep their storage.
   const auto index = static_cast<std::uint32_t>(sampleCount_++);
   if (index == samples_.size()) samples_.emplace_back();
@@ -231,21 +246,16 @@ std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node, std::string 
   sample.q = q;
   sample.poses.clear();
   sample.speeds.clear();
-  const auto cached = node ? nodeCache_.find(key) : nodeCache_.end();
-  if (cached != nodeCache_.end()) {
-    sample.bounds = cached->second;
-    sample.from_cache.resize(pairs_.size());
-    for (std::size_t p = 0; p < pairs_.size(); ++p) sample.from_cache[p] = sample.bounds[p].known();
-    sample.loaded_whole = true;
-  } else if (sample.loaded_whole || sample.bounds.size() != pairs_.size()) {
+  if (sample.bounds.size() != pairs_.size()) {
     sample.bounds.assign(pairs_.size(), DistanceBound{});
     sample.from_cache.assign(pairs_.size(), false);
-    sample.loaded_whole = false;
   } else {
-    for (const std::uint32_t p : sample.touched) sample.bounds[p] = DistanceBound{};
+    for (const std::uint32_t p : sample.touched) {
+      sample.bounds[p] = DistanceBound{};
+      sample.from_cache[p] = false;
+    }
   }
   sample.touched.clear();
-  samplesByKey_.emplace(std::move(key), index);
   return index;
 }
 
@@ -341,29 +351,25 @@ double AdaptiveChecker::enclosingBound(std::uint32_t sampleIndex, std::uint32_t 
                                radius);
 }
 
-double AdaptiveChecker::cellCentre(std::size_t cell, std::size_t cells) {
-  return (static_cast<double>(cell) + 0.5) / static_cast<double>(cells);
-}
-
 AdaptiveChecker::Neighbours AdaptiveChecker::measuredNeighbours(std::size_t s, std::size_t u, std::size_t cell,
                                                                 const std::vector<std::uint32_t>& nodes) const {
-  const std::uint32_t pair = unsettled_[s][u].pair;
-  const std::uint64_t measured = unsettled_[s][u].measured;
+  const UnsettledPair& pair = unsettled_[s][u];
   const std::size_t cells = cells_[s].size();
-  Neighbours n{nodes[s], nodes[s + 1], 0.0, 1.0};
+  const double* lowers = measuredLowers_[s].data() + u * cells;
+  Neighbours n{nodes[s], nodes[s + 1], 0.0, 1.0, pair.node_lower_a, pair.node_lower_b};
   // Bits below the cell, and above it (2 << 63 wraps to 0, leaving none above the last cell).
-  if (const std::uint64_t below = measured & ((std::uint64_t{1} << cell) - 1); below != 0) {
+  if (const std::uint64_t below = pair.measured & ((std::uint64_t{1} << cell) - 1); below != 0) {
     const auto left = static_cast<std::size_t>(63 - std::countl_zero(below));
     n.left = cells_[s][left];
     n.t_left = cellCentre(left, cells);
+    n.lower_left = lowers[left];
   }
-  if (const std::uint64_t above = measured & ~((std::uint64_t{2} << cell) - 1); above != 0) {
+  if (const std::uint64_t above = pair.measured & ~((std::uint64_t{2} << cell) - 1); above != 0) {
     const auto right = static_cast<std::size_t>(std::countr_zero(above));
     n.right = cells_[s][right];
     n.t_right = cellCentre(right, cells);
+    n.lower_right = lowers[right];
   }
-  n.lower_left = std::max(samples_[n.left].bounds[pair].lower, 0.0);
-  n.lower_right = std::max(samples_[n.right].bounds[pair].lower, 0.0);
   return n;
 }
 
@@ -371,69 +377,102 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
   const std::size_t segmentCount = path_.size() - 1;
   cells_.resize(segmentCount);
   unsettled_.resize(segmentCount);
+  measuredLowers_.resize(segmentCount);
+  active_.resize(segmentCount);
   std::size_t most = 0;
   for (std::size_t s = 0; s < segmentCount; ++s) {
     cells_[s].assign(static_cast<std::size_t>(cellCount(path_[s], path_[s + 1])), kNoSample);
     most = std::max(most, cells_[s].size());
     unsettled_[s].clear();
+    active_[s].clear();
     for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
       // Both ends known (roadmap nodes checked before): SSL 2005, Eq. 1 on
       // the whole segment may settle the pair without a probe.
       const DistanceBound& a = samples_[nodes[s]].bounds[p];
       const DistanceBound& b = samples_[nodes[s + 1]].bounds[p];
-      if (!(a.known() && b.known() && certifies(a.lower, b.lower, pairMotionBounds_[s][p])))
-        unsettled_[s].push_back({p, 0});
+      if (a.known() && b.known() && certifies(a.lower, b.lower, pairMotionBounds_[s][p])) continue;
+      active_[s].push_back(static_cast<std::uint32_t>(unsettled_[s].size()));
+      unsettled_[s].push_back({p, 0, 1, std::max(a.lower, 0.0), std::max(b.lower, 0.0)});
     }
+    measuredLowers_[s].resize(unsettled_[s].size() * cells_[s].size());
   }
   // Probe i of every segment before probe i + 1 of any (the resolution order
   // Bohlin and Kavraki use for lazy PRM's paths): a collision anywhere on the
   // path ends the check before free segments are paid for.
   for (std::size_t round = 0; round < most; ++round)
-    for (std::size_t s = 0; s < segmentCount; ++s) {
-      const std::size_t cells = cells_[s].size();
-      if (round >= cells) continue;
-      const auto cell = static_cast<std::size_t>(cellOrder(cells)[round]);
-      const double t = cellCentre(cell, cells);
-      robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
-      const std::uint32_t m = sampleAt(splitConfig_, false, splitKey(static_cast<std::uint32_t>(s), t));
-      cells_[s][cell] = m;
-      Sample& sample = samples_[m];
-      if (sample.poses.empty()) robot_->linkPoses(sample.q, sample.poses);
-      sample.centres.resize(linkSpheres_.size());
-      for (std::size_t i = 0; i < linkSpheres_.size(); ++i) sample.centres[i] = sample.poses[i] * linkSpheres_[i].centre;
-      const double half = 0.5 / static_cast<double>(cells);
-      for (std::size_t u = 0; u < unsettled_[s].size(); ++u) {
-        const std::uint32_t p = unsettled_[s][u].pair;
-        const double unitBound = pairMotionBounds_[s][p];
-        // The pair's nearest measured samples either side may already
-        // certify the stretch between them (SSL 2005, Eq. 1): a pair far
-        // from contact is measured at few of the centres.
-        const Neighbours around = measuredNeighbours(s, u, cell, nodes);
-        if (certifies(around.lower_left, around.lower_right, unitBound * (around.t_right - around.t_left))) continue;
-        // Otherwise the probe's cell reaches half a cell either side: a
-        // distance above the pair's motion bound over half a cell certifies it.
-        double reach = half * unitBound;
-        double threshold = reach + certificateSlack(reach);
-        const double enclosing = enclosingBound(m, p, threshold);
-        if (enclosing < threshold && !accelerationBounds_.empty() && pairs_[p].obstacle >= 0) {
-          // The link's speed bound here and the segment's acceleration bound
-          // (the tent of motionBound, one side of it) may reach less far.
-          const auto link = static_cast<std::size_t>(pairs_[p].link);
-          reach = std::min(reach, speedAt(m, static_cast<std::uint32_t>(s), link) * half +
-                                      0.5 * accelerationBounds_[s][link] * half * half);
-          threshold = reach + certificateSlack(reach);
-        }
-        unsettled_[s][u].measured |= std::uint64_t{1} << cell;
-        if (enclosing >= threshold) {
-          if (!sample.bounds[p].known()) sample.touched.push_back(p);
-          sample.bounds[p] = DistanceBound{enclosing, std::numeric_limits<double>::infinity()};
-          continue;
-        }
-        const std::uint32_t hint = t - around.t_left <= around.t_right - t ? around.left : around.right;
-        const DistanceBound d = ensure(m, p, threshold, hint);
-        if (d.touching() && confirmTouching(m, p)) return Collision{s, t};
-      }
+    for (std::size_t s = 0; s < segmentCount; ++s)
+      if (round < cells_[s].size())
+        if (auto collision = probeCentre(s, static_cast<std::size_t>(cellOrder(cells_[s].size())[round]), nodes))
+          return collision;
+  return std::nullopt;
+}
+
+std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size_t s, std::size_t cell,
+                                                                       const std::vector<std::uint32_t>& nodes) {
+  const std::size_t cells = cells_[s].size();
+  const double t = cellCentre(cell, cells);
+  robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
+  // Not shared with the bisection's samples (whose parameters come from
+  // distances), so not named: a centre gets its own sample.
+  const std::uint32_t m = newSample(splitConfig_);
+  cells_[s][cell] = m;
+  Sample& sample = samples_[m];
+  // With speed bounds, most probes need some link's speed: the twists come
+  // with the poses from one pass over the frames.
+  if (!accelerationBounds_.empty()) twistsAt(m, static_cast<std::uint32_t>(s));
+  if (sample.poses.empty()) robot_->linkPoses(sample.q, sample.poses);
+  sample.centres.resize(linkSpheres_.size());
+  for (std::size_t i = 0; i < linkSpheres_.size(); ++i) sample.centres[i] = sample.poses[i] * linkSpheres_[i].centre;
+  const double half = 0.5 / static_cast<double>(cells);
+  std::vector<std::uint32_t>& active = active_[s];
+  for (std::size_t k = 0; k < active.size();) {
+    const std::uint32_t u = active[k];
+    UnsettledPair& unsettled = unsettled_[s][u];
+    const std::uint32_t p = unsettled.pair;
+    const double unitBound = pairMotionBounds_[s][p];
+    // The pair's nearest measured samples either side may already certify
+    // the stretch between them (SSL 2005, Eq. 1): a pair far from contact is
+    // measured at few of the centres.
+    const Neighbours around = measuredNeighbours(s, u, cell, nodes);
+    if (certifies(around.lower_left, around.lower_right, unitBound * (around.t_right - around.t_left))) {
+      ++k;
+      continue;
     }
+    // Otherwise the probe's cell reaches half a cell either side: a distance
+    // above the pair's motion bound over half a cell certifies it.
+    double reach = half * unitBound;
+    double threshold = reach + certificateSlack(reach);
+    double lower = enclosingBound(m, p, threshold);
+    if (lower < threshold && !accelerationBounds_.empty() && pairs_[p].obstacle >= 0) {
+      // The link's speed bound here and the segment's acceleration bound (the
+      // tent of motionBound, one side of it) may reach less far.
+      const auto link = static_cast<std::size_t>(pairs_[p].link);
+      reach = std::min(reach, speedAt(m, static_cast<std::uint32_t>(s), link) * half +
+                                  0.5 * accelerationBounds_[s][link] * half * half);
+      threshold = reach + certificateSlack(reach);
+    }
+    if (lower >= threshold) {
+      if (!sample.bounds[p].known()) sample.touched.push_back(p);
+      sample.bounds[p] = DistanceBound{lower, std::numeric_limits<double>::infinity()};
+    } else {
+      const std::uint32_t hint = t - around.t_left <= around.t_right - t ? around.left : around.right;
+      const DistanceBound d = ensure(m, p, threshold, hint);
+      if (d.touching() && confirmTouching(m, p)) return Collision{s, t};
+      lower = std::max(d.lower, 0.0);
+    }
+    unsettled.measured |= std::uint64_t{1} << cell;
+    measuredLowers_[s][u * cells + cell] = lower;
+    // The centre splits an uncovered stretch in two; a pair with none left
+    // is certified on the whole segment and leaves the probes' list.
+    unsettled.uncovered += (certifies(around.lower_left, lower, unitBound * (t - around.t_left)) ? 0 : 1) +
+                           (certifies(lower, around.lower_right, unitBound * (around.t_right - t)) ? 0 : 1) - 1;
+    if (unsettled.uncovered == 0) {
+      active[k] = active.back();
+      active.pop_back();
+    } else {
+      ++k;
+    }
+  }
   return std::nullopt;
 }
 
@@ -442,6 +481,7 @@ void AdaptiveChecker::startSegment(std::size_t s, const std::vector<std::uint32_
   const auto segment = static_cast<std::uint32_t>(s);
   const std::size_t cells = cells_[s].size();
   for (const UnsettledPair& unsettled : unsettled_[s]) {
+    if (unsettled.uncovered == 0) continue;  // certified between its measured samples
     const std::uint32_t p = unsettled.pair;
     // The segment's node, the centres where the pair was measured and its
     // other node, in order: SSL 2005, Eq. 1 between neighbours (an unknown
@@ -564,7 +604,14 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
 
   // Keep the node bounds for the next check that shares a node.
   if (nodeCache_.size() + nodes.size() > settings_.cache_nodes) nodeCache_.clear();
-  for (std::uint32_t index : nodes) nodeCache_[configKey(samples_[index].q)] = samples_[index].bounds;
+  // Only the pairs measured there: the probes leave most of a node's pairs unmeasured.
+  for (std::uint32_t index : nodes) {
+    const Sample& sample = samples_[index];
+    if (sample.touched.empty()) continue;
+    auto& kept = nodeCache_[configKey(sample.q)];
+    kept.clear();
+    for (const std::uint32_t p : sample.touched) kept.emplace_back(p, sample.bounds[p]);
+  }
 
   PathResult result;
   result.segments.resize(segmentCount);

@@ -111,11 +111,10 @@ class AdaptiveChecker final : public Checker {
     std::vector<Eigen::Vector3d> centres;  // links' enclosing sphere centres (world), set by the probes
     std::vector<DistanceBound> bounds;   // per pair
     std::vector<bool> from_cache;        // bound loaded from the node cache
-    /// Pairs whose bound was computed since the sample was made: a reused
-    /// sample resets only those (a bisection sample usually serves one pair
-    /// of hundreds), unless it was loaded whole from the node cache.
+    /// Pairs whose bound is known (computed since the sample was made, or
+    /// loaded from the node cache): a reused sample resets only those (a
+    /// bisection sample usually serves one pair of hundreds).
     std::vector<std::uint32_t> touched;
-    bool loaded_whole = false;
     /// Per segment through the sample: every link's twist there, and the
     /// speed bounds computed from them so far (NaN: not yet; a bisection
     /// sample usually needs one link's).
@@ -146,7 +145,9 @@ class AdaptiveChecker final : public Checker {
   /// Cells of a segment: one per probe_step of the C-space extent, at least
   /// one and at most `probes`.
   int cellCount(const Config& a, const Config& b) const;
-  static double cellCentre(std::size_t cell, std::size_t cells);
+  static double cellCentre(std::size_t cell, std::size_t cells) {
+    return (static_cast<double>(cell) + 0.5) / static_cast<double>(cells);
+  }
   /// The samples nearest a cell's centre on either side where an unsettled
   /// pair (unsettled_[s][u]) was measured, or the segment's nodes, with the
   /// pair's lower bounds there (0 where unknown).
@@ -168,6 +169,8 @@ class AdaptiveChecker final : public Checker {
   /// probed in rounds, cell i of every segment before cell i + 1 of any.
   /// Returns the first probe found in collision (confirmed on the exact geometry).
   std::optional<Collision> probeCells(const std::vector<std::uint32_t>& nodes);
+  /// One probe: the centre of segment s's cell, for every pair still active there.
+  std::optional<Collision> probeCentre(std::size_t s, std::size_t cell, const std::vector<std::uint32_t>& nodes);
   /// Certifies what the probes left of segment s: for each unsettled pair,
   /// Eq. 1 between consecutive samples (node, centres, node); what fails is
   /// refined by `certify` and queued.
@@ -220,6 +223,8 @@ class AdaptiveChecker final : public Checker {
   bool confirmTouching(std::uint32_t sample, std::uint32_t pair);
   /// The sample named `key` (at q), created if new; a path node starts from the node cache.
   std::uint32_t sampleAt(const Config& q, bool node, std::string key);
+  /// A fresh sample at q, with no name (no other check step will look it up).
+  std::uint32_t newSample(const Config& q);
 
   AdaptiveSettings settings_;
   double eta_;
@@ -245,8 +250,16 @@ class AdaptiveChecker final : public Checker {
   struct UnsettledPair {
     std::uint32_t pair;
     std::uint64_t measured;  // bit k: the pair's bound was asked for at centre k
+    /// Stretches between consecutive measured samples (nodes included) that
+    /// SSL 2005, Eq. 1 with the lever bound does not certify.
+    int uncovered;
+    double node_lower_a, node_lower_b;  // its bounds at the nodes (0: unknown)
   };
+  /// [segment]: indices into unsettled_ of the pairs still to be probed.
+  std::vector<std::vector<std::uint32_t>> active_;
   std::vector<std::vector<UnsettledPair>> unsettled_;
+  /// [segment][u * cells + k]: unsettled_[segment][u]'s bound at centre k, where measured.
+  std::vector<std::vector<double>> measuredLowers_;
   static constexpr std::uint32_t kNoSample = std::numeric_limits<std::uint32_t>::max();
   std::vector<std::vector<int>> cellOrders_;  // by cell count
   std::priority_queue<Element> queue_;
@@ -257,8 +270,8 @@ class AdaptiveChecker final : public Checker {
   std::span<const Config> path_;                       // the path being checked
   std::unordered_map<std::string, std::uint32_t> samplesByKey_;
 
-  /// Per-pair bounds of roadmap configurations, keyed by the configuration's bytes.
-  std::unordered_map<std::string, std::vector<DistanceBound>> nodeCache_;
+  /// The pairs' known bounds at roadmap configurations, keyed by the configuration's bytes.
+  std::unordered_map<std::string, std::vector<std::pair<std::uint32_t, DistanceBound>>> nodeCache_;
 };
 
 }  // namespace prmkit
