@@ -259,21 +259,31 @@ std::uint32_t AdaptiveChecker::newSample(const Config& q) {
   return index;
 }
 
-DistanceBound AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t pair, double threshold,
-                                      std::uint32_t neighbour) {
+std::optional<DistanceBound> AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t pair, double threshold,
+                                                     std::uint32_t neighbour) {
   Sample& sample = samples_[sampleIndex];
   DistanceBound& bound = sample.bounds[pair];
   if (bound.answers(threshold, settings_.distance_relative_error)) {
     if (sample.from_cache[pair]) ++stats_.cache_hits;
+    if (bound.touching() && confirmTouching(sampleIndex, pair)) return std::nullopt;
     return bound;
   }
   // Copied: `bound` is overwritten below, and the hint may be that very bound's predecessor.
   const DistanceBound hint = samples_[neighbour].bounds[pair];
   const auto [a, b] = placedBodies(sampleIndex, pair);
   if (!bound.known()) sample.touched.push_back(pair);
-  bound = distance_.lowerBound(a, b, threshold, settings_.distance_relative_error,
-                               settings_.geometry == Geometry::Convex, stats_, &hint);
   sample.from_cache[pair] = false;
+  const bool convex = settings_.geometry == Geometry::Convex;
+  bound = distance_.lowerBound(a, b, threshold, settings_.distance_relative_error, convex, stats_, &hint,
+                               BvhDistance::AtConvexContact::Stop);
+  // Convex bodies whose hulls may touch usually do: the exact collision test
+  // first, the exact distance only if it finds them apart.
+  if (bound.convex_contact) {
+    if (collision_.overlap(a, b, stats_)) return std::nullopt;
+    bound = distance_.lowerBound(a, b, threshold, settings_.distance_relative_error, convex, stats_, &hint);
+    return bound;
+  }
+  if (bound.touching() && collision_.overlap(a, b, stats_)) return std::nullopt;
   return bound;
 }
 
@@ -303,11 +313,12 @@ bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collisio
   // that reach them satisfy the strict inequality l < d(q_a) + d(q_b).
   const double slack = certificateSlack(l);
   auto bounded = [&](std::uint32_t sample, double t, double threshold, DistanceBound& bound) {
-    bound = ensure(sample, e.pair, threshold, sample == e.sample_a ? e.sample_b : e.sample_a);
-    if (bound.touching() && confirmTouching(sample, e.pair)) {
+    const auto found = ensure(sample, e.pair, threshold, sample == e.sample_a ? e.sample_b : e.sample_a);
+    if (!found) {
       collision = Collision{e.segment, t};
       return false;
     }
+    bound = *found;
     return true;
   };
   // A bound already known is used as it is; a new one is asked for half of l.
@@ -456,9 +467,9 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size
       sample.bounds[p] = DistanceBound{lower, std::numeric_limits<double>::infinity()};
     } else {
       const std::uint32_t hint = t - around.t_left <= around.t_right - t ? around.left : around.right;
-      const DistanceBound d = ensure(m, p, threshold, hint);
-      if (d.touching() && confirmTouching(m, p)) return Collision{s, t};
-      lower = std::max(d.lower, 0.0);
+      const auto d = ensure(m, p, threshold, hint);
+      if (!d) return Collision{s, t};
+      lower = std::max(d->lower, 0.0);
     }
     unsettled.measured |= std::uint64_t{1} << cell;
     measuredLowers_[s][u * cells + cell] = lower;
@@ -545,9 +556,8 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::bisectQueued() {
     const double needed = std::max((tm - e.t_a) * unitBound - da, (e.t_b - tm) * unitBound - db);
     robot_->interpolate(path_[e.segment], path_[e.segment + 1], tm, splitConfig_);
     const std::uint32_t m = sampleAt(splitConfig_, false, splitKey(e.segment, tm));
-    const DistanceBound dm =
-        ensure(m, e.pair, std::max(needed, 0.0) + 1e-3 * eta_, tm - e.t_a < e.t_b - tm ? e.sample_a : e.sample_b);
-    if (dm.touching() && confirmTouching(m, e.pair)) return Collision{e.segment, tm};
+    if (!ensure(m, e.pair, std::max(needed, 0.0) + 1e-3 * eta_, tm - e.t_a < e.t_b - tm ? e.sample_a : e.sample_b))
+      return Collision{e.segment, tm};
     const Element halves[] = {{0.0, e.pair, e.segment, e.sample_a, m, e.t_a, tm},
                               {0.0, e.pair, e.segment, m, e.sample_b, tm, e.t_b}};
     for (const Element& half : halves) {

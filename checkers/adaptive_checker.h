@@ -184,7 +184,9 @@ class AdaptiveChecker final : public Checker {
   /// The pair's distance bound at a sample, computed or refined until it
   /// answers `threshold`; a new computation starts from the closest triangles
   /// known at the `neighbour` sample (another sample of the same segment).
-  DistanceBound ensure(std::uint32_t sample, std::uint32_t pair, double threshold, std::uint32_t neighbour);
+  /// Empty when the pair touches there, confirmed on the exact geometry.
+  std::optional<DistanceBound> ensure(std::uint32_t sample, std::uint32_t pair, double threshold,
+                                      std::uint32_t neighbour);
   /// Tries to certify the pair on the element's interval with motion bound l
   /// (SSL 2005, Eq. 1: l_i + l_j < d(q_a) + d(q_b)), refining the endpoint
   /// bounds as far as that can help. Sets `collision` when an endpoint touches.
@@ -219,7 +221,7 @@ class AdaptiveChecker final : public Checker {
   bool directionalCertificate(const Element& element, const DistanceBound& a, const DistanceBound& b);
   /// The pair's two meshes in their poses at a sample.
   std::pair<PlacedBody, PlacedBody> placedBodies(std::uint32_t sample, std::uint32_t pair);
-  /// FCL's collision test agrees that the pair touches at the sample.
+  /// The exact collision test agrees that the pair touches at the sample.
   bool confirmTouching(std::uint32_t sample, std::uint32_t pair);
   /// The sample named `key` (at q), created if new; a path node starts from the node cache.
   std::uint32_t sampleAt(const Config& q, bool node, std::string key);

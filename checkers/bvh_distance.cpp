@@ -146,7 +146,7 @@ bool BvhDistance::provenApart(const PlacedBody& a, const PlacedBody& b, CheckSta
 
 DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold,
                                       double relativeError, bool useHulls, CheckStats& stats,
-                                      const DistanceBound* hint) {
+                                      const DistanceBound* hint, AtConvexContact atContact) {
   ++stats.distance_queries;
   const double sphereBound = enclosingBound(a, b, threshold, stats);
   if (sphereBound >= threshold) {
@@ -174,6 +174,12 @@ DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, 
   if (hulls.lower >= threshold || (hulls.lower > 0.0 && hulls.lower * (1.0 + relativeError + 1e-9) >= hulls.upper)) {
     ++stats.hull_answers;
     return hulls;
+  }
+  if (atContact == AtConvexContact::Stop && hulls.lower <= 0.0 && a.cover->pieces.size() == 1 &&
+      (primitive || b.cover->pieces.size() == 1)) {
+    DistanceBound contact = hulls;
+    contact.convex_contact = true;
+    return contact;
   }
   DistanceBound exact = exactBound();
   exact.lower = std::max(exact.lower, hulls.lower);  // both are lower bounds

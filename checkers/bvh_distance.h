@@ -44,6 +44,9 @@ struct DistanceBound {
   double direction_gap = 0.0;
   /// The hulls' support vertices in that direction, where the next search starts.
   int support_a = 0, support_b = 0;
+  /// The query stopped where two convex bodies' hulls may touch (lower = 0),
+  /// as asked (BvhDistance::AtConvexContact::Stop), before the exact traversal.
+  bool convex_contact = false;
 
   bool known() const { return lower >= 0.0; }
   /// The bodies may touch (the lower bound is zero): an exact collision test decides.
@@ -93,8 +96,14 @@ class BvhDistance {
   /// leaf triangles are bounded by slab gaps along GJK's directions, each a
   /// lower bound of the distance to the primitive itself (not to its
   /// enclosing mesh), so the bound reaches the exact distance.
+  /// With `Stop`, a query whose two bodies are each one convex piece (or a
+  /// primitive) ends where their hulls may touch, marked `convex_contact`:
+  /// such bodies then usually touch, which an exact collision test settles for
+  /// less than the traversal that would prove a zero distance.
+  enum class AtConvexContact { Traverse, Stop };
   DistanceBound lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
-                           bool useHulls, CheckStats& stats, const DistanceBound* hint = nullptr);
+                           bool useHulls, CheckStats& stats, const DistanceBound* hint = nullptr,
+                           AtConvexContact atContact = AtConvexContact::Traverse);
 
   /// True when the two bodies are proven apart without their meshes: by
   /// their enclosing spheres and boxes, or, when both have convex covers, by
