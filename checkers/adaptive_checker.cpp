@@ -96,13 +96,13 @@ bool AdaptiveChecker::doIsValid(const Config& q) { return !collision_.inCollisio
 
 EdgeResult AdaptiveChecker::doCheckEdge(const Config& a, const Config& b) {
   const Config path[] = {a, b};
-  const PathResult result = checkSegments(path, true);
+  const PathResult result = checkSegments(path, true, false);
   return result.segments[0] ? *result.segments[0] : EdgeResult{};
 }
 
 PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
   stats_.edges_checked += path.size() - 1;
-  return checkSegments(path, settings_.path_queue);
+  return checkSegments(path, settings_.path_queue, settings_.static_path_probes);
 }
 
 int AdaptiveChecker::cellCount(const Config& a, const Config& b) const {
@@ -384,15 +384,28 @@ AdaptiveChecker::Neighbours AdaptiveChecker::measuredNeighbours(std::size_t s, s
   return n;
 }
 
+std::optional<AdaptiveChecker::Collision> AdaptiveChecker::staticProbes() {
+  const std::size_t segmentCount = path_.size() - 1;
+  std::size_t most = 0;
+  for (std::size_t s = 0; s < segmentCount; ++s) most = std::max(most, cells_[s].size());
+  for (std::size_t round = 0; round < most; ++round)
+    for (std::size_t s = 0; s < segmentCount; ++s) {
+      const std::size_t cells = cells_[s].size();
+      if (round >= cells) continue;
+      const double t = cellCentre(static_cast<std::size_t>(cellOrder(cells)[round]), cells);
+      robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
+      if (collision_.inCollision(splitConfig_, stats_)) return Collision{s, t};
+    }
+  return std::nullopt;
+}
+
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std::vector<std::uint32_t>& nodes) {
   const std::size_t segmentCount = path_.size() - 1;
-  cells_.resize(segmentCount);
   unsettled_.resize(segmentCount);
   measuredLowers_.resize(segmentCount);
   active_.resize(segmentCount);
   std::size_t most = 0;
   for (std::size_t s = 0; s < segmentCount; ++s) {
-    cells_[s].assign(static_cast<std::size_t>(cellCount(path_[s], path_[s + 1])), kNoSample);
     most = std::max(most, cells_[s].size());
     unsettled_[s].clear();
     active_[s].clear();
@@ -573,12 +586,25 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::bisectQueued() {
   return std::nullopt;
 }
 
-PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool oneQueue) {
+PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool oneQueue, bool staticFirst) {
   const std::size_t segmentCount = path.size() - 1;
+  path_ = path;
+  cells_.resize(segmentCount);
+  for (std::size_t s = 0; s < segmentCount; ++s)
+    cells_[s].assign(static_cast<std::size_t>(cellCount(path[s], path[s + 1])), kNoSample);
+  PathResult result;
+  result.segments.resize(segmentCount);
+  if (staticFirst)
+    if (const auto hit = staticProbes()) {
+      result.verdict = Verdict::Colliding;
+      result.first_colliding = hit->segment;
+      result.segments[hit->segment] = EdgeResult{Verdict::Colliding, 100.0, hit->t};
+      return result;
+    }
+
   sampleCount_ = 0;
   samplesByKey_.clear();
-  path_ = path;
-  pairMotionBounds_.assign(segmentCount, std::vector<double>(pairs_.size()));
+  pairMotionBounds_.resize(segmentCount);
   accelerationBounds_.clear();
   if (settings_.speed_bounds && robot_->hasSpeedBounds()) {
     accelerationBounds_.resize(segmentCount);
@@ -592,6 +618,7 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
     robot_->motionBounds(path[s], path[s + 1], linkBounds, selfBounds);
     // Obstacles do not move; two links move relative to each other (SSL 2005,
     // Sec. 3.2). pairs_ holds the obstacle pairs, then the self pairs in order.
+    pairMotionBounds_[s].resize(pairs_.size());
     std::size_t self = 0;
     for (std::size_t p = 0; p < pairs_.size(); ++p)
       pairMotionBounds_[s][p] =
@@ -623,8 +650,6 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
     for (const std::uint32_t p : sample.touched) kept.emplace_back(p, sample.bounds[p]);
   }
 
-  PathResult result;
-  result.segments.resize(segmentCount);
   if (collision) {
     result.verdict = Verdict::Colliding;
     result.first_colliding = collision->segment;

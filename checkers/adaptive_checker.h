@@ -48,6 +48,13 @@ struct AdaptiveSettings {
   /// discretization would check), at least one and at most `probes`; 0
   /// gives every segment `probes` cells.
   double probe_step = 0.01;
+  /// `checkPath` runs a static collision check at every probe's centre of
+  /// every segment (in the probes' order) before any distance probe. Most
+  /// paths a lazy planner checks collide somewhere, and a static check finds
+  /// a collision for less than a probe's distance bounds; a path without one
+  /// then pays both. Single edges (`checkEdge`) go to the distance probes
+  /// directly: most random edges are free.
+  bool static_path_probes = true;
   /// `checkPath` puts every segment into one priority queue (SSL 2005,
   /// Sec. 5), so the worst pair anywhere on the path is split first (true);
   /// or checks the segments one by one in path order and stops at the first
@@ -72,6 +79,7 @@ void AdaptiveSettings::fields(Fields& f) {
   f.choice("motion_bound", speed_bounds, std::array{Choice<bool>{"speed", true}, Choice<bool>{"lever", false}});
   f.integer("probes", probes, {.min = 0.0, .max = kMaxAdaptiveProbes, .unit = "cells per segment"});
   f.number("probe_step", probe_step, {.min = 0.0, .max = 1.0, .unit = "fraction of the C-space extent"});
+  f.boolean("static_path_probes", static_path_probes);
   f.boolean("path_queue", path_queue);
   f.geometry(geometry);
 }
@@ -139,9 +147,10 @@ class AdaptiveChecker final : public Checker {
     double t;
   };
 
-  /// Checks the path's segments: probes every segment (probeCells), then
+  /// Checks the path's segments: probes every segment (probeCells, with
+  /// static checks at the probes' centres first when `staticFirst`), then
   /// certifies them, in one queue or one by one in path order (`oneQueue`).
-  PathResult checkSegments(std::span<const Config> path, bool oneQueue);
+  PathResult checkSegments(std::span<const Config> path, bool oneQueue, bool staticFirst);
   /// Cells of a segment: one per probe_step of the C-space extent, at least
   /// one and at most `probes`.
   int cellCount(const Config& a, const Config& b) const;
@@ -169,6 +178,9 @@ class AdaptiveChecker final : public Checker {
   /// probed in rounds, cell i of every segment before cell i + 1 of any.
   /// Returns the first probe found in collision (confirmed on the exact geometry).
   std::optional<Collision> probeCells(const std::vector<std::uint32_t>& nodes);
+  /// A static collision check at every probe's centre, in the probes' order;
+  /// the first in collision.
+  std::optional<Collision> staticProbes();
   /// One probe: the centre of segment s's cell, for every pair still active there.
   std::optional<Collision> probeCentre(std::size_t s, std::size_t cell, const std::vector<std::uint32_t>& nodes);
   /// Certifies what the probes left of segment s: for each unsettled pair,

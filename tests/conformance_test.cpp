@@ -60,13 +60,15 @@ struct AdaptiveMeshStrategy {
 };
 
 /// SSL 2005 as published: the lever motion bound alone (no speed bounds on
-/// chains and arms), one cell per segment (its midpoint probed), every segment of a path in one queue.
+/// chains and arms), one cell per segment (its midpoint probed by distances
+/// alone, no static checks on paths), every segment of a path in one queue.
 struct AdaptiveLeverStrategy {
   static constexpr bool exact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     AdaptiveSettings settings;
     settings.speed_bounds = false;
     settings.probes = 0;
+    settings.static_path_probes = false;
     settings.path_queue = true;
     return std::make_unique<AdaptiveChecker>(std::move(robot), std::move(scene), settings);
   }
