@@ -1,5 +1,7 @@
 #include "environments/convex_hull.h"
 
+#include <boost/pending/disjoint_sets.hpp>
+
 extern "C" {
 #include <libqhull_r/qhull_ra.h>
 }
@@ -145,6 +147,33 @@ Mesh subtreeVertices(const Mesh& mesh, const BvhModel& bvh, int node, std::vecto
   }
   return piece;
 }
+
+/// The vertices of each part of the mesh (triangles joined through shared
+/// vertices), or nothing when there are more than `most` parts.
+std::vector<Mesh> partVertices(const Mesh& mesh, std::size_t most) {
+  const std::size_t count = mesh.vertices.size();
+  boost::disjoint_sets_with_storage<> parts(count);
+  for (const auto& t : mesh.triangles) {
+    parts.union_set(static_cast<std::size_t>(t[0]), static_cast<std::size_t>(t[1]));
+    parts.union_set(static_cast<std::size_t>(t[0]), static_cast<std::size_t>(t[2]));
+  }
+  std::vector<bool> used(count, false);
+  for (const auto& t : mesh.triangles)
+    for (const int v : t) used[static_cast<std::size_t>(v)] = true;
+  std::vector<int> partOf(count, -1);  // indexed by representative
+  std::vector<Mesh> result;
+  for (std::size_t v = 0; v < count; ++v) {
+    if (!used[v]) continue;
+    const std::size_t root = parts.find_set(v);
+    if (partOf[root] < 0) {
+      if (result.size() == most) return {};
+      partOf[root] = static_cast<int>(result.size());
+      result.emplace_back();
+    }
+    result[static_cast<std::size_t>(partOf[root])].vertices.push_back(mesh.vertices[v]);
+  }
+  return result;
+}
 }  // namespace
 
 ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh) {
@@ -152,6 +181,25 @@ ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh) {
   auto root = convexHullOf(mesh);
   if (!root) return cover;
   cover.hull = root;
+  if (!root->nearlyConvex()) {
+    // A mesh of several separate parts (the walls of a trap, the boards of a
+    // shelf) is covered by the parts' hulls when each is nearly convex:
+    // subtrees of its BVH would mix parts, and their hulls would span the
+    // free space between them, where the robot moves.
+    std::vector<std::shared_ptr<const ConvexHull>> hulls;
+    for (const Mesh& part : partVertices(mesh, kMaxConvexPieces)) {
+      auto hull = convexHullOf(part);
+      if (!hull || !hull->nearlyConvex()) {
+        hulls.clear();
+        break;
+      }
+      hulls.push_back(std::move(hull));
+    }
+    if (hulls.size() >= 2) {
+      cover.pieces = std::move(hulls);
+      return cover;
+    }
+  }
   struct Piece {
     int node;
     std::shared_ptr<const ConvexHull> hull;

@@ -383,9 +383,13 @@ TEST_CASE("convex-hull distance bounds: never above the exact distance, warm GJK
     const ConvexCover coverA = convexCoverOf(meshA, *bvhA), coverB = convexCoverOf(meshB, *bvhB);
     REQUIRE(!coverA.empty());
     REQUIRE(!coverB.empty());
-    // Convex shapes are one piece; the gear (and the two-primitive link) are split.
+    // Convex shapes are one piece; the gear is split; the two-primitive link
+    // is its two separate parts, each convex.
     if (i < 4) REQUIRE(coverA.pieces.size() == 1);
+    else if (shapes[i].first == "robot link") REQUIRE(coverA.pieces.size() == 2);
     else REQUIRE(coverA.pieces.size() > 1);
+    for (const auto& piece : coverA.pieces)
+      if (shapes[i].first == "robot link") REQUIRE(piece->concavity <= 1e-9 * piece->half_extent);
     BvhDistance distance;
     CheckStats stats;
     int hullAnswered = 0;
