@@ -345,13 +345,8 @@ double AdaptiveChecker::enclosingBound(std::uint32_t sampleIndex, std::uint32_t 
   const Sphere& other = p.obstacle >= 0 ? obstacleSpheres_[static_cast<std::size_t>(p.obstacle)]
                                         : Sphere{sample.centres[static_cast<std::size_t>(p.other_link)],
                                                  linkSpheres_[static_cast<std::size_t>(p.other_link)].radius};
-  // Every point of a body lies in its sphere, so the centres' distance less
-  // both radii is a lower bound (less a rounding margin, 64 ulps of the
-  // coordinates' magnitude, which 2 max |coordinate| bounds).
   ++stats_.bv_tests;
-  const double magnitude = 2.0 * (centre.cwiseAbs().maxCoeff() + other.centre.cwiseAbs().maxCoeff()) + radius + other.radius;
-  const double spheres = (centre - other.centre).norm() - radius - other.radius -
-                         64.0 * std::numeric_limits<double>::epsilon() * magnitude;
+  const double spheres = BvhDistance::sphereGap(centre, radius, other.centre, other.radius);
   if (spheres >= threshold || p.obstacle < 0) return spheres;
   // The link's sphere against the obstacle's enclosing box (much tighter
   // around a board or a table top): a lower bound for the same reason.
@@ -384,19 +379,28 @@ AdaptiveChecker::Neighbours AdaptiveChecker::measuredNeighbours(std::size_t s, s
   return n;
 }
 
-std::optional<AdaptiveChecker::Collision> AdaptiveChecker::staticProbes() {
-  const std::size_t segmentCount = path_.size() - 1;
+template <class ProbeCentre>
+std::optional<AdaptiveChecker::Collision> AdaptiveChecker::inProbeOrder(ProbeCentre&& probe) {
+  // Probe i of every segment before probe i + 1 of any (the resolution order
+  // Bohlin and Kavraki use for lazy PRM's paths): a collision anywhere on the
+  // path ends the check before free segments are paid for.
   std::size_t most = 0;
-  for (std::size_t s = 0; s < segmentCount; ++s) most = std::max(most, cells_[s].size());
+  for (const auto& cells : cells_) most = std::max(most, cells.size());
   for (std::size_t round = 0; round < most; ++round)
-    for (std::size_t s = 0; s < segmentCount; ++s) {
-      const std::size_t cells = cells_[s].size();
-      if (round >= cells) continue;
-      const double t = cellCentre(static_cast<std::size_t>(cellOrder(cells)[round]), cells);
-      robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
-      if (collision_.inCollision(splitConfig_, stats_)) return Collision{s, t};
-    }
+    for (std::size_t s = 0; s < cells_.size(); ++s)
+      if (round < cells_[s].size())
+        if (auto collision = probe(s, static_cast<std::size_t>(cellOrder(cells_[s].size())[round])))
+          return collision;
   return std::nullopt;
+}
+
+std::optional<AdaptiveChecker::Collision> AdaptiveChecker::staticProbes() {
+  return inProbeOrder([&](std::size_t s, std::size_t cell) -> std::optional<Collision> {
+    const double t = cellCentre(cell, cells_[s].size());
+    robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
+    if (collision_.inCollision(splitConfig_, stats_)) return Collision{s, t};
+    return std::nullopt;
+  });
 }
 
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std::vector<std::uint32_t>& nodes) {
@@ -404,9 +408,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
   unsettled_.resize(segmentCount);
   measuredLowers_.resize(segmentCount);
   active_.resize(segmentCount);
-  std::size_t most = 0;
   for (std::size_t s = 0; s < segmentCount; ++s) {
-    most = std::max(most, cells_[s].size());
     unsettled_[s].clear();
     active_[s].clear();
     for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
@@ -420,15 +422,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
     }
     measuredLowers_[s].resize(unsettled_[s].size() * cells_[s].size());
   }
-  // Probe i of every segment before probe i + 1 of any (the resolution order
-  // Bohlin and Kavraki use for lazy PRM's paths): a collision anywhere on the
-  // path ends the check before free segments are paid for.
-  for (std::size_t round = 0; round < most; ++round)
-    for (std::size_t s = 0; s < segmentCount; ++s)
-      if (round < cells_[s].size())
-        if (auto collision = probeCentre(s, static_cast<std::size_t>(cellOrder(cells_[s].size())[round]), nodes))
-          return collision;
-  return std::nullopt;
+  return inProbeOrder([&](std::size_t s, std::size_t cell) { return probeCentre(s, cell, nodes); });
 }
 
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size_t s, std::size_t cell,
@@ -594,11 +588,14 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
     cells_[s].assign(static_cast<std::size_t>(cellCount(path[s], path[s + 1])), kNoSample);
   PathResult result;
   result.segments.resize(segmentCount);
+  auto colliding = [&](const Collision& hit) {
+    result.verdict = Verdict::Colliding;
+    result.first_colliding = hit.segment;
+    result.segments[hit.segment] = EdgeResult{Verdict::Colliding, 100.0, hit.t};
+  };
   if (staticFirst)
     if (const auto hit = staticProbes()) {
-      result.verdict = Verdict::Colliding;
-      result.first_colliding = hit->segment;
-      result.segments[hit->segment] = EdgeResult{Verdict::Colliding, 100.0, hit->t};
+      colliding(*hit);
       return result;
     }
 
@@ -650,11 +647,7 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
     for (const std::uint32_t p : sample.touched) kept.emplace_back(p, sample.bounds[p]);
   }
 
-  if (collision) {
-    result.verdict = Verdict::Colliding;
-    result.first_colliding = collision->segment;
-    result.segments[collision->segment] = EdgeResult{Verdict::Colliding, 100.0, collision->t};
-  }
+  if (collision) colliding(*collision);
   for (std::size_t s = 0; s < segmentsStarted; ++s)
     if (open_[s] == 0 && !(collision && collision->segment == s)) result.segments[s] = EdgeResult{};
   return result;

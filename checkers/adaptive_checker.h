@@ -174,13 +174,17 @@ class AdaptiveChecker final : public Checker {
   /// at each cell's centre, asked for the pair's motion bound over half a
   /// cell, so that a pair that clears it everywhere is certified on the whole
   /// segment (SSL 2005, Eq. 1 between neighbouring centres, and from the end
-  /// centres to the nodes with the nodes' distances taken as 0). Segments are
-  /// probed in rounds, cell i of every segment before cell i + 1 of any.
+  /// centres to the nodes with the nodes' distances taken as 0), in rounds
+  /// (inProbeOrder).
   /// Returns the first probe found in collision (confirmed on the exact geometry).
   std::optional<Collision> probeCells(const std::vector<std::uint32_t>& nodes);
   /// A static collision check at every probe's centre, in the probes' order;
   /// the first in collision.
   std::optional<Collision> staticProbes();
+  /// Calls probe(segment, cell) on every cell of the path in rounds (cell i of
+  /// every segment before cell i + 1 of any); the first collision it returns.
+  template <class ProbeCentre>
+  std::optional<Collision> inProbeOrder(ProbeCentre&& probe);
   /// One probe: the centre of segment s's cell, for every pair still active there.
   std::optional<Collision> probeCentre(std::size_t s, std::size_t cell, const std::vector<std::uint32_t>& nodes);
   /// Certifies what the probes left of segment s: for each unsettled pair,

@@ -52,6 +52,14 @@ double BvhDistance::pointBoxDistance(const Eigen::Vector3d& point, const Enclosi
   return outside.norm() - 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
 }
 
+double BvhDistance::sphereGap(const Eigen::Vector3d& centreA, double radiusA, const Eigen::Vector3d& centreB,
+                              double radiusB) {
+  // 2 max |coordinate| bounds each centre's norm, without a square root.
+  const double magnitude =
+      2.0 * (centreA.cwiseAbs().maxCoeff() + centreB.cwiseAbs().maxCoeff()) + radiusA + radiusB;
+  return (centreA - centreB).norm() - radiusA - radiusB - 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
+}
+
 namespace {
 /// max over the hull of <u, x> in the world, x = pose * vertex (every vertex: exact).
 double support(const ConvexHull& hull, const Transform& pose, const Eigen::Vector3d& u) {
@@ -120,7 +128,7 @@ double BvhDistance::enclosingBound(const PlacedBody& a, const PlacedBody& b, dou
   const Enclosing& enclosingA = infoA.enclosing;
   const Enclosing& enclosingB = infoB.enclosing;
   const Eigen::Vector3d centerA = a.pose * enclosingA.center, centerB = b.pose * enclosingB.center;
-  const double spheres = (centerA - centerB).norm() - enclosingA.radius - enclosingB.radius;
+  const double spheres = sphereGap(centerA, enclosingA.radius, centerB, enclosingB.radius);
   if (spheres >= threshold) return spheres;
   // Each sphere against the other body's enclosing box: every point of a body
   // lies in its sphere and in its box, so the distance from one sphere's

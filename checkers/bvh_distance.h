@@ -141,6 +141,11 @@ class BvhDistance {
   const Enclosing& enclosing(const BvhModel& model) { return modelInfo(model).enclosing; }
   /// Lower bound on the distance from a world point to an enclosing box placed at `pose` (m).
   static double pointBoxDistance(const Eigen::Vector3d& point, const Enclosing& box, const Transform& pose);
+  /// Lower bound on the distance between two bodies enclosed in spheres
+  /// (world centres, radii in m): the centres' distance less both radii,
+  /// less a rounding margin of 64 ulps of the coordinates' magnitude.
+  static double sphereGap(const Eigen::Vector3d& centreA, double radiusA, const Eigen::Vector3d& centreB,
+                          double radiusB);
 
   DistanceBound lowerBound(const BvhModel& a, const Transform& poseA, const BvhModel& b, const Transform& poseB,
                            double threshold, double relativeError, CheckStats& stats,
