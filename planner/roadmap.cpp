@@ -1,33 +1,20 @@
 #include "planner/roadmap.h"
 
+#include "planner/lifelong_astar.h"
+
 #include <boost/graph/astar_search.hpp>
 #include <boost/graph/connected_components.hpp>
 #include <boost/property_map/vector_property_map.hpp>
-#include <ompl/datastructures/LPAstarOnGraph.h>
 
 #include <cmath>
-#include <list>
 
 namespace prmkit {
 
-/// Lazy PRM searches thousands of times between the same start and goal,
-/// each time after removing the one or two edges its last path failed on;
-/// from scratch, every search re-expands the whole region before a narrow
-/// passage (70% of lazy PRM's time on twisted_slot). Lifelong Planning A*
-/// (Koenig, Likhachev & Furcy 2004) keeps the last search's costs and
-/// repairs only those that depended on a changed edge.
+/// The incremental search of the last start and goal (lifelong_astar.h).
 struct Roadmap::Incremental {
-  struct GoalDistance {
-    const Roadmap* roadmap;
-    Vertex goal;
-    double operator()(std::size_t v) const { return roadmap->goalDistance(v, goal); }
-  };
   Incremental(Roadmap& roadmap, Vertex start, Vertex goal)
-      : start(start), goal(goal), heuristic{&roadmap, goal}, search(start, goal, roadmap.graph_, heuristic) {}
-  Vertex start, goal;
-  GoalDistance heuristic;  // before `search`, which keeps a reference to it
-  ompl::LPAstarOnGraph<RoadmapGraph, GoalDistance> search;
-  std::vector<Vertex> lastPath;
+      : search(roadmap.graph_, start, goal, [&roadmap, goal](Vertex v) { return roadmap.goalDistance(v, goal); }) {}
+  LifelongAStar search;
 };
 
 Roadmap::Roadmap(const Robot& robot) : robot_(robot) {
@@ -47,12 +34,9 @@ Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state) {
   auto [edge, exists] = boost::edge(a, b, graph_);
   if (!exists) {
     const double length = robot_.distance(graph_[a].q, graph_[b].q);
-    edge = boost::add_edge(a, b, {length, RoadmapEdge{length, state}}, graph_).first;
+    edge = boost::add_edge(a, b, RoadmapEdge{length, state}, graph_).first;
     ++version_;
-    if (incremental_) {
-      incremental_->search.insertEdge(a, b, length);
-      incremental_->search.insertEdge(b, a, length);
-    }
+    if (incremental_) incremental_->search.edgeAdded(a, b, length);
   }
   graph_[edge].state = state;
   return edge;
@@ -62,10 +46,7 @@ void Roadmap::removeEdge(Edge e) {
   const Vertex a = boost::source(e, graph_), b = boost::target(e, graph_);
   boost::remove_edge(e, graph_);
   ++version_;
-  if (!incremental_) return;
-  // Both directions of the undirected edge; the start's cost is fixed at 0.
-  if (b != incremental_->start) incremental_->search.removeEdge(a, b);
-  if (a != incremental_->start) incremental_->search.removeEdge(b, a);
+  if (incremental_) incremental_->search.edgeRemoved(a, b);
 }
 
 std::vector<Vertex> Roadmap::neighbours(Vertex v, std::size_t k, double radius) const {
@@ -128,7 +109,7 @@ class GoalVisitor : public boost::default_astar_visitor {
 }  // namespace
 
 std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex goal) {
-  if (!incremental_ || incremental_->start != start || incremental_->goal != goal)
+  if (!incremental_ || incremental_->search.start() != start || incremental_->search.goal() != goal)
     incremental_ = std::make_unique<Incremental>(*this, start, goal);
   auto isRoadmapPath = [&](const std::vector<Vertex>& path) {
     if (path.empty() || path.front() != start || path.back() != goal || path.size() > vertexCount()) return false;
@@ -136,24 +117,14 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
       if (!boost::edge(path[i], path[i + 1], graph_).second) return false;
     return true;
   };
-  std::list<std::size_t> found;
-  const double cost = incremental_->search.computeShortestPath(found);
-  if (std::isfinite(cost)) {
-    std::vector<Vertex> path(found.begin(), found.end());
-    if (isRoadmapPath(path)) return incremental_->lastPath = std::move(path);
-  } else if (std::isfinite(incremental_->search(goal)) && isRoadmapPath(incremental_->lastPath)) {
-    // Nothing changed since the last answer: LPAstarOnGraph returns at once
-    // on an empty queue, without the path, which still stands.
-    return incremental_->lastPath;
-  }
-  // No path (or one that is not the roadmap's): Boost's A* has the last word.
-  // OMPL's queue is a multiset erased by key, so two vertices with exactly
-  // equal keys could drop each other; this is where that would show. When
-  // start and goal are in different components there is nothing to search:
-  // one sweep over the edges says so, where A* would expand the whole start
-  // component with a heap (lazy PRM ends every batch of a hard problem here).
+  auto path = incremental_->search.shortestPath();
+  if (path && isRoadmapPath(*path)) return path;
+  // No path (or one that is not the roadmap's, which would be a defect the
+  // counter shows): when start and goal are in different components there is
+  // nothing to search, and one sweep over the edges says so (lazy PRM ends
+  // every batch of a hard problem here); otherwise Boost's A* has the last word.
   if (componentLabels()[start] != componentLabels()[goal]) return std::nullopt;
-  auto path = shortestPathFromScratch(start, goal);
+  path = shortestPathFromScratch(start, goal);
   if (path) {
     ++incrementalFallbacks_;
     incremental_.reset();

@@ -1,7 +1,7 @@
 #pragma once
 // The roadmap: a Boost.Graph adjacency list with configurations on vertices
 // and cached edge verdicts on edges, OMPL's GNAT for nearest neighbours, and
-// OMPL's Lifelong Planning A* (Boost's A* as the fallback) for queries.
+// Lifelong Planning A* (lifelong_astar.h; Boost's A* as the fallback) for queries.
 #include "robots/robot.h"
 
 #include <boost/graph/adjacency_list.hpp>
@@ -31,10 +31,7 @@ struct RoadmapEdge {
   EdgeState state = EdgeState::Unchecked;
 };
 
-/// The edge weight is an interior property as well as RoadmapEdge::length
-/// (the same number): OMPL's LPAstarOnGraph reads `edge_weight_t`.
-using RoadmapGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, RoadmapVertex,
-                                           boost::property<boost::edge_weight_t, double, RoadmapEdge>>;
+using RoadmapGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, RoadmapVertex, RoadmapEdge>;
 using Vertex = RoadmapGraph::vertex_descriptor;
 using Edge = RoadmapGraph::edge_descriptor;
 

@@ -1,0 +1,141 @@
+#include "planner/lifelong_astar.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace prmkit {
+namespace {
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr Vertex kNoVertex = static_cast<Vertex>(-1);
+}  // namespace
+
+LifelongAStar::LifelongAStar(const RoadmapGraph& graph, Vertex start, Vertex goal,
+                             std::function<double(Vertex)> heuristic)
+    : graph_(graph), start_(start), goal_(goal), heuristic_(std::move(heuristic)) {
+  grow();
+  state(start_).rhs = 0.0;
+  update(start_);
+}
+
+void LifelongAStar::grow() {
+  states_.resize(boost::num_vertices(graph_), State{kInfinity, kInfinity, -1.0, kNoVertex});
+}
+
+LifelongAStar::Key LifelongAStar::keyOf(Vertex v) {
+  State& s = state(v);
+  if (s.h < 0.0) s.h = heuristic_(v);
+  const double best = std::min(s.g, s.rhs);
+  return {best + s.h, best};  // Koenig et al. 2004, Fig. 3, CalculateKey
+}
+
+void LifelongAStar::update(Vertex v) {
+  // UpdateVertex (Fig. 3) with the rhs already set by the caller.
+  State& s = state(v);
+  if (s.g == s.rhs) {
+    if (s.queued) queue_.erase(s.handle);
+    s.queued = false;
+    return;
+  }
+  const Key key = keyOf(v);
+  if (s.queued) {
+    if (!(s.key == key)) queue_.update(s.handle, {key, v});
+  } else {
+    s.handle = queue_.push({key, v});
+    s.queued = true;
+  }
+  s.key = key;
+}
+
+void LifelongAStar::chooseParent(Vertex v) {
+  State& s = state(v);
+  s.rhs = kInfinity;
+  s.parent = kNoVertex;
+  for (const auto& e : boost::make_iterator_range(boost::out_edges(v, graph_))) {
+    const Vertex w = boost::target(e, graph_);
+    const double through = state(w).g + graph_[e].length;
+    if (through < s.rhs) {
+      s.rhs = through;
+      s.parent = w;
+    }
+  }
+}
+
+void LifelongAStar::edgeAdded(Vertex a, Vertex b, double length) {
+  grow();
+  for (const auto& [u, v] : {std::pair{a, b}, std::pair{b, a}}) {
+    if (v == start_) continue;
+    const double through = state(u).g + length;
+    State& s = state(v);
+    if (through < s.rhs) {
+      s.rhs = through;
+      s.parent = u;
+      update(v);
+    }
+  }
+}
+
+void LifelongAStar::edgeRemoved(Vertex a, Vertex b) {
+  grow();
+  for (const auto& [u, v] : {std::pair{a, b}, std::pair{b, a}}) {
+    if (v == start_ || state(v).parent != u) continue;
+    chooseParent(v);
+    update(v);
+  }
+}
+
+void LifelongAStar::computeShortestPath() {
+  // ComputeShortestPath (Fig. 3), with rhs values kept up to date as edges
+  // and costs change and recomputed from all edges only for vertices whose
+  // parent lost its cost.
+  while (!queue_.empty()) {
+    const State& goal = state(goal_);
+    if (!(queue_.top().key < keyOf(goal_)) && goal.rhs == goal.g) break;
+    const Vertex u = queue_.top().vertex;
+    queue_.pop();
+    ++expansions_;
+    State& s = states_[u];
+    s.queued = false;
+    if (s.g > s.rhs) {
+      s.g = s.rhs;
+      const double g = s.g;
+      for (const auto& e : boost::make_iterator_range(boost::out_edges(u, graph_))) {
+        const Vertex v = boost::target(e, graph_);
+        if (v == start_) continue;
+        const double through = g + graph_[e].length;
+        State& t = state(v);
+        if (through < t.rhs) {
+          t.rhs = through;
+          t.parent = u;
+          update(v);
+        }
+      }
+    } else {
+      s.g = kInfinity;
+      update(u);
+      for (const auto& e : boost::make_iterator_range(boost::out_edges(u, graph_))) {
+        const Vertex v = boost::target(e, graph_);
+        if (v == start_ || state(v).parent != u) continue;
+        chooseParent(v);
+        update(v);
+      }
+    }
+  }
+}
+
+std::optional<std::vector<Vertex>> LifelongAStar::shortestPath() {
+  grow();
+  computeShortestPath();
+  if (!(state(goal_).g < kInfinity)) return std::nullopt;
+  std::vector<Vertex> path{goal_};
+  // The parents lead back to the start; bounded in case they do not.
+  while (path.back() != start_ && path.size() <= states_.size()) {
+    const Vertex parent = states_[path.back()].parent;
+    if (parent == kNoVertex) return std::nullopt;
+    path.push_back(parent);
+  }
+  if (path.back() != start_) return std::nullopt;
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+}  // namespace prmkit
