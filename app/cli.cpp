@@ -18,6 +18,8 @@
 #include <fmt/ranges.h>
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <sstream>
 
 namespace prmkit {
@@ -186,136 +188,340 @@ std::string checkerHelp() {
                      fmt::join(checkerNames(), ", "));
 }
 
+
+/// A subcommand and what runs it once the command line named it.
+struct Command {
+  CLI::App* sub;
+  std::function<int()> run;
+};
+
+/// The options of the subcommands that read one problem.
+struct ProblemArgs {
+  std::string file, urdf, srdf, scene, request;
+  std::vector<std::string> overrides;  // --set
+
+  void addTo(CLI::App* sub) {
+    sub->add_option("problem", file, "problem YAML file, or a MoveIt MotionPlanRequest YAML (with --urdf)");
+    sub->add_option("--set", overrides, "override a value of the problem file: key.path=value (repeatable)");
+    sub->add_option("--urdf", urdf, "MoveIt problem: the robot's URDF (robot.file)");
+    sub->add_option("--srdf", srdf, "MoveIt problem: the robot's SRDF (robot.srdf)");
+    sub->add_option("--scene", scene, "MoveIt problem: PlanningScene YAML (default: sceneNNNN.yaml beside requestNNNN.yaml)");
+    sub->add_option("--request", request, "MoveIt problem: MotionPlanRequest YAML (instead of PROBLEM)");
+  }
+  /// The problem file named by PROBLEM or --request; refuses neither or both.
+  std::string problemFile() const {
+    if (!request.empty() && !file.empty()) throw InputError("give a problem file or --request, not both");
+    const std::string named = request.empty() ? file : request;
+    if (named.empty()) throw InputError("give a problem file (or --request with --urdf)");
+    return named;
+  }
+  /// The MoveIt flags, as the overrides of the problem the request stands for.
+  std::vector<std::string> moveitOverrides() const {
+    std::vector<std::string> result;
+    for (const auto& [value, key] : {std::pair{&urdf, "robot.file"}, std::pair{&srdf, "robot.srdf"}, std::pair{&scene, "moveit.scene"}})
+      if (!value->empty()) result.push_back(fmt::format("{}={}", key, std::filesystem::absolute(*value).string()));
+    return result;
+  }
+  /// The MoveIt flags, then --set, then `extra`.
+  LoadOptions loadOptions(const std::vector<std::string>& extra = {}) const {
+    LoadOptions options;
+    options.overrides = moveitOverrides();
+    options.overrides.insert(options.overrides.end(), overrides.begin(), overrides.end());
+    options.overrides.insert(options.overrides.end(), extra.begin(), extra.end());
+    return options;
+  }
+};
+
+/// Seeds are 32-bit: the parser refuses what would wrap.
+CLI::Option* addSeed(CLI::App* sub, long& seed, const std::string& help) {
+  return sub->add_option("--seed", seed, help)->check(CLI::Range(0L, 4294967295L));
+}
+
+Command planCommand(CLI::App& app, std::ostream& out) {
+  struct Args {
+    ProblemArgs problem;
+    std::string planner, checker, sampler, out = "out";
+    long seed = -1, threads = 0;
+    double timeLimit = 0;
+  };
+  auto a = std::make_shared<Args>();
+  auto* sub = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg, scene.html");
+  a->problem.addTo(sub);
+  sub->add_option("--planner", a->planner, fmt::format("{}", fmt::join(plannerNames(), ", ")));
+  sub->add_option("--checker", a->checker, checkerHelp());
+  sub->add_option("--sampler", a->sampler,
+                  fmt::format("node sampler: {}, or a mix such as uniform:0.5,bridge:0.5", fmt::join(samplerNames(), ", ")));
+  addSeed(sub, a->seed, "random seed (0 to 4294967295)");
+  sub->add_option("--time-limit", a->timeLimit, "time limit (s)");
+  sub->add_option("--threads", a->threads, "prm: threads for edge checks, one checker clone each (default 1; see docs/problem-format.md)")
+      ->check(CLI::Range(0L, 256L));
+  sub->add_option("--out", a->out, "output folder (default: out)");
+  return {sub, [a, sub, &out] {
+            const std::string file = a->problem.problemFile();
+            std::vector<std::string> flags;
+            if (!a->planner.empty()) flags.push_back("planner.type=" + a->planner);
+            if (!a->checker.empty()) flags.push_back("checker.type=" + a->checker);
+            if (!a->sampler.empty()) flags.push_back("planner.sampler=" + a->sampler);
+            if (a->seed >= 0) flags.push_back(fmt::format("seed={}", a->seed));
+            if (sub->count("--time-limit")) flags.push_back(fmt::format("limits.time={}", a->timeLimit));
+            if (sub->count("--threads")) flags.push_back(fmt::format("planner.threads={}", a->threads));
+            return plan(file, a->problem.loadOptions(flags), a->out, out);
+          }};
+}
+
+Command checkCommand(CLI::App& app, std::ostream& out) {
+  struct Args {
+    ProblemArgs problem;
+    CheckOptions options;
+    std::string checker;
+    long seed = -1;
+  };
+  auto a = std::make_shared<Args>();
+  auto* sub = app.add_subcommand("check", "check a list of edges (or random ones) and write one verdict per edge");
+  a->problem.addTo(sub);
+  CheckOptions& o = a->options;
+  sub->add_option("--checker", a->checker, checkerHelp());
+  sub->add_option("--edges", o.edgesFile, "CSV of edges: header a.<coordinate>..., b.<coordinate>...");
+  sub->add_option("--random", o.randomCount, "check N random edges between valid configurations")->check(CLI::PositiveNumber);
+  sub->add_option("--max-length", o.maxLength, "longest random edge (C-space units; default: any)");
+  sub->add_option("--max-length-fraction", o.maxLengthFraction,
+                  "longest random edge as a fraction of the C-space extent (like OMPL's resolutions)");
+  addSeed(sub, a->seed, "seed of the random edges (default 1; 0 to 4294967295)");
+  sub->add_option("--truth-eps", o.truthEps, "also run a dense ground truth: no robot point moves more than this (m) between checks");
+  sub->add_option("--independent-truth", o.independentResolution,
+                  "also run the independent truth: plain FCL checks every this fraction of the C-space extent "
+                  "(e.g. 1e-4), no motion bounds; misses count against either truth");
+  sub->add_option("--jobs", o.jobs, "threads, one checker instance each (default 1, at most 256)")
+      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
+  sub->add_option("--out", o.outFile, "write one row per edge to this CSV file");
+  return {sub, [a, &out] {
+            const std::string file = a->problem.problemFile();
+            std::vector<std::string> flags;
+            if (!a->checker.empty()) flags.push_back("checker.type=" + a->checker);
+            return check(file, a->problem.loadOptions(flags), a->seed >= 0 ? static_cast<std::uint32_t>(a->seed) : 1u,
+                         a->options, out);
+          }};
+}
+
+Command compareCommand(CLI::App& app, std::ostream& out) {
+  struct Args {
+    ProblemArgs problem;
+    CompareOptions options;
+    std::string checkers = fmt::format("{}", fmt::join(checkerNames(), ","));
+    std::string planners = "prm,lazy_prm,ompl_prm,ompl_lazy_prm,ompl_fcl_default";
+    std::string out = "out";
+    bool noPlots = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* sub = app.add_subcommand(
+      "compare", "run checker x planner combinations on one problem with the same seeds; table, CSV, OMPL logs, plots");
+  a->problem.addTo(sub);
+  sub->add_option("--checkers", a->checkers, fmt::format("comma-separated checkers (default {})", a->checkers));
+  sub->add_option("--planners", a->planners,
+                  fmt::format("comma-separated planners (default {}; for an OMPL.app .cfg, its [planner] section's)", a->planners));
+  sub->add_option("--runs", a->options.runs, "runs per combination, seeds 1..N (default 10, or the .cfg's run_count)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--time-limit", a->options.time_limit_s, "planning time limit per run (s, default 10, or the .cfg's time_limit)");
+  sub->add_option("--jobs", a->options.jobs,
+                  "worker processes (default 1, at most 256; times are wall times, so more workers than cores skews them)")
+      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
+  sub->add_option("--out", a->out, "output folder (default: out)");
+  sub->add_flag("--no-plots", a->noPlots, "do not run matplotlib");
+  return {sub, [a, sub, &out] {
+            const std::string file = a->problem.problemFile();
+            CompareOptions options = a->options;
+            options.checkers = splitList(a->checkers, "--checkers", checkerNames());
+            options.planners = splitList(a->planners, "--planners", plannerNames());
+            options.planners_given = sub->count("--planners") > 0;
+            options.runs_given = sub->count("--runs") > 0;
+            options.time_limit_given = sub->count("--time-limit") > 0;
+            options.plots = !a->noPlots;
+            options.out = a->out;
+            std::vector<std::pair<std::string, std::string>> parameters;
+            for (const auto& assignment : a->problem.overrides) parameters.push_back(splitAssignment(assignment));
+            return runCompare(file, a->problem.moveitOverrides(), parameters, options, out);
+          }};
+}
+
+Command sweepCommand(CLI::App& app, std::ostream& out) {
+  struct Args {
+    std::string file, shard = "1/1", out = "out/sweep";
+    SweepOptions options;
+    bool noPlots = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* sub = app.add_subcommand(
+      "sweep", "run a grid of problems x planners x checkers x settings x seeds on worker processes (resumable, shardable)");
+  sub->add_option("file", a->file, "sweep YAML file (configs/sweeps/)")->required();
+  sub->add_option("--jobs", a->options.jobs, "worker processes (default 1, at most 256)")->check(CLI::Range(std::size_t{1}, kMaxJobs));
+  sub->add_option("--shard", a->shard, "run the i-th of N deterministic parts of the grid: i/N (default 1/1)");
+  sub->add_flag("--resume", a->options.resume, "skip the runs already in OUT/runs.jsonl");
+  sub->add_option("--out", a->out, "output folder (default: out/sweep)");
+  sub->add_flag("--no-plots", a->noPlots, "do not run matplotlib");
+  return {sub, [a, &out] {
+            SweepOptions options = a->options;
+            options.shard = Shard::parse(a->shard);
+            options.plots = !a->noPlots;
+            options.out = a->out;
+            return runSweep(loadSweep(a->file), options, out);
+          }};
+}
+
+Command mergeCommand(CLI::App& app, std::ostream& out) {
+  struct Args {
+    std::string file, out = "out/merged";
+    std::vector<std::string> folders;
+    bool noPlots = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* sub = app.add_subcommand("merge", "combine shard folders of one sweep; fails if a run is missing or duplicated");
+  sub->add_option("file", a->file, "the sweep YAML file the shards ran")->required();
+  sub->add_option("folders", a->folders, "shard output folders")->required();
+  sub->add_option("--out", a->out, "output folder (default: out/merged)");
+  sub->add_flag("--no-plots", a->noPlots, "do not run matplotlib");
+  return {sub, [a, &out] {
+            const std::vector<std::filesystem::path> folders(a->folders.begin(), a->folders.end());
+            return mergeSweep(loadSweep(a->file), folders, a->out, !a->noPlots, out);
+          }};
+}
+
+Command benchmarkSetCommand(CLI::App& app, std::ostream& out) {
+  struct Args {
+    std::vector<std::string> folders, overrides;
+    BenchmarkSetOptions options;
+    std::string planner, checker, urdf, srdf, out = "out/benchmark_set";
+  };
+  auto a = std::make_shared<Args>();
+  auto* sub = app.add_subcommand(
+      "benchmark-set", "plan every MoveIt problem (requestNNNN.yaml + sceneNNNN.yaml) of folders, e.g. MotionBenchMaker "
+                       "scenarios; success rate, time and verify-rejected paths per folder");
+  BenchmarkSetOptions& o = a->options;
+  sub->add_option("folders", a->folders, "folders of requestNNNN.yaml and sceneNNNN.yaml")->required();
+  sub->add_option("--urdf", a->urdf, "the robot's URDF")->required();
+  sub->add_option("--srdf", a->srdf, "the robot's SRDF")->required();
+  sub->add_option("--planner", a->planner, "planner (default lazy_prm)");
+  sub->add_option("--checker", a->checker, "checker (default adaptive)");
+  sub->add_option("--set", a->overrides, "a setting for every run: key.path=value (repeatable)");
+  sub->add_option("--seeds", o.seeds, "runs per problem, seeds 1..N (default 1)")->check(CLI::PositiveNumber);
+  sub->add_option("--limit", o.limit, "at most N problems per folder, first by name (default all)");
+  sub->add_option("--time-limit", o.time_limit_s, "planning time limit per run (s, default 10)");
+  sub->add_option("--jobs", o.jobs, "worker processes (default 1, at most 256)")->check(CLI::Range(std::size_t{1}, kMaxJobs));
+  sub->add_flag("--resume", o.resume, "skip the runs already in OUT/runs.jsonl");
+  sub->add_option("--out", a->out, "output folder (default: out/benchmark_set)");
+  sub->add_flag("--plots", o.plots, "also draw per-problem plots with matplotlib (off by default)");
+  return {sub, [a, &out] {
+            BenchmarkSetOptions options = a->options;
+            options.urdf = a->urdf;
+            options.srdf = a->srdf;
+            options.out = a->out;
+            for (const auto& assignment : a->overrides) options.parameters.push_back(splitAssignment(assignment));
+            if (!a->planner.empty()) options.planner = a->planner;
+            if (!a->checker.empty()) options.checker = a->checker;
+            const std::vector<std::filesystem::path> folders(a->folders.begin(), a->folders.end());
+            return runBenchmarkSet(folders, options, out);
+          }};
+}
+
+Command experimentCommand(CLI::App& app, std::ostream& out) {
+  struct Args {
+    std::string file, out = "out";
+  };
+  auto a = std::make_shared<Args>();
+  auto* sub = app.add_subcommand("experiment", "run a shipped experiment (Lin & Li's Tables 1 and 2) and write its tables as CSV");
+  sub->add_option("file", a->file, "experiment YAML file (configs/experiments/)")->required();
+  sub->add_option("--out", a->out, "output folder (default: out)");
+  return {sub, [a, &out] {
+            const LinLiExperiment experiment = loadLinLiExperiment(a->file);
+            out << fmt::format("experiment {}: budgets of {} BV tests, best-first (coherence) against depth-first\n",
+                               experiment.name, fmt::join(experiment.budgets, ", "));
+            const LinLiResult result = runLinLi(experiment);
+            const std::string tables = linLiMarkdown(experiment, result);
+            out << tables;
+            OutputFiles files(a->out);
+            files.add("table1.csv", linLiTable1Csv(result));
+            files.add("table2.csv", linLiTable2Csv(result));
+            files.add("tables.md", tables);
+            for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+            return kOk;
+          }};
+}
+
+Command validateCommand(CLI::App& app, std::ostream& out) {
+  auto a = std::make_shared<ProblemArgs>();
+  auto* sub = app.add_subcommand("validate", "load and check a problem without planning");
+  a->addTo(sub);
+  return {sub, [a, &out] {
+            const std::string file = a->problemFile();
+            const Problem problem = loadProblem(file, a->loadOptions());
+            out << fmt::format("{}: valid ({}, {} dof, {} links, {} obstacles with {} triangles, scene size {:.6g} m)\n", file,
+                               problem.robot->kind(), problem.robot->dof(), problem.robot->links().size(),
+                               problem.scene->obstacles().size(), problem.scene->triangleCount(), problem.sceneSize());
+            return kOk;
+          }};
+}
+
+struct VerifyArgs {
+  ProblemArgs problem;
+  std::string pathFile, htmlFile;
+  double eps = 0;
+  bool independent = false;
+  double independentResolution = kIndependentResolution;
+};
+
+int verify(const VerifyArgs& a, const CLI::App& sub, std::ostream& out) {
+  LoadOptions options = a.problem.loadOptions();
+  options.checkEndpoints = false;
+  const Problem problem = loadProblem(a.problem.problemFile(), options);
+  if (sub.count("--eps") && !(a.eps > 0 && std::isfinite(a.eps))) throw InputError("--eps must be a positive number of metres");
+  const double eps = sub.count("--eps") ? a.eps : defaultVerifyEps(problem);
+  const auto path = readPath(a.pathFile, *problem.robot);
+  if (sub.count("--independent-resolution") && !(a.independentResolution > 0 && a.independentResolution <= 1))
+    throw InputError("--independent-resolution must be a fraction of the C-space extent in (0, 1]");
+  const bool independent = a.independent || sub.count("--independent-resolution") > 0;
+  const VerifyResult verdict =
+      verifyPath(problem, path, eps, independent ? std::optional<double>(a.independentResolution) : std::nullopt);
+  if (!a.htmlFile.empty()) {
+    const std::filesystem::path target(a.htmlFile);
+    OutputFiles files(target.has_parent_path() ? target.parent_path() : std::filesystem::path("."));
+    files.add(target.filename().string(), viewerPage(verifyViewerData(problem, path, verdict, eps)));
+    for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+  }
+  if (verdict.valid) {
+    out << fmt::format("{}: collision-free ({} waypoints, eps {:.3g} m{})\n", a.pathFile, path.size(), eps,
+                       independent ? fmt::format("; independent check: {} configurations, step {:g} of the extent",
+                                                 verdict.independent_configurations, a.independentResolution)
+                                   : "");
+    return kOk;
+  }
+  out << fmt::format("{}: INVALID: {} (eps {:.3g} m)\n", a.pathFile, verdict.message, eps);
+  return kFailed;
+}
+
+Command verifyCommand(CLI::App& app, std::ostream& out) {
+  auto a = std::make_shared<VerifyArgs>();
+  auto* sub = app.add_subcommand("verify", "dense check of a path file; exit 0 if collision-free, 1 if not");
+  a->problem.addTo(sub);
+  sub->add_option("path", a->pathFile, "path written by plan (path.csv, or path.txt / an OMPL.app .path file)")->required();
+  sub->add_option("--html", a->htmlFile,
+                  "also write a viewer page (as plan's scene.html) of the path, its first colliding configuration highlighted");
+  sub->add_option("--eps", a->eps, "largest motion of any robot point between checks (m); default 1e-3 of the robot's "
+                                   "largest link or of the scene, whichever is smaller");
+  sub->add_flag("--independent", a->independent,
+                "also step every segment in C-space with plain FCL checks (no motion bounds, no prmkit distance "
+                "code); a collision only it finds is reported as a disagreement");
+  sub->add_option("--independent-resolution", a->independentResolution,
+                  "C-space step of --independent as a fraction of the extent (default 1e-4)");
+  return {sub, [a, sub, &out] { return verify(*a, *sub, out); }};
+}
+
 }  // namespace
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"prmkit: PRM and lazy PRM motion planning with pluggable collision checkers"};
   app.require_subcommand(1);
-  std::vector<std::string> overrides;
-  std::string problemFile, outDir = "out", pathFile, planner, checker, sampler;
-  long seed = -1;
-  double timeLimit = 0, eps = 0;
-  long threads = 0;
-  std::string urdfFile, srdfFile, sceneFile, requestFile;
-  auto addProblemOptions = [&](CLI::App* sub) {
-    sub->add_option("problem", problemFile, "problem YAML file, or a MoveIt MotionPlanRequest YAML (with --urdf)");
-    sub->add_option("--set", overrides, "override a value of the problem file: key.path=value (repeatable)");
-    sub->add_option("--urdf", urdfFile, "MoveIt problem: the robot's URDF (robot.file)");
-    sub->add_option("--srdf", srdfFile, "MoveIt problem: the robot's SRDF (robot.srdf)");
-    sub->add_option("--scene", sceneFile, "MoveIt problem: PlanningScene YAML (default: sceneNNNN.yaml beside requestNNNN.yaml)");
-    sub->add_option("--request", requestFile, "MoveIt problem: MotionPlanRequest YAML (instead of PROBLEM)");
-  };
-  auto* planCmd = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg, scene.html");
-  addProblemOptions(planCmd);
-  planCmd->add_option("--planner", planner, fmt::format("{}", fmt::join(plannerNames(), ", ")));
-  planCmd->add_option("--checker", checker, checkerHelp());
-  planCmd->add_option("--sampler", sampler,
-                      fmt::format("node sampler: {}, or a mix such as uniform:0.5,bridge:0.5", fmt::join(samplerNames(), ", ")));
-  planCmd->add_option("--seed", seed, "random seed (0 to 4294967295)")->check(CLI::Range(0L, 4294967295L));
-  planCmd->add_option("--time-limit", timeLimit, "time limit (s)");
-  planCmd->add_option("--threads", threads, "prm: threads for edge checks, one checker clone each (default 1; see docs/problem-format.md)")
-      ->check(CLI::Range(0L, 256L));
-  planCmd->add_option("--out", outDir, "output folder (default: out)");
-  auto* checkCmd = app.add_subcommand("check", "check a list of edges (or random ones) and write one verdict per edge");
-  addProblemOptions(checkCmd);
-  CheckOptions checkOptions;
-  checkCmd->add_option("--checker", checker, checkerHelp());
-  checkCmd->add_option("--edges", checkOptions.edgesFile, "CSV of edges: header a.<coordinate>..., b.<coordinate>...");
-  checkCmd->add_option("--random", checkOptions.randomCount, "check N random edges between valid configurations")
-      ->check(CLI::PositiveNumber);
-  checkCmd->add_option("--max-length", checkOptions.maxLength, "longest random edge (C-space units; default: any)");
-  checkCmd->add_option("--max-length-fraction", checkOptions.maxLengthFraction,
-                       "longest random edge as a fraction of the C-space extent (like OMPL's resolutions)");
-  checkCmd->add_option("--seed", seed, "seed of the random edges (default 1; 0 to 4294967295)")->check(CLI::Range(0L, 4294967295L));
-  checkCmd->add_option("--truth-eps", checkOptions.truthEps,
-                       "also run a dense ground truth: no robot point moves more than this (m) between checks");
-  checkCmd->add_option("--independent-truth", checkOptions.independentResolution,
-                       "also run the independent truth: plain FCL checks every this fraction of the C-space extent "
-                       "(e.g. 1e-4), no motion bounds; misses count against either truth");
-  checkCmd->add_option("--jobs", checkOptions.jobs, "threads, one checker instance each (default 1, at most 256)")
-      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
-  checkCmd->add_option("--out", checkOptions.outFile, "write one row per edge to this CSV file");
-  auto* compareCmd = app.add_subcommand(
-      "compare", "run checker x planner combinations on one problem with the same seeds; table, CSV, OMPL logs, plots");
-  addProblemOptions(compareCmd);
-  CompareOptions compareOptions;
-  std::string compareCheckers = fmt::format("{}", fmt::join(checkerNames(), ","));
-  std::string comparePlanners = "prm,lazy_prm,ompl_prm,ompl_lazy_prm,ompl_fcl_default";
-  bool noComparePlots = false;
-  compareCmd->add_option("--checkers", compareCheckers, fmt::format("comma-separated checkers (default {})", compareCheckers));
-  compareCmd->add_option("--planners", comparePlanners,
-                         fmt::format("comma-separated planners (default {}; for an OMPL.app .cfg, its [planner] section's)",
-                                     comparePlanners));
-  compareCmd->add_option("--runs", compareOptions.runs, "runs per combination, seeds 1..N (default 10, or the .cfg's run_count)")
-      ->check(CLI::PositiveNumber);
-  compareCmd->add_option("--time-limit", compareOptions.time_limit_s,
-                         "planning time limit per run (s, default 10, or the .cfg's time_limit)");
-  compareCmd->add_option("--jobs", compareOptions.jobs, "worker processes (default 1, at most 256; times are wall "
-                                                        "times, so more workers than cores skews them)")
-      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
-  compareCmd->add_option("--out", outDir, "output folder (default: out)");
-  compareCmd->add_flag("--no-plots", noComparePlots, "do not run matplotlib");
-  auto* sweepCmd = app.add_subcommand(
-      "sweep", "run a grid of problems x planners x checkers x settings x seeds on worker processes (resumable, shardable)");
-  std::string sweepFile, shard = "1/1";
-  SweepOptions sweepOptions;
-  bool noPlots = false;
-  sweepCmd->add_option("file", sweepFile, "sweep YAML file (configs/sweeps/)")->required();
-  sweepCmd->add_option("--jobs", sweepOptions.jobs, "worker processes (default 1, at most 256)")
-      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
-  sweepCmd->add_option("--shard", shard, "run the i-th of N deterministic parts of the grid: i/N (default 1/1)");
-  sweepCmd->add_flag("--resume", sweepOptions.resume, "skip the runs already in OUT/runs.jsonl");
-  sweepCmd->add_option("--out", outDir, "output folder (default: out/sweep)");
-  sweepCmd->add_flag("--no-plots", noPlots, "do not run matplotlib");
-  auto* mergeCmd = app.add_subcommand("merge", "combine shard folders of one sweep; fails if a run is missing or duplicated");
-  std::vector<std::string> mergeFolders;
-  mergeCmd->add_option("file", sweepFile, "the sweep YAML file the shards ran")->required();
-  mergeCmd->add_option("folders", mergeFolders, "shard output folders")->required();
-  mergeCmd->add_option("--out", outDir, "output folder (default: out/merged)");
-  mergeCmd->add_flag("--no-plots", noPlots, "do not run matplotlib");
-  auto* benchmarkSetCmd = app.add_subcommand(
-      "benchmark-set", "plan every MoveIt problem (requestNNNN.yaml + sceneNNNN.yaml) of folders, e.g. MotionBenchMaker "
-                       "scenarios; success rate, time and verify-rejected paths per folder");
-  std::vector<std::string> setFolders;
-  BenchmarkSetOptions setOptions;
-  benchmarkSetCmd->add_option("folders", setFolders, "folders of requestNNNN.yaml and sceneNNNN.yaml")->required();
-  benchmarkSetCmd->add_option("--urdf", urdfFile, "the robot's URDF")->required();
-  benchmarkSetCmd->add_option("--srdf", srdfFile, "the robot's SRDF")->required();
-  benchmarkSetCmd->add_option("--planner", planner, "planner (default lazy_prm)");
-  benchmarkSetCmd->add_option("--checker", checker, "checker (default adaptive)");
-  benchmarkSetCmd->add_option("--set", overrides, "a setting for every run: key.path=value (repeatable)");
-  benchmarkSetCmd->add_option("--seeds", setOptions.seeds, "runs per problem, seeds 1..N (default 1)")
-      ->check(CLI::PositiveNumber);
-  benchmarkSetCmd->add_option("--limit", setOptions.limit, "at most N problems per folder, first by name (default all)");
-  benchmarkSetCmd->add_option("--time-limit", setOptions.time_limit_s, "planning time limit per run (s, default 10)");
-  benchmarkSetCmd->add_option("--jobs", setOptions.jobs, "worker processes (default 1, at most 256)")
-      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
-  benchmarkSetCmd->add_flag("--resume", setOptions.resume, "skip the runs already in OUT/runs.jsonl");
-  benchmarkSetCmd->add_option("--out", outDir, "output folder (default: out/benchmark_set)");
-  benchmarkSetCmd->add_flag("--plots", setOptions.plots, "also draw per-problem plots with matplotlib (off by default)");
-  auto* experimentCmd =
-      app.add_subcommand("experiment", "run a shipped experiment (Lin & Li's Tables 1 and 2) and write its tables as CSV");
-  std::string experimentFile;
-  experimentCmd->add_option("file", experimentFile, "experiment YAML file (configs/experiments/)")->required();
-  experimentCmd->add_option("--out", outDir, "output folder (default: out)");
-  auto* validateCmd = app.add_subcommand("validate", "load and check a problem without planning");
-  addProblemOptions(validateCmd);
-  auto* verifyCmd = app.add_subcommand("verify", "dense check of a path file; exit 0 if collision-free, 1 if not");
-  addProblemOptions(verifyCmd);
-  verifyCmd->add_option("path", pathFile, "path written by plan (path.csv, or path.txt / an OMPL.app .path file)")->required();
-  std::string htmlFile;
-  verifyCmd->add_option("--html", htmlFile,
-                        "also write a viewer page (as plan's scene.html) of the path, its first colliding "
-                        "configuration highlighted");
-  verifyCmd->add_option("--eps", eps, "largest motion of any robot point between checks (m); default 1e-3 of the robot's largest link or of the scene, whichever is smaller");
-  bool independent = false;
-  double independentResolution = kIndependentResolution;
-  verifyCmd->add_flag("--independent", independent,
-                      "also step every segment in C-space with plain FCL checks (no motion bounds, no prmkit distance "
-                      "code); a collision only it finds is reported as a disagreement");
-  verifyCmd->add_option("--independent-resolution", independentResolution,
-                        "C-space step of --independent as a fraction of the extent (default 1e-4)");
-
+  const std::vector<Command> commands{planCommand(app, out),         checkCommand(app, out),    compareCommand(app, out),
+                                      sweepCommand(app, out),        mergeCommand(app, out),    benchmarkSetCommand(app, out),
+                                      experimentCommand(app, out),   validateCommand(app, out), verifyCommand(app, out)};
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -330,111 +536,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     return kBadInput;
   }
   try {
-    // The MoveIt flags are overrides of the problem the request stands for.
-    std::vector<std::string> problemOverrides;
-    if (!requestFile.empty()) {
-      if (!problemFile.empty()) throw InputError("give a problem file or --request, not both");
-      problemFile = requestFile;
-    }
-    for (const auto& [file, key] : {std::pair{&urdfFile, "robot.file"}, std::pair{&srdfFile, "robot.srdf"},
-                                    std::pair{&sceneFile, "moveit.scene"}})
-      if (!file->empty()) problemOverrides.push_back(fmt::format("{}={}", key, std::filesystem::absolute(*file).string()));
-    for (auto* sub : {planCmd, checkCmd, compareCmd, validateCmd, verifyCmd})
-      if (sub->parsed() && problemFile.empty()) throw InputError("give a problem file (or --request with --urdf)");
-    LoadOptions options;
-    options.overrides = problemOverrides;
-    options.overrides.insert(options.overrides.end(), overrides.begin(), overrides.end());
-    if (planCmd->parsed()) {
-      if (!planner.empty()) options.overrides.push_back("planner.type=" + planner);
-      if (!checker.empty()) options.overrides.push_back("checker.type=" + checker);
-      if (!sampler.empty()) options.overrides.push_back("planner.sampler=" + sampler);
-      if (seed >= 0) options.overrides.push_back(fmt::format("seed={}", seed));
-      if (planCmd->count("--time-limit")) options.overrides.push_back(fmt::format("limits.time={}", timeLimit));
-      if (planCmd->count("--threads")) options.overrides.push_back(fmt::format("planner.threads={}", threads));
-      return plan(problemFile, options, outDir, out);
-    }
-    if (checkCmd->parsed()) {
-      if (!checker.empty()) options.overrides.push_back("checker.type=" + checker);
-      return check(problemFile, options, seed >= 0 ? static_cast<std::uint32_t>(seed) : 1u, checkOptions, out);
-    }
-    if (compareCmd->parsed()) {
-      compareOptions.checkers = splitList(compareCheckers, "--checkers", checkerNames());
-      compareOptions.planners = splitList(comparePlanners, "--planners", plannerNames());
-      compareOptions.planners_given = compareCmd->count("--planners") > 0;
-      compareOptions.runs_given = compareCmd->count("--runs") > 0;
-      compareOptions.time_limit_given = compareCmd->count("--time-limit") > 0;
-      compareOptions.plots = !noComparePlots;
-      compareOptions.out = outDir;
-      std::vector<std::pair<std::string, std::string>> parameters;
-      for (const auto& assignment : overrides) parameters.push_back(splitAssignment(assignment));
-      return runCompare(problemFile, problemOverrides, parameters, compareOptions, out);
-    }
-    if (benchmarkSetCmd->parsed()) {
-      for (const auto& assignment : overrides) setOptions.parameters.push_back(splitAssignment(assignment));
-      setOptions.urdf = urdfFile;
-      setOptions.srdf = srdfFile;
-      setOptions.out = benchmarkSetCmd->count("--out") ? outDir : "out/benchmark_set";
-      if (!planner.empty()) setOptions.planner = planner;
-      if (!checker.empty()) setOptions.checker = checker;
-      std::vector<std::filesystem::path> folders(setFolders.begin(), setFolders.end());
-      return runBenchmarkSet(folders, setOptions, out);
-    }
-    if (sweepCmd->parsed()) {
-      sweepOptions.shard = Shard::parse(shard);
-      sweepOptions.plots = !noPlots;
-      sweepOptions.out = sweepCmd->count("--out") ? outDir : "out/sweep";
-      return runSweep(loadSweep(sweepFile), sweepOptions, out);
-    }
-    if (mergeCmd->parsed()) {
-      std::vector<std::filesystem::path> folders(mergeFolders.begin(), mergeFolders.end());
-      return mergeSweep(loadSweep(sweepFile), folders, mergeCmd->count("--out") ? outDir : "out/merged", !noPlots, out);
-    }
-    if (experimentCmd->parsed()) {
-      const LinLiExperiment experiment = loadLinLiExperiment(experimentFile);
-      out << fmt::format("experiment {}: budgets of {} BV tests, best-first (coherence) against depth-first\n",
-                         experiment.name, fmt::join(experiment.budgets, ", "));
-      const LinLiResult result = runLinLi(experiment);
-      const std::string tables = linLiMarkdown(experiment, result);
-      out << tables;
-      OutputFiles files(outDir);
-      files.add("table1.csv", linLiTable1Csv(result));
-      files.add("table2.csv", linLiTable2Csv(result));
-      files.add("tables.md", tables);
-      for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
-      return kOk;
-    }
-    if (validateCmd->parsed()) {
-      const Problem problem = loadProblem(problemFile, options);
-      out << fmt::format("{}: valid ({}, {} dof, {} links, {} obstacles with {} triangles, scene size {:.6g} m)\n",
-                         problemFile, problem.robot->kind(), problem.robot->dof(), problem.robot->links().size(),
-                         problem.scene->obstacles().size(), problem.scene->triangleCount(), problem.sceneSize());
-      return kOk;
-    }
-    options.checkEndpoints = false;
-    const Problem problem = loadProblem(problemFile, options);
-    if (verifyCmd->count("--eps") && !(eps > 0 && std::isfinite(eps))) throw InputError("--eps must be a positive number of metres");
-    const double usedEps = verifyCmd->count("--eps") ? eps : defaultVerifyEps(problem);
-    const auto path = readPath(pathFile, *problem.robot);
-    if (verifyCmd->count("--independent-resolution") && !(independentResolution > 0 && independentResolution <= 1))
-      throw InputError("--independent-resolution must be a fraction of the C-space extent in (0, 1]");
-    const bool independentOn = independent || verifyCmd->count("--independent-resolution") > 0;
-    const VerifyResult verdict = verifyPath(problem, path, usedEps,
-                                            independentOn ? std::optional<double>(independentResolution) : std::nullopt);
-    if (!htmlFile.empty()) {
-      const std::filesystem::path target(htmlFile);
-      OutputFiles files(target.has_parent_path() ? target.parent_path() : std::filesystem::path("."));
-      files.add(target.filename().string(), viewerPage(verifyViewerData(problem, path, verdict, usedEps)));
-      for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
-    }
-    if (verdict.valid) {
-      out << fmt::format("{}: collision-free ({} waypoints, eps {:.3g} m{})\n", pathFile, path.size(), usedEps,
-                         independentOn ? fmt::format("; independent check: {} configurations, step {:g} of the extent",
-                                                     verdict.independent_configurations, independentResolution)
-                                       : "");
-      return kOk;
-    }
-    out << fmt::format("{}: INVALID: {} (eps {:.3g} m)\n", pathFile, verdict.message, usedEps);
-    return kFailed;
+    for (const Command& command : commands)
+      if (command.sub->parsed()) return command.run();
+    throw std::logic_error("no subcommand ran");  // require_subcommand(1) makes the parser refuse this
   } catch (const InvalidInput& e) {
     err << fmt::format("prmkit: error: {}\n", e.what());
     return kBadInput;

@@ -317,6 +317,78 @@ Problem loadProblem(const std::filesystem::path& file, const LoadOptions& option
 }
 
 namespace {
+/// Where start and goal were written, for errors about them.
+struct Endpoint {
+  const YamlReader* reader;
+  YAML::Node node;
+  Config* q;
+  const char* what;
+};
+
+/// The same problem in other units: every length (geometry, poses, bounds,
+/// translations and prismatic joints, the checkers' lengths) times the
+/// factor, angles unchanged. Soundness must not depend on the unit.
+void scaleProblem(Problem& problem, double factor) {
+  std::shared_ptr<Robot> robot = problem.robot->scaled(factor);
+  problem.scene = problem.scene->scaled(factor);
+  robot->scaleConfig(problem.start, factor);
+  robot->scaleConfig(problem.goal, factor);
+  problem.robot = robot;
+  LengthScaler lengths{factor};
+  forEachStrategy(problem.checker, [&](std::string_view, auto& settings) { settings.fields(lengths); });
+}
+
+/// Start and goal lie within the bounds and collide with nothing (on the
+/// meshes: the verdict every geometry agrees with).
+void checkEndpoints(const Problem& problem, const std::array<Endpoint, 2>& endpoints) {
+  const Robot& robot = *problem.robot;
+  CollisionQueries collision(problem.robot, problem.scene, Geometry::Mesh);
+  for (const auto& e : endpoints) {
+    if (!robot.inBounds(*e.q)) {
+      std::string outside;
+      // Bounds cover the bounded coordinates only (translation for rigid bodies).
+      for (Eigen::Index i = 0; i < std::min(e.q->size(), robot.bounds().lower.size()); ++i)
+        if (!((*e.q)[i] >= robot.bounds().lower[i] && (*e.q)[i] <= robot.bounds().upper[i]))
+          outside += fmt::format("{}{} = {} not in [{}, {}]", outside.empty() ? "" : ", ",
+                                 robot.coordinateNames()[static_cast<std::size_t>(i)], (*e.q)[i], robot.bounds().lower[i],
+                                 robot.bounds().upper[i]);
+      e.reader->fail(e.node, fmt::format("the {} configuration is out of bounds ({})", e.what,
+                                         outside.empty() ? "a coordinate is not finite" : outside));
+    }
+    CheckStats ignored;
+    Contact contact;
+    if (collision.inCollision(*e.q, ignored, &contact))
+      e.reader->fail(e.node, fmt::format("the {} configuration is in collision ({})", e.what,
+                                         describe(contact, robot, *problem.scene)));
+  }
+}
+
+/// Start and goal, from the problem file or the MoveIt request.
+std::array<Endpoint, 2> readEndpoints(const YamlReader& in, const YAML::Node& root, const YamlReader* requestIn,
+                                      const MotionPlanRequest* request, Problem& problem) {
+  const Robot& robot = *problem.robot;
+  if (!request) {
+    const YAML::Node startNode = in.require(root, "start", "problem");
+    const YAML::Node goalNode = in.require(root, "goal", "problem");
+    problem.start = readConfig(in, startNode, "start", robot);
+    problem.goal = readConfig(in, goalNode, "goal", robot);
+    return {Endpoint{&in, startNode, &problem.start, "start"}, Endpoint{&in, goalNode, &problem.goal, "goal"}};
+  }
+  problem.start = jointsToConfig(*requestIn, request->start_node, "start_state", robot, request->start);
+  std::map<std::string, double> goal;
+  for (const auto& [name, value] : request->goal) {
+    const auto& names = robot.coordinateNames();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      requestIn->fail(request->goal_node, fmt::format("the goal constrains joint '{}', which is not in planning group '{}' "
+                                                      "(planned joints: {})",
+                                                      name, request->group, fmt::join(names, ", ")));
+    goal[name] = value;
+  }
+  problem.goal = jointsToConfig(*requestIn, request->goal_node, "goal", robot, goal);
+  return {Endpoint{requestIn, request->start_node, &problem.start, "start"},
+          Endpoint{requestIn, request->goal_node, &problem.goal, "goal"}};
+}
+
 Problem readProblem(const std::filesystem::path& file, const LoadOptions& options) {
   YamlReader in = isOmplAppConfig(file) ? readOmplAppConfig(file) : YamlReader(file);
   const bool requestFile = isMotionPlanRequest(in.root());
@@ -365,51 +437,14 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
   problem.robot = robot;
   problem.scene = scene;
 
-  // Where start and goal were written, for errors about them.
-  struct Endpoint {
-    const YamlReader* reader;
-    YAML::Node node;
-    Config* q;
-    const char* what;
-  };
-  std::array<Endpoint, 2> endpoints{};
-  if (request) {
-    problem.start = jointsToConfig(*requestIn, request->start_node, "start_state", *robot, request->start);
-    std::map<std::string, double> goal;
-    for (const auto& [name, value] : request->goal) {
-      const auto& names = robot->coordinateNames();
-      if (std::find(names.begin(), names.end(), name) == names.end())
-        requestIn->fail(request->goal_node, fmt::format("the goal constrains joint '{}', which is not in planning group '{}' "
-                                                        "(planned joints: {})",
-                                                        name, request->group, fmt::join(names, ", ")));
-      goal[name] = value;
-    }
-    problem.goal = jointsToConfig(*requestIn, request->goal_node, "goal", *robot, goal);
-    endpoints = {Endpoint{&*requestIn, request->start_node, &problem.start, "start"},
-                 Endpoint{&*requestIn, request->goal_node, &problem.goal, "goal"}};
-  } else {
-    const YAML::Node startNode = in.require(root, "start", "problem");
-    const YAML::Node goalNode = in.require(root, "goal", "problem");
-    problem.start = readConfig(in, startNode, "start", *robot);
-    problem.goal = readConfig(in, goalNode, "goal", *robot);
-    endpoints = {Endpoint{&in, startNode, &problem.start, "start"}, Endpoint{&in, goalNode, &problem.goal, "goal"}};
-  }
+  const std::array<Endpoint, 2> endpoints =
+      readEndpoints(in, root, requestIn ? &*requestIn : nullptr, request ? &*request : nullptr, problem);
   readPlanner(in, root, problem.planner);
   readChecker(in, root, problem.checker);
   if (root["scale"]) {
-    // The same problem in other units: every length (geometry, poses, bounds,
-    // translations and prismatic joints, the checkers' lengths) times the
-    // factor, angles unchanged. Soundness must not depend on the unit.
     const double factor = in.positive(root["scale"], "scale");
     if (!(factor >= 1e-9 && factor <= 1e9)) in.fail(root["scale"], "scale must lie in [1e-9, 1e9]");
-    robot = robot->scaled(factor);
-    scene = scene->scaled(factor);
-    problem.robot = robot;
-    problem.scene = scene;
-    robot->scaleConfig(problem.start, factor);
-    robot->scaleConfig(problem.goal, factor);
-    LengthScaler lengths{factor};
-    forEachStrategy(problem.checker, [&](std::string_view, auto& settings) { settings.fields(lengths); });
+    scaleProblem(problem, factor);
   }
   try {
     // The sections were checked field by field as they were read; this
@@ -421,27 +456,7 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
   } catch (const std::invalid_argument& e) {
     in.fail(root, e.what());
   }
-  if (options.checkEndpoints) {
-    CollisionQueries collision(problem.robot, problem.scene, Geometry::Mesh);
-    for (const auto& e : endpoints) {
-      if (!robot->inBounds(*e.q)) {
-        std::string outside;
-        // Bounds cover the bounded coordinates only (translation for rigid bodies).
-        for (Eigen::Index i = 0; i < std::min(e.q->size(), robot->bounds().lower.size()); ++i)
-          if (!((*e.q)[i] >= robot->bounds().lower[i] && (*e.q)[i] <= robot->bounds().upper[i]))
-            outside += fmt::format("{}{} = {} not in [{}, {}]", outside.empty() ? "" : ", ",
-                                   robot->coordinateNames()[static_cast<std::size_t>(i)], (*e.q)[i],
-                                   robot->bounds().lower[i], robot->bounds().upper[i]);
-        e.reader->fail(e.node, fmt::format("the {} configuration is out of bounds ({})", e.what,
-                                           outside.empty() ? "a coordinate is not finite" : outside));
-      }
-      CheckStats ignored;
-      Contact contact;
-      if (collision.inCollision(*e.q, ignored, &contact))
-        e.reader->fail(e.node, fmt::format("the {} configuration is in collision ({})", e.what,
-                                           describe(contact, *robot, *problem.scene)));
-    }
-  }
+  if (options.checkEndpoints) checkEndpoints(problem, endpoints);
   return problem;
 }
 }  // namespace
