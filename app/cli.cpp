@@ -65,12 +65,14 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
       "roadmap {} vertices, {} edges; checker: {} static queries, {} edges checked, {}{} BV tests, {} triangle tests, "
       "{:.3f} s\n",
       result.roadmap_vertices, result.roadmap_edges, c.static_queries, c.edges_checked,
-      c.distance_queries > 0 ? fmt::format("{} distance queries, {} bisection steps, ", c.distance_queries, c.bisection_steps) : "",
+      c.distance_queries > 0
+          ? fmt::format("{} distance queries, {} bisection steps, ", c.distance_queries, c.bisection_steps)
+          : "",
       c.bv_tests, c.primitive_tests, c.time_s);
   for (const NodeSourceStats& source : result.node_sources)
-    out << fmt::format("nodes from {}: {} nodes from {} samples drawn, {:.1f} static checks per node, {} nodes on the path\n",
-                       source.source, source.nodes, source.samples_drawn, source.staticChecksPerNode(),
-                       source.nodes_on_path);
+    out << fmt::format(
+        "nodes from {}: {} nodes from {} samples drawn, {:.1f} static checks per node, {} nodes on the path\n",
+        source.source, source.nodes, source.samples_drawn, source.staticChecksPerNode(), source.nodes_on_path);
   OutputFiles files(outDir);
   if (result.solved) {
     files.add("path.csv", pathCsv(*problem.robot, result.path));
@@ -116,37 +118,43 @@ int check(const std::string& file, const LoadOptions& options, std::uint32_t see
   if (o.maxLength < 0 || !std::isfinite(o.maxLength)) throw InputError("--max-length must be a length >= 0");
   if (o.maxLengthFraction < 0 || o.maxLengthFraction > 1)
     throw InputError("--max-length-fraction must be a fraction of the C-space extent in [0, 1]");
-  if (o.maxLength > 0 && o.maxLengthFraction > 0) throw InputError("give at most one of --max-length and --max-length-fraction");
+  if (o.maxLength > 0 && o.maxLengthFraction > 0)
+    throw InputError("give at most one of --max-length and --max-length-fraction");
   const double maxLength = o.maxLengthFraction > 0 ? o.maxLengthFraction * problem.robot->maxExtent() : o.maxLength;
   if (o.truthEps < 0 || !std::isfinite(o.truthEps)) throw InputError("--truth-eps must be a length >= 0 (m)");
-  const std::vector<EdgeCase> edges = o.edgesFile.empty() ? randomEdges(problem.robot, problem.scene, o.randomCount, maxLength, seed)
-                                                          : readEdgesCsv(o.edgesFile, *problem.robot);
+  const std::vector<EdgeCase> edges = o.edgesFile.empty()
+                                          ? randomEdges(problem.robot, problem.scene, o.randomCount, maxLength, seed)
+                                          : readEdgesCsv(o.edgesFile, *problem.robot);
   out << fmt::format("problem {}: {} edges ({}), checker {}, {} thread(s)\n", problem.name, edges.size(),
                      o.edgesFile.empty() ? fmt::format("random, seed {}", seed) : o.edgesFile, checker->description(),
                      o.jobs);
   if (o.independentResolution < 0 || o.independentResolution > 1)
     throw InputError("--independent-truth must be a fraction of the C-space extent in (0, 1]");
-  const EdgeCheckReport report = checkEdges(problem.robot, problem.scene, *checker, edges, o.truthEps, o.jobs, o.independentResolution);
+  const EdgeCheckReport report =
+      checkEdges(problem.robot, problem.scene, *checker, edges, o.truthEps, o.jobs, o.independentResolution);
   const std::size_t checked = edges.size() - report.invalid_endpoints;
-  out << fmt::format("verdicts: {} free, {} colliding ({} unresolved below eta), {} unknown, {} with an invalid endpoint\n",
-                     report.free, report.colliding, report.unresolved, report.unknown, report.invalid_endpoints);
+  out << fmt::format(
+      "verdicts: {} free, {} colliding ({} unresolved below eta), {} unknown, {} with an invalid endpoint\n",
+      report.free, report.colliding, report.unresolved, report.unknown, report.invalid_endpoints);
   if (checked > 0)
-    out << fmt::format("checker time {:.3f} s in all, {:.1f} us per edge (summed over threads), median {:.1f} us per edge\n",
-                       report.stats.time_s, 1e6 * report.stats.time_s / static_cast<double>(checked),
-                       1e6 * medianEdgeTime(report));
+    out << fmt::format(
+        "checker time {:.3f} s in all, {:.1f} us per edge (summed over threads), median {:.1f} us per edge\n",
+        report.stats.time_s, 1e6 * report.stats.time_s / static_cast<double>(checked), 1e6 * medianEdgeTime(report));
   printStats(report.stats, out);
   if (report.colliding > report.unresolved)
     out << fmt::format("witnesses: {} of {} colliding verdicts have a witness FCL does not confirm\n",
                        report.unconfirmed_witnesses, report.colliding - report.unresolved);
   if (o.truthEps > 0)
-    out << fmt::format("ground truth (no robot point moves more than {:.3g} m between checks): {} misses (free but "
-                       "colliding), {} conservative (colliding but free)\n",
-                       o.truthEps, report.misses, report.conservative);
+    out << fmt::format(
+        "ground truth (no robot point moves more than {:.3g} m between checks): {} misses (free but "
+        "colliding), {} conservative (colliding but free)\n",
+        o.truthEps, report.misses, report.conservative);
   if (o.independentResolution > 0) {
-    out << fmt::format("independent truth (plain FCL every {:g} of the C-space extent{}): {} misses (free but colliding "
-                       "for either truth), {} conservative",
-                       o.independentResolution, o.truthEps > 0 ? ", with the motion-bound truth" : "", report.misses,
-                       report.conservative);
+    out << fmt::format(
+        "independent truth (plain FCL every {:g} of the C-space extent{}): {} misses (free but colliding "
+        "for either truth), {} conservative",
+        o.independentResolution, o.truthEps > 0 ? ", with the motion-bound truth" : "", report.misses,
+        report.conservative);
     if (o.truthEps > 0)
       out << fmt::format(", {} disagreements (colliding only for the independent truth)", report.truth_disagreements);
     out << "\n";
@@ -188,7 +196,6 @@ std::string checkerHelp() {
                      fmt::join(checkerNames(), ", "));
 }
 
-
 /// A subcommand and what runs it once the command line named it.
 struct Command {
   CLI::App* sub;
@@ -205,7 +212,8 @@ struct ProblemArgs {
     sub->add_option("--set", overrides, "override a value of the problem file: key.path=value (repeatable)");
     sub->add_option("--urdf", urdf, "MoveIt problem: the robot's URDF (robot.file)");
     sub->add_option("--srdf", srdf, "MoveIt problem: the robot's SRDF (robot.srdf)");
-    sub->add_option("--scene", scene, "MoveIt problem: PlanningScene YAML (default: sceneNNNN.yaml beside requestNNNN.yaml)");
+    sub->add_option("--scene", scene,
+                    "MoveIt problem: PlanningScene YAML (default: sceneNNNN.yaml beside requestNNNN.yaml)");
     sub->add_option("--request", request, "MoveIt problem: MotionPlanRequest YAML (instead of PROBLEM)");
   }
   /// The problem file named by PROBLEM or --request; refuses neither or both.
@@ -218,7 +226,8 @@ struct ProblemArgs {
   /// The MoveIt flags, as the overrides of the problem the request stands for.
   std::vector<std::string> moveitOverrides() const {
     std::vector<std::string> result;
-    for (const auto& [value, key] : {std::pair{&urdf, "robot.file"}, std::pair{&srdf, "robot.srdf"}, std::pair{&scene, "moveit.scene"}})
+    for (const auto& [value, key] :
+         {std::pair{&urdf, "robot.file"}, std::pair{&srdf, "robot.srdf"}, std::pair{&scene, "moveit.scene"}})
       if (!value->empty()) result.push_back(fmt::format("{}={}", key, std::filesystem::absolute(*value).string()));
     return result;
   }
@@ -249,11 +258,13 @@ Command planCommand(CLI::App& app, std::ostream& out) {
   a->problem.addTo(sub);
   sub->add_option("--planner", a->planner, fmt::format("{}", fmt::join(plannerNames(), ", ")));
   sub->add_option("--checker", a->checker, checkerHelp());
-  sub->add_option("--sampler", a->sampler,
-                  fmt::format("node sampler: {}, or a mix such as uniform:0.5,bridge:0.5", fmt::join(samplerNames(), ", ")));
+  sub->add_option(
+      "--sampler", a->sampler,
+      fmt::format("node sampler: {}, or a mix such as uniform:0.5,bridge:0.5", fmt::join(samplerNames(), ", ")));
   addSeed(sub, a->seed, "random seed (0 to 4294967295)");
   sub->add_option("--time-limit", a->timeLimit, "time limit (s)");
-  sub->add_option("--threads", a->threads, "prm: threads for edge checks, one checker clone each (default 1; see docs/problem-format.md)")
+  sub->add_option("--threads", a->threads,
+                  "prm: threads for edge checks, one checker clone each (default 1; see docs/problem-format.md)")
       ->check(CLI::Range(0L, 256L));
   sub->add_option("--out", a->out, "output folder (default: out)");
   return {sub, [a, sub, &out] {
@@ -282,12 +293,14 @@ Command checkCommand(CLI::App& app, std::ostream& out) {
   CheckOptions& o = a->options;
   sub->add_option("--checker", a->checker, checkerHelp());
   sub->add_option("--edges", o.edgesFile, "CSV of edges: header a.<coordinate>..., b.<coordinate>...");
-  sub->add_option("--random", o.randomCount, "check N random edges between valid configurations")->check(CLI::PositiveNumber);
+  sub->add_option("--random", o.randomCount, "check N random edges between valid configurations")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--max-length", o.maxLength, "longest random edge (C-space units; default: any)");
   sub->add_option("--max-length-fraction", o.maxLengthFraction,
                   "longest random edge as a fraction of the C-space extent (like OMPL's resolutions)");
   addSeed(sub, a->seed, "seed of the random edges (default 1; 0 to 4294967295)");
-  sub->add_option("--truth-eps", o.truthEps, "also run a dense ground truth: no robot point moves more than this (m) between checks");
+  sub->add_option("--truth-eps", o.truthEps,
+                  "also run a dense ground truth: no robot point moves more than this (m) between checks");
   sub->add_option("--independent-truth", o.independentResolution,
                   "also run the independent truth: plain FCL checks every this fraction of the C-space extent "
                   "(e.g. 1e-4), no motion bounds; misses count against either truth");
@@ -317,13 +330,16 @@ Command compareCommand(CLI::App& app, std::ostream& out) {
       "compare", "run checker x planner combinations on one problem with the same seeds; table, CSV, OMPL logs, plots");
   a->problem.addTo(sub);
   sub->add_option("--checkers", a->checkers, fmt::format("comma-separated checkers (default {})", a->checkers));
-  sub->add_option("--planners", a->planners,
-                  fmt::format("comma-separated planners (default {}; for an OMPL.app .cfg, its [planner] section's)", a->planners));
+  sub->add_option(
+      "--planners", a->planners,
+      fmt::format("comma-separated planners (default {}; for an OMPL.app .cfg, its [planner] section's)", a->planners));
   sub->add_option("--runs", a->options.runs, "runs per combination, seeds 1..N (default 10, or the .cfg's run_count)")
       ->check(CLI::PositiveNumber);
-  sub->add_option("--time-limit", a->options.time_limit_s, "planning time limit per run (s, default 10, or the .cfg's time_limit)");
-  sub->add_option("--jobs", a->options.jobs,
-                  "worker processes (default 1, at most 256; times are wall times, so more workers than cores skews them)")
+  sub->add_option("--time-limit", a->options.time_limit_s,
+                  "planning time limit per run (s, default 10, or the .cfg's time_limit)");
+  sub->add_option(
+         "--jobs", a->options.jobs,
+         "worker processes (default 1, at most 256; times are wall times, so more workers than cores skews them)")
       ->check(CLI::Range(std::size_t{1}, kMaxJobs));
   sub->add_option("--out", a->out, "output folder (default: out)");
   sub->add_flag("--no-plots", a->noPlots, "do not run matplotlib");
@@ -351,9 +367,11 @@ Command sweepCommand(CLI::App& app, std::ostream& out) {
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand(
-      "sweep", "run a grid of problems x planners x checkers x settings x seeds on worker processes (resumable, shardable)");
+      "sweep",
+      "run a grid of problems x planners x checkers x settings x seeds on worker processes (resumable, shardable)");
   sub->add_option("file", a->file, "sweep YAML file (configs/sweeps/)")->required();
-  sub->add_option("--jobs", a->options.jobs, "worker processes (default 1, at most 256)")->check(CLI::Range(std::size_t{1}, kMaxJobs));
+  sub->add_option("--jobs", a->options.jobs, "worker processes (default 1, at most 256)")
+      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
   sub->add_option("--shard", a->shard, "run the i-th of N deterministic parts of the grid: i/N (default 1/1)");
   sub->add_flag("--resume", a->options.resume, "skip the runs already in OUT/runs.jsonl");
   sub->add_option("--out", a->out, "output folder (default: out/sweep)");
@@ -374,7 +392,8 @@ Command mergeCommand(CLI::App& app, std::ostream& out) {
     bool noPlots = false;
   };
   auto a = std::make_shared<Args>();
-  auto* sub = app.add_subcommand("merge", "combine shard folders of one sweep; fails if a run is missing or duplicated");
+  auto* sub =
+      app.add_subcommand("merge", "combine shard folders of one sweep; fails if a run is missing or duplicated");
   sub->add_option("file", a->file, "the sweep YAML file the shards ran")->required();
   sub->add_option("folders", a->folders, "shard output folders")->required();
   sub->add_option("--out", a->out, "output folder (default: out/merged)");
@@ -393,8 +412,9 @@ Command benchmarkSetCommand(CLI::App& app, std::ostream& out) {
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand(
-      "benchmark-set", "plan every MoveIt problem (requestNNNN.yaml + sceneNNNN.yaml) of folders, e.g. MotionBenchMaker "
-                       "scenarios; success rate, time and verify-rejected paths per folder");
+      "benchmark-set",
+      "plan every MoveIt problem (requestNNNN.yaml + sceneNNNN.yaml) of folders, e.g. MotionBenchMaker "
+      "scenarios; success rate, time and verify-rejected paths per folder");
   BenchmarkSetOptions& o = a->options;
   sub->add_option("folders", a->folders, "folders of requestNNNN.yaml and sceneNNNN.yaml")->required();
   sub->add_option("--urdf", a->urdf, "the robot's URDF")->required();
@@ -405,7 +425,8 @@ Command benchmarkSetCommand(CLI::App& app, std::ostream& out) {
   sub->add_option("--seeds", o.seeds, "runs per problem, seeds 1..N (default 1)")->check(CLI::PositiveNumber);
   sub->add_option("--limit", o.limit, "at most N problems per folder, first by name (default all)");
   sub->add_option("--time-limit", o.time_limit_s, "planning time limit per run (s, default 10)");
-  sub->add_option("--jobs", o.jobs, "worker processes (default 1, at most 256)")->check(CLI::Range(std::size_t{1}, kMaxJobs));
+  sub->add_option("--jobs", o.jobs, "worker processes (default 1, at most 256)")
+      ->check(CLI::Range(std::size_t{1}, kMaxJobs));
   sub->add_flag("--resume", o.resume, "skip the runs already in OUT/runs.jsonl");
   sub->add_option("--out", a->out, "output folder (default: out/benchmark_set)");
   sub->add_flag("--plots", o.plots, "also draw per-problem plots with matplotlib (off by default)");
@@ -427,7 +448,8 @@ Command experimentCommand(CLI::App& app, std::ostream& out) {
     std::string file, out = "out";
   };
   auto a = std::make_shared<Args>();
-  auto* sub = app.add_subcommand("experiment", "run a shipped experiment (Lin & Li's Tables 1 and 2) and write its tables as CSV");
+  auto* sub = app.add_subcommand("experiment",
+                                 "run a shipped experiment (Lin & Li's Tables 1 and 2) and write its tables as CSV");
   sub->add_option("file", a->file, "experiment YAML file (configs/experiments/)")->required();
   sub->add_option("--out", a->out, "output folder (default: out)");
   return {sub, [a, &out] {
@@ -453,9 +475,10 @@ Command validateCommand(CLI::App& app, std::ostream& out) {
   return {sub, [a, &out] {
             const std::string file = a->problemFile();
             const Problem problem = loadProblem(file, a->loadOptions());
-            out << fmt::format("{}: valid ({}, {} dof, {} links, {} obstacles with {} triangles, scene size {:.6g} m)\n", file,
-                               problem.robot->kind(), problem.robot->dof(), problem.robot->links().size(),
-                               problem.scene->obstacles().size(), problem.scene->triangleCount(), problem.sceneSize());
+            out << fmt::format(
+                "{}: valid ({}, {} dof, {} links, {} obstacles with {} triangles, scene size {:.6g} m)\n", file,
+                problem.robot->kind(), problem.robot->dof(), problem.robot->links().size(),
+                problem.scene->obstacles().size(), problem.scene->triangleCount(), problem.sceneSize());
             return kOk;
           }};
 }
@@ -472,7 +495,8 @@ int verify(const VerifyArgs& a, const CLI::App& sub, std::ostream& out) {
   LoadOptions options = a.problem.loadOptions();
   options.checkEndpoints = false;
   const Problem problem = loadProblem(a.problem.problemFile(), options);
-  if (sub.count("--eps") && !(a.eps > 0 && std::isfinite(a.eps))) throw InputError("--eps must be a positive number of metres");
+  if (sub.count("--eps") && !(a.eps > 0 && std::isfinite(a.eps)))
+    throw InputError("--eps must be a positive number of metres");
   const double eps = sub.count("--eps") ? a.eps : defaultVerifyEps(problem);
   const auto path = readPath(a.pathFile, *problem.robot);
   if (sub.count("--independent-resolution") && !(a.independentResolution > 0 && a.independentResolution <= 1))
@@ -501,11 +525,14 @@ Command verifyCommand(CLI::App& app, std::ostream& out) {
   auto a = std::make_shared<VerifyArgs>();
   auto* sub = app.add_subcommand("verify", "dense check of a path file; exit 0 if collision-free, 1 if not");
   a->problem.addTo(sub);
-  sub->add_option("path", a->pathFile, "path written by plan (path.csv, or path.txt / an OMPL.app .path file)")->required();
-  sub->add_option("--html", a->htmlFile,
-                  "also write a viewer page (as plan's scene.html) of the path, its first colliding configuration highlighted");
-  sub->add_option("--eps", a->eps, "largest motion of any robot point between checks (m); default 1e-3 of the robot's "
-                                   "largest link or of the scene, whichever is smaller");
+  sub->add_option("path", a->pathFile, "path written by plan (path.csv, or path.txt / an OMPL.app .path file)")
+      ->required();
+  sub->add_option(
+      "--html", a->htmlFile,
+      "also write a viewer page (as plan's scene.html) of the path, its first colliding configuration highlighted");
+  sub->add_option("--eps", a->eps,
+                  "largest motion of any robot point between checks (m); default 1e-3 of the robot's "
+                  "largest link or of the scene, whichever is smaller");
   sub->add_flag("--independent", a->independent,
                 "also step every segment in C-space with plain FCL checks (no motion bounds, no prmkit distance "
                 "code); a collision only it finds is reported as a disagreement");
@@ -519,9 +546,10 @@ Command verifyCommand(CLI::App& app, std::ostream& out) {
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"prmkit: PRM and lazy PRM motion planning with pluggable collision checkers"};
   app.require_subcommand(1);
-  const std::vector<Command> commands{planCommand(app, out),         checkCommand(app, out),    compareCommand(app, out),
-                                      sweepCommand(app, out),        mergeCommand(app, out),    benchmarkSetCommand(app, out),
-                                      experimentCommand(app, out),   validateCommand(app, out), verifyCommand(app, out)};
+  const std::vector<Command> commands{
+      planCommand(app, out),       checkCommand(app, out),    compareCommand(app, out),
+      sweepCommand(app, out),      mergeCommand(app, out),    benchmarkSetCommand(app, out),
+      experimentCommand(app, out), validateCommand(app, out), verifyCommand(app, out)};
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);

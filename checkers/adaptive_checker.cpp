@@ -83,14 +83,13 @@ std::string AdaptiveChecker::description() const {
       "segment{}, {})",
       eta_, settings_.distance_relative_error, settings_.speed_bounds && robot_->hasSpeedBounds() ? "speed" : "lever",
       geometryName(settings_.geometry), std::max(settings_.probes, 1),
-      settings_.probe_step > 0.0 ? fmt::format(" at most, one per {:g}% of the C-space extent", 100 * settings_.probe_step)
-                                 : "",
+      settings_.probe_step > 0.0
+          ? fmt::format(" at most, one per {:g}% of the C-space extent", 100 * settings_.probe_step)
+          : "",
       settings_.path_queue ? "paths in one queue" : "paths segment by segment");
 }
 
-std::unique_ptr<Checker> AdaptiveChecker::clone() const {
-  return std::unique_ptr<Checker>(new AdaptiveChecker(*this));
-}
+std::unique_ptr<Checker> AdaptiveChecker::clone() const { return std::unique_ptr<Checker>(new AdaptiveChecker(*this)); }
 
 bool AdaptiveChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
 
@@ -135,7 +134,8 @@ const std::vector<int>& AdaptiveChecker::cellOrder(std::size_t cells) {
 
 AdaptiveChecker::Sample::SegmentSpeeds& AdaptiveChecker::twistsAt(std::uint32_t sampleIndex, std::uint32_t segment) {
   auto& all = samples_[sampleIndex].speeds;
-  auto found = std::find_if(all.begin(), all.end(), [&](const Sample::SegmentSpeeds& s) { return s.segment == segment; });
+  auto found =
+      std::find_if(all.begin(), all.end(), [&](const Sample::SegmentSpeeds& s) { return s.segment == segment; });
   if (found == all.end()) {
     Sample::SegmentSpeeds entry{segment, {}, {}};
     Sample& sample = samples_[sampleIndex];
@@ -192,8 +192,8 @@ bool AdaptiveChecker::directionalCertificate(const Element& e, const DistanceBou
   }
   auto forwardCovers = [&](double to) {
     if (!(to > 0.0)) return true;
-    return fromA && directionalTravel(forwardStart, forwardEnd, acceleration, width, 0.0, to) * (1.0 + 1e-9) <
-                        a.direction_gap;
+    return fromA &&
+           directionalTravel(forwardStart, forwardEnd, acceleration, width, 0.0, to) * (1.0 + 1e-9) < a.direction_gap;
   };
   auto backwardCovers = [&](double from) {
     if (!(from < width)) return true;
@@ -295,8 +295,7 @@ std::pair<PlacedBody, PlacedBody> AdaptiveChecker::placedBodies(std::uint32_t sa
   const auto link = static_cast<std::size_t>(p.link);
   if (p.obstacle >= 0) {
     const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
-    return {PlacedBody{*links[link].bvh, &links[link].cover, sample.poses[link]},
-            placedObstacle(obstacle)};
+    return {PlacedBody{*links[link].bvh, &links[link].cover, sample.poses[link]}, placedObstacle(obstacle)};
   }
   const auto other = static_cast<std::size_t>(p.other_link);
   return {PlacedBody{*links[link].bvh, &links[link].cover, sample.poses[link]},
@@ -352,8 +351,8 @@ double AdaptiveChecker::enclosingBound(std::uint32_t sampleIndex, std::uint32_t 
   // around a board or a table top): a lower bound for the same reason.
   ++stats_.bv_tests;
   const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
-  return std::max(spheres, BvhDistance::pointBoxDistance(
-                               centre, *obstacleBoxes_[static_cast<std::size_t>(p.obstacle)], obstacle.pose) -
+  return std::max(spheres, BvhDistance::pointBoxDistance(centre, *obstacleBoxes_[static_cast<std::size_t>(p.obstacle)],
+                                                         obstacle.pose) -
                                radius);
 }
 
@@ -389,8 +388,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::inProbeOrder(ProbeCen
   for (std::size_t round = 0; round < most; ++round)
     for (std::size_t s = 0; s < cells_.size(); ++s)
       if (round < cells_[s].size())
-        if (auto collision = probe(s, static_cast<std::size_t>(cellOrder(cells_[s].size())[round])))
-          return collision;
+        if (auto collision = probe(s, static_cast<std::size_t>(cellOrder(cells_[s].size())[round]))) return collision;
   return std::nullopt;
 }
 
@@ -558,8 +556,8 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::bisectQueued() {
     // The split point and its distance threshold only steer the search (each
     // half gets its own bound below), so the average speed serves.
     const double unitBound = l / width;
-    const double tm = std::clamp(0.5 * (e.t_a + e.t_b) + 0.5 * (da - db) / unitBound, e.t_a + 0.25 * width,
-                                 e.t_b - 0.25 * width);
+    const double tm =
+        std::clamp(0.5 * (e.t_a + e.t_b) + 0.5 * (da - db) / unitBound, e.t_a + 0.25 * width, e.t_b - 0.25 * width);
     const double needed = std::max((tm - e.t_a) * unitBound - da, (e.t_b - tm) * unitBound - db);
     robot_->interpolate(path_[e.segment], path_[e.segment + 1], tm, splitConfig_);
     const std::uint32_t m = sampleAt(splitConfig_, false, splitKey(e.segment, tm));

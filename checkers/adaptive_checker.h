@@ -115,10 +115,10 @@ class AdaptiveChecker final : public Checker {
   /// A configuration on the path being checked: a path node or a bisection point.
   struct Sample {
     Config q;
-    std::vector<Transform> poses;        // empty until a distance needs them
+    std::vector<Transform> poses;          // empty until a distance needs them
     std::vector<Eigen::Vector3d> centres;  // links' enclosing sphere centres (world), set by the probes
-    std::vector<DistanceBound> bounds;   // per pair
-    std::vector<bool> from_cache;        // bound loaded from the node cache
+    std::vector<DistanceBound> bounds;     // per pair
+    std::vector<bool> from_cache;          // bound loaded from the node cache
     /// Pairs whose bound is known (computed since the sample was made, or
     /// loaded from the node cache): a reused sample resets only those (a
     /// bisection sample usually serves one pair of hundreds).
@@ -283,9 +283,9 @@ class AdaptiveChecker final : public Checker {
   std::priority_queue<Element> queue_;
   std::vector<std::size_t> open_;  // unresolved elements per segment
   Config splitConfig_;
-  std::vector<std::vector<double>> pairMotionBounds_;  // [segment][pair] l_i + l_j of the whole segment
+  std::vector<std::vector<double>> pairMotionBounds_;    // [segment][pair] l_i + l_j of the whole segment
   std::vector<std::vector<double>> accelerationBounds_;  // [segment][link], when the robot has speed bounds
-  std::span<const Config> path_;                       // the path being checked
+  std::span<const Config> path_;                         // the path being checked
   std::unordered_map<std::string, std::uint32_t> samplesByKey_;
 
   /// The pairs' known bounds at roadmap configurations, keyed by the configuration's bytes.

@@ -11,9 +11,12 @@ namespace prmkit {
 namespace {
 const char* orderName(TraversalOrder order) {
   switch (order) {
-    case TraversalOrder::DepthFirst: return "depth_first";
-    case TraversalOrder::Coherence: return "coherence";
-    case TraversalOrder::Overlap: return "overlap";
+    case TraversalOrder::DepthFirst:
+      return "depth_first";
+    case TraversalOrder::Coherence:
+      return "coherence";
+    case TraversalOrder::Overlap:
+      return "overlap";
   }
   return "?";
 }
@@ -38,8 +41,8 @@ std::string BudgetedChecker::description() const {
   const std::string where = sampling.space == DiscreteSettings::Space::CSpace
                                 ? fmt::format("{:g}% of the C-space extent", 100 * sampling.resolution)
                                 : fmt::format("eps {:g} m in workspace", sampling.eps);
-  return fmt::format("budgeted ({} BV tests per sample, {} order, samples every {})", settings_.traversal.budget_bv_tests,
-                     orderName(settings_.traversal.order), where);
+  return fmt::format("budgeted ({} BV tests per sample, {} order, samples every {})",
+                     settings_.traversal.budget_bv_tests, orderName(settings_.traversal.order), where);
 }
 
 bool BudgetedChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }

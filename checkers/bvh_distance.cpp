@@ -48,15 +48,15 @@ double BvhDistance::pointBoxDistance(const Eigen::Vector3d& point, const Enclosi
   const Eigen::Vector3d local = box.box_axes.transpose() * (pose.inverse() * point) - box.box_center;
   const Eigen::Vector3d outside = (local.cwiseAbs() - box.box_half_extents).cwiseMax(0.0);
   // Less a rounding margin for the frame changes, relative to the coordinates' magnitude.
-  const double magnitude = point.norm() + pose.translation().norm() + box.box_center.norm() + box.box_half_extents.norm();
+  const double magnitude =
+      point.norm() + pose.translation().norm() + box.box_center.norm() + box.box_half_extents.norm();
   return outside.norm() - 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
 }
 
 double BvhDistance::sphereGap(const Eigen::Vector3d& centreA, double radiusA, const Eigen::Vector3d& centreB,
                               double radiusB) {
   // 2 max |coordinate| bounds each centre's norm, without a square root.
-  const double magnitude =
-      2.0 * (centreA.cwiseAbs().maxCoeff() + centreB.cwiseAbs().maxCoeff()) + radiusA + radiusB;
+  const double magnitude = 2.0 * (centreA.cwiseAbs().maxCoeff() + centreB.cwiseAbs().maxCoeff()) + radiusA + radiusB;
   return (centreA - centreB).norm() - radiusA - radiusB - 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
 }
 
@@ -152,9 +152,9 @@ bool BvhDistance::provenApart(const PlacedBody& a, const PlacedBody& b, CheckSta
   return apart;
 }
 
-DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold,
-                                      double relativeError, bool useHulls, CheckStats& stats,
-                                      const DistanceBound* hint, AtConvexContact atContact) {
+DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
+                                      bool useHulls, CheckStats& stats, const DistanceBound* hint,
+                                      AtConvexContact atContact) {
   ++stats.distance_queries;
   const double sphereBound = enclosingBound(a, b, threshold, stats);
   if (sphereBound >= threshold) {
@@ -228,9 +228,8 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
   ++stats.gjk_queries;
   // Asked for a little more than the threshold, so that the proven gap (the
   // search's estimate less a rounding margin) still clears it.
-  const GjkResult gjk =
-      gjkSeparation(*hullA, a.pose, *hullB, b.pose, warm ? hint->direction : Eigen::Vector3d::Zero(),
-                    hint ? hint->support_a : 0, hint ? hint->support_b : 0, threshold * (1.0 + 1e-9));
+  const GjkResult gjk = gjkSeparation(*hullA, a.pose, *hullB, b.pose, warm ? hint->direction : Eigen::Vector3d::Zero(),
+                                      hint ? hint->support_a : 0, hint ? hint->support_b : 0, threshold * (1.0 + 1e-9));
   stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
   const bool separated = !gjk.may_overlap && gjk.distance > 0.0;
   if (separated) {
@@ -262,8 +261,8 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
         continue;
       }
       ++stats.gjk_queries;
-      const GjkResult pieceGjk = gjkSeparation(*pieceA, a.pose, *pieceB, b.pose, Eigen::Vector3d::Zero(), 0, 0,
-                                               threshold * (1.0 + 1e-9));
+      const GjkResult pieceGjk =
+          gjkSeparation(*pieceA, a.pose, *pieceB, b.pose, Eigen::Vector3d::Zero(), 0, 0, threshold * (1.0 + 1e-9));
       stats.gjk_iterations += static_cast<std::uint64_t>(pieceGjk.iterations);
       if (pieceGjk.may_overlap || !(pieceGjk.distance > 0.0)) {
         return result;  // the whole hulls' bound stands; the traversal decides
@@ -323,8 +322,8 @@ DistanceBound BvhDistance::hullPrimitiveBound(const PlacedBody& a, const PlacedB
   double upper = std::numeric_limits<double>::infinity();
   for (const auto& piece : pieces) {
     ++stats.bv_tests;
-    const double spheres = (a.pose * piece->center - b.pose.translation()).norm() - piece->bounding_radius -
-                           primitive.boundingRadius();
+    const double spheres =
+        (a.pose * piece->center - b.pose.translation()).norm() - piece->bounding_radius - primitive.boundingRadius();
     if (spheres >= threshold) {
       lower = std::min(lower, spheres);
       continue;
@@ -358,7 +357,8 @@ DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const Plac
   const Transform relative = bodyB.pose.inverse() * bodyA.pose;
   const Eigen::Matrix3d rotation = relative.linear();
   const Vector3d translation = relative.translation();
-  const double scale = translation.norm() + infoA.enclosing.center.norm() + infoA.enclosing.radius + primitive.boundingRadius();
+  const double scale =
+      translation.norm() + infoA.enclosing.center.norm() + infoA.enclosing.radius + primitive.boundingRadius();
   // The distance from a convex set of support function h to the primitive is
   // at least the slab gap <n, support(-n)> - h(n) for any unit n (a to b);
   // GJK finds the n that makes it the distance.
@@ -385,8 +385,8 @@ DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const Plac
       for (int k = 0; k < 3; ++k) point += (local[k] < 0.0 ? -box.extent[k] : box.extent[k]) * axes.col(k);
       return point;
     };
-    const GjkResult gjk = gjkAgainstPrimitive(boxSupport, primitive, center.isZero() ? Vector3d(Vector3d::UnitX()) : center,
-                                              enough * (1.0 + 1e-9), scale);
+    const GjkResult gjk = gjkAgainstPrimitive(
+        boxSupport, primitive, center.isZero() ? Vector3d(Vector3d::UnitX()) : center, enough * (1.0 + 1e-9), scale);
     stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
     if (gjk.may_overlap) return cheap;
     return std::max(cheap, gapAlong(gjk.direction, reach));
@@ -408,17 +408,15 @@ DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const Plac
     const std::array<Vector3d, 3> corners = {rotation * a.vertices[t[0]] + translation,
                                              rotation * a.vertices[t[1]] + translation,
                                              rotation * a.vertices[t[2]] + translation};
-    auto reach = [&](const Vector3d& n) {
-      return std::max({n.dot(corners[0]), n.dot(corners[1]), n.dot(corners[2])});
-    };
+    auto reach = [&](const Vector3d& n) { return std::max({n.dot(corners[0]), n.dot(corners[1]), n.dot(corners[2])}); };
     auto triangleSupport = [&](const Vector3d& d) {
       const double d0 = d.dot(corners[0]), d1 = d.dot(corners[1]), d2 = d.dot(corners[2]);
       return d0 >= d1 ? (d0 >= d2 ? corners[0] : corners[2]) : (d1 >= d2 ? corners[1] : corners[2]);
     };
     const Vector3d centroid = (corners[0] + corners[1] + corners[2]) / 3.0;
-    const GjkResult gjk = gjkAgainstPrimitive(triangleSupport, primitive,
-                                              centroid.isZero() ? Vector3d(Vector3d::UnitX()) : centroid,
-                                              cutoff() * (1.0 + 1e-9), scale);
+    const GjkResult gjk =
+        gjkAgainstPrimitive(triangleSupport, primitive, centroid.isZero() ? Vector3d(Vector3d::UnitX()) : centroid,
+                            cutoff() * (1.0 + 1e-9), scale);
     stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
     if (gjk.may_overlap) {
       leafLower = 0.0;
@@ -493,8 +491,8 @@ DistanceBound BvhDistance::traverse(const PlacedBody& bodyA, const PlacedBody& b
   // FCL's RSS distances are trusted up to a rounding margin relative to the
   // coordinates' magnitude, as the slab gaps are (64 ulps of it).
   const double nodeMargin = 64.0 * std::numeric_limits<double>::epsilon() *
-                            (translation.norm() + infoA.enclosing.center.norm() + infoA.enclosing.radius + infoB.enclosing.center.norm() +
-                             infoB.enclosing.radius);
+                            (translation.norm() + infoA.enclosing.center.norm() + infoA.enclosing.radius +
+                             infoB.enclosing.center.norm() + infoB.enclosing.radius);
   auto nodeDistance = [&](int i, int j) {
     ++stats.bv_tests;
     return fcl::distance(rotation, translation, a.getBV(i).bv, b.getBV(j).bv) - nodeMargin;
@@ -518,8 +516,8 @@ DistanceBound BvhDistance::traverse(const PlacedBody& bodyA, const PlacedBody& b
     ++stats.primitive_tests;
     const fcl::Triangle& s = a.tri_indices[triangleA];
     const fcl::Triangle& t = b.tri_indices[triangleB];
-    const TriangleDistance d = triangleDistance(a.vertices[s[0]], a.vertices[s[1]], a.vertices[s[2]], mapB(t[0]),
-                                                mapB(t[1]), mapB(t[2]));
+    const TriangleDistance d =
+        triangleDistance(a.vertices[s[0]], a.vertices[s[1]], a.vertices[s[2]], mapB(t[0]), mapB(t[1]), mapB(t[2]));
     leafLower = std::min(leafLower, d.lower);
     offer(d.upper, triangleA, triangleB);
   };

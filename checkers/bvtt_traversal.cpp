@@ -19,7 +19,8 @@ void robotMeshPairs(const Robot& robot, const Scene& scene, const std::vector<Tr
   const auto& links = robot.links();
   out.clear();
   for (std::size_t i = 0; i < links.size(); ++i)
-    for (const auto& obstacle : scene.obstacles()) out.push_back({links[i].bvh.get(), poses[i], obstacle.bvh.get(), obstacle.pose});
+    for (const auto& obstacle : scene.obstacles())
+      out.push_back({links[i].bvh.get(), poses[i], obstacle.bvh.get(), obstacle.pose});
   for (const auto& [i, k] : robot.selfCollisionPairs())
     out.push_back({links[static_cast<std::size_t>(i)].bvh.get(), poses[static_cast<std::size_t>(i)],
                    links[static_cast<std::size_t>(k)].bvh.get(), poses[static_cast<std::size_t>(k)]});
@@ -40,7 +41,8 @@ void BvttTraversal::forget() {
 
 std::uint64_t BvttTraversal::key(std::uint32_t pair, int a, int b) {
   // 16 bits of pair, 24 bits per node index: checked by check().
-  return (static_cast<std::uint64_t>(pair) << 48) | (static_cast<std::uint64_t>(a) << 24) | static_cast<std::uint64_t>(b);
+  return (static_cast<std::uint64_t>(pair) << 48) | (static_cast<std::uint64_t>(a) << 24) |
+         static_cast<std::uint64_t>(b);
 }
 
 double BvttTraversal::priority(const Node& node, const MeshPair& pair, const Eigen::Matrix3d& rotation,
@@ -157,7 +159,8 @@ TraversalResult BvttTraversal::check(std::span<const MeshPair> pairs, CheckStats
     const auto& reference = dangerous_.empty() ? previousCut_ : dangerous_;
     std::size_t checkedReference = 0;
     for (std::uint64_t k : reference) checkedReference += checked.count(k);
-    const double r = reference.empty() ? 0.0 : static_cast<double>(checkedReference) / static_cast<double>(reference.size());
+    const double r =
+        reference.empty() ? 0.0 : static_cast<double>(checkedReference) / static_cast<double>(reference.size());
     result.confidence = std::min(r * previousConfidence_, kMaxInexactConfidence);
   }
   remember();

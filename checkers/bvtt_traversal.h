@@ -69,8 +69,8 @@ void robotMeshPairs(const Robot& robot, const Scene& scene, const std::vector<Tr
                     std::vector<MeshPair>& out);
 
 struct TraversalResult {
-  bool colliding = false;  // a triangle contact was found (exact)
-  bool complete = true;    // finished within budget or found a contact: the answer is exact
+  bool colliding = false;     // a triangle contact was found (exact)
+  bool complete = true;       // finished within budget or found a contact: the answer is exact
   double confidence = 100.0;  // percent; 100 exactly when complete
   std::uint64_t bv_tests = 0;
 };
@@ -96,7 +96,7 @@ class BvttTraversal {
     std::uint64_t sequence;  // ties: the node pushed last first (recursion order)
     std::uint32_t pair;
     int a, b;
-    int depth;  // the root of a pair's BVTT has depth 1 (the paper's Fig. 2)
+    int depth;            // the root of a pair's BVTT has depth 1 (the paper's Fig. 2)
     std::int64_t parent;  // index in visited_, -1 for a root
   };
   struct Visit {

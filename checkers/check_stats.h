@@ -7,27 +7,28 @@ namespace prmkit {
 /// Counters of the work a checker did. Each is incremented by the code that
 /// does the counted work (collision_queries.cpp, bvh_distance.cpp and each strategy).
 struct CheckStats {
-  std::uint64_t static_queries = 0;    // configurations tested for collision
-  std::uint64_t pair_tests = 0;        // narrow-phase (link, obstacle) and (link, link) collision tests
-  std::uint64_t bv_tests = 0;          // bounding-volume overlap or distance tests
-  std::uint64_t primitive_tests = 0;   // triangle-triangle intersection or distance tests
-  std::uint64_t distance_queries = 0;  // lower-bound distance computations of one (link, body) pair
+  std::uint64_t static_queries = 0;          // configurations tested for collision
+  std::uint64_t pair_tests = 0;              // narrow-phase (link, obstacle) and (link, link) collision tests
+  std::uint64_t bv_tests = 0;                // bounding-volume overlap or distance tests
+  std::uint64_t primitive_tests = 0;         // triangle-triangle intersection or distance tests
+  std::uint64_t distance_queries = 0;        // lower-bound distance computations of one (link, body) pair
   std::uint64_t exact_distance_queries = 0;  // of those, the ones that needed the exact distance
-  std::uint64_t gjk_queries = 0;       // GJK runs between two convex hulls
-  std::uint64_t gjk_iterations = 0;    // support-point iterations of those runs
-  std::uint64_t coherent_answers = 0;  // distance queries answered by the previous query's separating direction
-  std::uint64_t hull_answers = 0;      // distance queries answered by convex hulls, without a BVH traversal
-  std::uint64_t bvh_traversals = 0;    // distance queries that traversed the BVHs
-  std::uint64_t cover_separations = 0;  // static pair tests settled apart by enclosing volumes or convex covers
+  std::uint64_t gjk_queries = 0;             // GJK runs between two convex hulls
+  std::uint64_t gjk_iterations = 0;          // support-point iterations of those runs
+  std::uint64_t coherent_answers = 0;        // distance queries answered by the previous query's separating direction
+  std::uint64_t hull_answers = 0;            // distance queries answered by convex hulls, without a BVH traversal
+  std::uint64_t bvh_traversals = 0;          // distance queries that traversed the BVHs
+  std::uint64_t cover_separations = 0;       // static pair tests settled apart by enclosing volumes or convex covers
   std::uint64_t vertex_confirmations = 0;  // static (link, box) tests settled colliding by a link vertex inside the box
-  std::uint64_t cache_hits = 0;        // distance bounds reused from an earlier check of the same node
-  std::uint64_t bisection_steps = 0;   // segments split at their midpoint (adaptive)
-  std::uint64_t directional_certificates = 0;  // (interval, pair) elements certified by directional motion bounds (adaptive)
-  std::uint64_t queue_pushes = 0;      // (segment, pair) elements put in the priority queue (adaptive)
+  std::uint64_t cache_hits = 0;            // distance bounds reused from an earlier check of the same node
+  std::uint64_t bisection_steps = 0;       // segments split at their midpoint (adaptive)
+  std::uint64_t directional_certificates =
+      0;                           // (interval, pair) elements certified by directional motion bounds (adaptive)
+  std::uint64_t queue_pushes = 0;  // (segment, pair) elements put in the priority queue (adaptive)
   std::uint64_t unresolved_as_colliding = 0;  // segments shorter than eta reported Colliding without a witness
   std::uint64_t edges_checked = 0;
   std::uint64_t paths_checked = 0;
-  double time_s = 0.0;                 // wall time spent inside the checker
+  double time_s = 0.0;  // wall time spent inside the checker
 
   CheckStats& operator+=(const CheckStats& other);
   /// Work done between two snapshots of the same checker.
@@ -51,7 +52,8 @@ struct CheckStats {
     visit(std::string_view("vertex_confirmations"), &CheckStats::vertex_confirmations, std::string_view("count"));
     visit(std::string_view("cache_hits"), &CheckStats::cache_hits, std::string_view("count"));
     visit(std::string_view("bisection_steps"), &CheckStats::bisection_steps, std::string_view("count"));
-    visit(std::string_view("directional_certificates"), &CheckStats::directional_certificates, std::string_view("count"));
+    visit(std::string_view("directional_certificates"), &CheckStats::directional_certificates,
+          std::string_view("count"));
     visit(std::string_view("queue_pushes"), &CheckStats::queue_pushes, std::string_view("count"));
     visit(std::string_view("unresolved_as_colliding"), &CheckStats::unresolved_as_colliding, std::string_view("count"));
     visit(std::string_view("edges_checked"), &CheckStats::edges_checked, std::string_view("count"));

@@ -23,9 +23,12 @@ class WallTimer {
 
 const char* toString(Verdict verdict) {
   switch (verdict) {
-    case Verdict::Free: return "free";
-    case Verdict::Colliding: return "colliding";
-    case Verdict::Unknown: return "unknown";
+    case Verdict::Free:
+      return "free";
+    case Verdict::Colliding:
+      return "colliding";
+    case Verdict::Unknown:
+      return "unknown";
   }
   return "?";
 }

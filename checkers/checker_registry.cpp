@@ -31,7 +31,8 @@ std::unique_ptr<Checker> makeChecker(const CheckerSettings& settings, std::share
   std::unique_ptr<Checker> checker;
   [&]<class... Checkers>(std::tuple<Checkers...>*) {
     // The first strategy whose name matches is made; the others are not tried.
-    static_cast<void>(((settings.type == Checkers::kName && (checker = make<Checkers>(settings, robot, scene))) || ...));
+    static_cast<void>(
+        ((settings.type == Checkers::kName && (checker = make<Checkers>(settings, robot, scene))) || ...));
   }(static_cast<CheckerTypes*>(nullptr));
   if (!checker)
     throw std::invalid_argument(

@@ -13,10 +13,8 @@ double ClearanceQuery::clearance(const Config& q, double relativeError, CheckSta
       // A pair whose bound reaches the smallest distance so far cannot lower
       // it, so the current minimum is the traversal's stopping threshold.
       // The same cascade as `adaptive` (spheres, convex covers, BVHs): a lower bound either way.
-      const DistanceBound bound =
-          distance_.lowerBound(PlacedBody{*links[l].bvh, &links[l].cover, poses_[l]},
-                               placedObstacle(obstacle), smallest, relativeError,
-                               true, stats);
+      const DistanceBound bound = distance_.lowerBound(PlacedBody{*links[l].bvh, &links[l].cover, poses_[l]},
+                                                       placedObstacle(obstacle), smallest, relativeError, true, stats);
       smallest = std::min(smallest, bound.lower);
     }
   }

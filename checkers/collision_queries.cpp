@@ -65,10 +65,11 @@ namespace {
 /// whose hulls the covers cannot separate collide (99.7% on MotionBenchMaker's
 /// shelves), and this settles them for a few support searches where FCL's
 /// traversal tests dozens of box pairs.
-bool vertexInsideBox(const ConvexHull& hull, const Transform& linkPose, const Primitive& box, const Transform& boxPose) {
+bool vertexInsideBox(const ConvexHull& hull, const Transform& linkPose, const Primitive& box,
+                     const Transform& boxPose) {
   const Transform toBox = boxPose.inverse() * linkPose;
-  const double margin = 1e-12 * (hull.radius + linkPose.translation().norm() + boxPose.translation().norm() +
-                                 box.half_extents.norm());
+  const double margin =
+      1e-12 * (hull.radius + linkPose.translation().norm() + boxPose.translation().norm() + box.half_extents.norm());
   const Eigen::Vector3d centre = toBox * hull.center;  // the link's, in the box's frame
   const Eigen::Matrix3d toLink = toBox.linear().transpose();
   int vertex = -1;
@@ -89,8 +90,8 @@ bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, cons
     const Link& l = robot_->links()[link];
     if (geometry_ == Geometry::Convex && obstacle.primitive && obstacle.primitive->kind == PrimitiveKind::Box &&
         l.cover.hull) {
-      if (distance_.provenApart(PlacedBody{*l.bvh, &l.cover, linkPose}, PlacedBody{*obstacle.bvh, &obstacle.cover, obstacle.pose},
-                                stats))
+      if (distance_.provenApart(PlacedBody{*l.bvh, &l.cover, linkPose},
+                                PlacedBody{*obstacle.bvh, &obstacle.cover, obstacle.pose}, stats))
         return false;
       if (vertexInsideBox(*l.cover.hull, linkPose, *obstacle.primitive, obstacle.pose)) {
         ++stats.vertex_confirmations;
@@ -111,8 +112,8 @@ bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, cons
 }
 
 bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const BvhModel& bvh,
-                               const ConvexCover& cover, const SolidInfo& solid,
-                               const Transform& pose, CheckStats& stats) {
+                               const ConvexCover& cover, const SolidInfo& solid, const Transform& pose,
+                               CheckStats& stats) {
   const Link& l = robot_->links()[link];
   if (geometry_ == Geometry::Convex &&
       distance_.provenApart(PlacedBody{*l.bvh, &l.cover, linkPose}, PlacedBody{bvh, &cover, pose}, stats))
@@ -124,8 +125,8 @@ bool CollisionQueries::meshesTouch(std::size_t link, const Transform& linkPose, 
                                    const ConvexCover& cover, const SolidInfo& solid, const Transform& pose,
                                    CheckStats& stats) {
   const Link& l = robot_->links()[link];
-  return meshesOverlap(*l.bvh, linkPose, bvh, pose, stats) ||
-         insideSolid(l.solid, linkPose, bvh, solid, cover, pose) || insideSolid(solid, pose, *l.bvh, l.solid, l.cover, linkPose);
+  return meshesOverlap(*l.bvh, linkPose, bvh, pose, stats) || insideSolid(l.solid, linkPose, bvh, solid, cover, pose) ||
+         insideSolid(solid, pose, *l.bvh, l.solid, l.cover, linkPose);
 }
 
 namespace {
@@ -171,7 +172,8 @@ bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* 
   }
   for (const auto& [i, k] : robot_->selfCollisionPairs()) {
     const auto other = static_cast<std::size_t>(k);
-    if (touches(static_cast<std::size_t>(i), poses_[i], *links[other].bvh, links[other].cover, links[other].solid, poses_[other], stats)) {
+    if (touches(static_cast<std::size_t>(i), poses_[i], *links[other].bvh, links[other].cover, links[other].solid,
+                poses_[other], stats)) {
       if (contact) *contact = {i, -1, k};
       return true;
     }

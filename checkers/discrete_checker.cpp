@@ -36,8 +36,10 @@ std::size_t segmentCount(const Robot& robot, const DiscreteSettings& settings, c
   // A step so small that the count leaves the integers would check only the
   // endpoints after the cast; refuse it instead.
   if (!(n <= static_cast<double>(kMaxSegments)))
-    throw std::invalid_argument(fmt::format("the discretization step is too small: this edge would need {:.3g} samples "
-                                            "(at most {})", n, static_cast<double>(kMaxSegments)));
+    throw std::invalid_argument(
+        fmt::format("the discretization step is too small: this edge would need {:.3g} samples "
+                    "(at most {})",
+                    n, static_cast<double>(kMaxSegments)));
   return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(n)));
 }
 

@@ -27,14 +27,17 @@ struct DiscreteSettings {
   template <class Fields>
   void fields(Fields& f) {
     samplingFields(f);
-    f.choice("order", order, std::array{Choice<Order>{"bisection", Order::Bisection}, Choice<Order>{"sequential", Order::Sequential}});
+    f.choice("order", order,
+             std::array{Choice<Order>{"bisection", Order::Bisection}, Choice<Order>{"sequential", Order::Sequential}});
     f.geometry(geometry);
   }
   /// Where an edge is sampled: shared with `budgeted`.
   template <class Fields>
   void samplingFields(Fields& f) {
-    f.number("resolution", resolution, {.min = 0.0, .max = 1.0, .min_exclusive = true, .unit = "fraction of the C-space extent"});
-    f.choice("space", space, std::array{Choice<Space>{"cspace", Space::CSpace}, Choice<Space>{"workspace", Space::Workspace}});
+    f.number("resolution", resolution,
+             {.min = 0.0, .max = 1.0, .min_exclusive = true, .unit = "fraction of the C-space extent"});
+    f.choice("space", space,
+             std::array{Choice<Space>{"cspace", Space::CSpace}, Choice<Space>{"workspace", Space::Workspace}});
     f.number("eps", eps, {.min = 0.0, .min_exclusive = true, .length = true, .unit = "m"});
   }
   /// A section that gives `eps` and no `space` samples in the workspace.

@@ -119,7 +119,8 @@ bool reduceSimplex(std::array<Vector3d, 4>& simplex, int& count, Vector3d& v) {
       }
     }
     const std::array<Vector3d, 4> old = simplex;
-    for (int k = 0; k < 3; ++k) simplex[static_cast<std::size_t>(k)] = old[static_cast<std::size_t>(kFaces[bestFace][k])];
+    for (int k = 0; k < 3; ++k)
+      simplex[static_cast<std::size_t>(k)] = old[static_cast<std::size_t>(kFaces[bestFace][k])];
     count = 3;
     v = closestOnTriangle(simplex, count);
   }

@@ -15,9 +15,12 @@ bool NumberRange::contains(double value) const {
 std::string NumberRange::describe() const {
   const bool bounded = std::isfinite(max);
   std::string text;
-  if (!std::isfinite(min)) text = bounded ? fmt::format("<= {:g}", max) : "finite";
-  else if (!bounded) text = fmt::format("{} {:g}", min_exclusive ? ">" : ">=", min);
-  else text = fmt::format("in {}{:g}, {:g}]", min_exclusive ? "(" : "[", min, max);
+  if (!std::isfinite(min))
+    text = bounded ? fmt::format("<= {:g}", max) : "finite";
+  else if (!bounded)
+    text = fmt::format("{} {:g}", min_exclusive ? ">" : ">=", min);
+  else
+    text = fmt::format("in {}{:g}, {:g}]", min_exclusive ? "(" : "[", min, max);
   return unit.empty() ? text : fmt::format("{} ({})", text, unit);
 }
 

@@ -74,7 +74,8 @@ std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh) {
     vertexT** vertexp;
     FOREACHvertex_(facet->vertices) {
       const int id = qh_pointid(qh, vertex->point);
-      if (id >= 0 && static_cast<std::size_t>(id) < mesh.vertices.size() && hullIndex[static_cast<std::size_t>(id)] >= 0)
+      if (id >= 0 && static_cast<std::size_t>(id) < mesh.vertices.size() &&
+          hullIndex[static_cast<std::size_t>(id)] >= 0)
         corners.push_back(hullIndex[static_cast<std::size_t>(id)]);
     }
     for (std::size_t i = 0; i < corners.size(); ++i)
@@ -92,7 +93,8 @@ std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh) {
   for (const auto& v : hull->vertices) box.extend(v);
   hull->half_extent = 0.5 * box.sizes().maxCoeff();
   hull->center = box.center();
-  for (const auto& v : hull->vertices) hull->bounding_radius = std::max(hull->bounding_radius, (v - hull->center).norm());
+  for (const auto& v : hull->vertices)
+    hull->bounding_radius = std::max(hull->bounding_radius, (v - hull->center).norm());
   for (const auto& v : hull->vertices) hull->radius = std::max(hull->radius, v.norm());
   // Depth below the hull of vertices, edge midpoints and triangle centroids:
   // an extruded shape (a gear, a plate with a hole) has every vertex on a cap,

@@ -37,10 +37,9 @@ Mesh springMesh(const SpringParams& p) {
     const double t = static_cast<double>(s) / p.segments;
     const double a = 2 * kPi * p.turns * t;
     const Eigen::Vector3d centre(p.coil_radius * std::cos(a), p.coil_radius * std::sin(a), length * (t - 0.5));
-    const Eigen::Vector3d tangent =
-        Eigen::Vector3d(-p.coil_radius * std::sin(a) * 2 * kPi * p.turns, p.coil_radius * std::cos(a) * 2 * kPi * p.turns,
-                        length)
-            .normalized();
+    const Eigen::Vector3d tangent = Eigen::Vector3d(-p.coil_radius * std::sin(a) * 2 * kPi * p.turns,
+                                                    p.coil_radius * std::cos(a) * 2 * kPi * p.turns, length)
+                                        .normalized();
     const Eigen::Vector3d radial(std::cos(a), std::sin(a), 0.0);
     const Eigen::Vector3d binormal = tangent.cross(radial).normalized();
     for (int k = 0; k < p.sides; ++k) {
@@ -85,7 +84,8 @@ Mesh gearPlateMotorMesh(const GearPlateParams& p) {
   requirePositive(p.spindle_length, "gear_plate spindle_length");
   const double holeRadius = p.gear.tip_radius + p.clearance;
   const double spindleRadius = p.gear.bore_radius - p.clearance;
-  if (!(spindleRadius > 0)) throw std::invalid_argument("gear_plate clearance must be smaller than the gear's bore radius");
+  if (!(spindleRadius > 0))
+    throw std::invalid_argument("gear_plate clearance must be smaller than the gear's bore radius");
   if (!(holeRadius < p.plate_size / 2)) throw std::invalid_argument("gear_plate plate_size is too small for the hole");
   Mesh m;
   // Plate: ring between the hole (circumscribed... inscribed polygon keeps the
@@ -151,9 +151,9 @@ Mesh bugTrapMesh(const BugTrapParams& p) {
   auto box = [&](double sx, double sy, double cx, double cy) {
     m.append(boxMesh({sx, sy, p.height}), Transform(Eigen::Translation3d(cx, cy, 0)));
   };
-  box(p.size, p.wall, 0, h - p.wall / 2);   // top
-  box(p.size, p.wall, 0, -h + p.wall / 2);  // bottom
-  box(p.wall, p.size, -h + p.wall / 2, 0);  // back
+  box(p.size, p.wall, 0, h - p.wall / 2);          // top
+  box(p.size, p.wall, 0, -h + p.wall / 2);         // bottom
+  box(p.wall, p.size, -h + p.wall / 2, 0);         // back
   box(p.wall, seg, h - p.wall / 2, h - seg / 2);   // front, above the opening
   box(p.wall, seg, h - p.wall / 2, -h + seg / 2);  // front, below the opening
   // Lips pointing inwards from the opening's edges.
@@ -161,20 +161,22 @@ Mesh bugTrapMesh(const BugTrapParams& p) {
   box(p.lip, p.wall, h - p.lip / 2, -p.opening / 2 - p.wall / 2);
   if (p.lids)
     for (double side : {-1.0, 1.0})
-      m.append(boxMesh({p.size, p.size, p.wall}), Transform(Eigen::Translation3d(0, 0, side * (p.height + p.wall) / 2)));
+      m.append(boxMesh({p.size, p.size, p.wall}),
+               Transform(Eigen::Translation3d(0, 0, side * (p.height + p.wall) / 2)));
   return m;
 }
 
 Mesh randomObstaclesMesh(const RandomBoxesParams& p) {
   if (p.count < 0) throw std::invalid_argument("random obstacles count must be >= 0");
-  if (!(p.min_size > 0 && p.min_size <= p.max_size)) throw std::invalid_argument("random obstacles need 0 < min_size <= max_size");
+  if (!(p.min_size > 0 && p.min_size <= p.max_size))
+    throw std::invalid_argument("random obstacles need 0 < min_size <= max_size");
   std::mt19937 rng(p.seed);
   auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
   Mesh m;
   for (int i = 0; i < p.count; ++i) {
-    const Eigen::Vector3d centre(uniform(p.region_min.x(), p.region_max.x()), uniform(p.region_min.y(), p.region_max.y()),
-                                 p.planar ? (p.region_min.z() + p.region_max.z()) / 2
-                                          : uniform(p.region_min.z(), p.region_max.z()));
+    const Eigen::Vector3d centre(
+        uniform(p.region_min.x(), p.region_max.x()), uniform(p.region_min.y(), p.region_max.y()),
+        p.planar ? (p.region_min.z() + p.region_max.z()) / 2 : uniform(p.region_min.z(), p.region_max.z()));
     const double zSize = p.planar ? (p.region_max.z() - p.region_min.z()) : uniform(p.min_size, p.max_size);
     if (p.polygons) {
       // Random convex polygon: sorted angles on an ellipse.

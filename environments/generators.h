@@ -11,9 +11,9 @@ struct SpringParams {
   double turns = 5.0;
   double coil_radius = 1.0;
   double wire_radius = 0.1;
-  double pitch = 0.5;        // rise per turn (m)
-  int segments = 150;        // along the helix
-  int sides = 6;             // of the wire cross-section
+  double pitch = 0.5;  // rise per turn (m)
+  int segments = 150;  // along the helix
+  int sides = 6;       // of the wire cross-section
 };
 /// Helical tube around z, centred on the origin. The defaults give 150*6*2 =
 /// 1800 triangles, the size of the springs in Lin & Li's experiment.
@@ -30,8 +30,8 @@ struct GearParams {
 Mesh gearMesh(const GearParams& params);
 
 struct GearPlateParams {
-  GearParams gear;            // the gear that must pass: sizes the hole and the spindle
-  double clearance = 0.05;    // radial gap between gear and hole, and between bore and spindle (m)
+  GearParams gear;          // the gear that must pass: sizes the hole and the spindle
+  double clearance = 0.05;  // radial gap between gear and hole, and between bore and spindle (m)
   double plate_size = 4.0;
   double plate_thickness = 0.2;
   double plate_height = 1.5;  // z of the plate's mid-plane
@@ -53,13 +53,13 @@ struct SlotWallParams {
 Mesh slotWallMesh(const SlotWallParams& params);
 
 struct TwistedSlotParams {
-  int plates = 4;            // thin walls across x, evenly spaced
-  double spacing = 0.35;     // between consecutive walls, along x
+  int plates = 4;                     // thin walls across x, evenly spaced
+  double spacing = 0.35;              // between consecutive walls, along x
   double twist = 1.5707963267948966;  // rotation about x of the last slot relative to the first (rad)
-  double size = 3.0;         // side of each square wall
-  double thickness = 0.02;   // of each wall, along x
-  double slot_width = 0.66;  // slot extent along y in the first wall
-  double slot_height = 0.3;  // slot extent along z in the first wall
+  double size = 3.0;                  // side of each square wall
+  double thickness = 0.02;            // of each wall, along x
+  double slot_width = 0.66;           // slot extent along y in the first wall
+  double slot_height = 0.3;           // slot extent along z in the first wall
 };
 /// Walls across x (centred on x = 0), each with a rectangular slot turned a
 /// little further about x than the one before, so that a flat body longer
@@ -68,12 +68,12 @@ struct TwistedSlotParams {
 Mesh twistedSlotMesh(const TwistedSlotParams& params);
 
 struct BugTrapParams {
-  double size = 2.0;          // outer side of the trap
-  double wall = 0.1;          // wall thickness
-  double opening = 0.3;       // width of the entrance
-  double lip = 0.6;           // length of the two inward lips at the entrance
-  double height = 0.5;        // extrusion along z
-  bool lids = false;          // close the top and bottom: the entrance is the only way out (3D)
+  double size = 2.0;     // outer side of the trap
+  double wall = 0.1;     // wall thickness
+  double opening = 0.3;  // width of the entrance
+  double lip = 0.6;      // length of the two inward lips at the entrance
+  double height = 0.5;   // extrusion along z
+  bool lids = false;     // close the top and bottom: the entrance is the only way out (3D)
 };
 /// A square trap open at +x whose entrance has two inward lips (the classic
 /// bug trap); with lids, a closed box whose one exit is the lipped entrance.
@@ -85,8 +85,8 @@ struct RandomBoxesParams {
   Eigen::Vector3d region_max{5, 5, 0.5};
   double min_size = 0.2;
   double max_size = 1.0;
-  bool planar = false;       // keep the boxes' z extent equal to the region's (2D scenes)
-  bool polygons = false;     // extruded random convex polygons instead of boxes
+  bool planar = false;    // keep the boxes' z extent equal to the region's (2D scenes)
+  bool polygons = false;  // extruded random convex polygons instead of boxes
   std::uint32_t seed = 1;
 };
 /// Seeded random axis-aligned boxes (or convex polygons) within a region.

@@ -12,10 +12,11 @@ void requireInputFile(const std::filesystem::path& file, std::uintmax_t maxBytes
   if (!std::filesystem::is_regular_file(file, error))
     throw InputFileError(fmt::format("{} '{}' does not exist or is not a regular file", what, file.string()));
   const std::uintmax_t size = std::filesystem::file_size(file, error);
-  if (error) throw InputFileError(fmt::format("{} '{}': cannot read its size ({})", what, file.string(), error.message()));
+  if (error)
+    throw InputFileError(fmt::format("{} '{}': cannot read its size ({})", what, file.string(), error.message()));
   if (size > maxBytes)
-    throw InputFileError(fmt::format("{} '{}' has {} bytes, more than the {} MiB prmkit reads", what, file.string(), size,
-                                     maxBytes >> 20));
+    throw InputFileError(fmt::format("{} '{}' has {} bytes, more than the {} MiB prmkit reads", what, file.string(),
+                                     size, maxBytes >> 20));
 }
 
 std::string readInputFile(const std::filesystem::path& file, std::uintmax_t maxBytes, const std::string& what) {

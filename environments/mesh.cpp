@@ -67,7 +67,8 @@ void weldIdenticalVertices(Mesh& mesh) {
   std::vector<int> leader(n);
   for (std::size_t k = 0; k < n; ++k) {
     const int i = order[k];
-    leader[static_cast<std::size_t>(i)] = k > 0 && key(order[k - 1]) == key(i) ? leader[static_cast<std::size_t>(order[k - 1])] : i;
+    leader[static_cast<std::size_t>(i)] =
+        k > 0 && key(order[k - 1]) == key(i) ? leader[static_cast<std::size_t>(order[k - 1])] : i;
   }
   std::vector<int> index(n, -1);
   std::vector<Eigen::Vector3d> kept;
@@ -96,7 +97,8 @@ SolidInfo solidInfo(const Mesh& mesh) {
   std::vector<int> parent(mesh.vertices.size());
   for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = static_cast<int>(i);
   auto find = [&](int x) {
-    while (parent[static_cast<std::size_t>(x)] != x) x = parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+    while (parent[static_cast<std::size_t>(x)] != x)
+      x = parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
     return x;
   };
   for (const auto& t : mesh.triangles) {
@@ -123,8 +125,8 @@ enum class RayHit { Miss, Cross, Ambiguous };
 
 /// The ray from `point` along `d` against triangle (a, b, c) (Moller-Trumbore):
 /// ambiguous through an edge, a vertex, or from the surface itself.
-RayHit rayHit(const Eigen::Vector3d& point, const Eigen::Vector3d& d, const Eigen::Vector3d& a, const Eigen::Vector3d& b,
-              const Eigen::Vector3d& c, double scale) {
+RayHit rayHit(const Eigen::Vector3d& point, const Eigen::Vector3d& d, const Eigen::Vector3d& a,
+              const Eigen::Vector3d& b, const Eigen::Vector3d& c, double scale) {
   const Eigen::Vector3d e1 = b - a;
   const Eigen::Vector3d e2 = c - a;
   const Eigen::Vector3d p = d.cross(e2);
@@ -160,9 +162,9 @@ bool containsPoint(const Mesh& mesh, const SolidInfo& solid, const Eigen::Vector
   return rayParity([&](const Eigen::Vector3d& d, bool& ambiguous) {
     int crossings = 0;
     for (const auto& t : mesh.triangles) {
-      const RayHit hit = rayHit(point, d, mesh.vertices[static_cast<std::size_t>(t[0])],
-                                mesh.vertices[static_cast<std::size_t>(t[1])], mesh.vertices[static_cast<std::size_t>(t[2])],
-                                scale);
+      const RayHit hit =
+          rayHit(point, d, mesh.vertices[static_cast<std::size_t>(t[0])], mesh.vertices[static_cast<std::size_t>(t[1])],
+                 mesh.vertices[static_cast<std::size_t>(t[2])], scale);
       if (hit == RayHit::Ambiguous) {
         ambiguous = true;
         break;
@@ -365,8 +367,7 @@ Mesh extrudePolygon(const std::vector<Eigen::Vector2d>& polygonIn, double height
   return m;
 }
 
-Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Eigen::Vector2d>& inner,
-                 double height) {
+Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Eigen::Vector2d>& inner, double height) {
   if (outer.size() != inner.size() || outer.size() < 3)
     throw std::invalid_argument("a ring needs outer and inner curves with the same number (>= 3) of points");
   const int n = static_cast<int>(outer.size());
@@ -523,7 +524,8 @@ void checkColladaNodeGraph(const std::filesystem::path& file) {
         }
         continue;
       }
-      for (const int child : children[n]) expanded[n] = std::min(expanded[n] + expanded[static_cast<std::size_t>(child)], kMaxMeshNodes + 1);
+      for (const int child : children[n])
+        expanded[n] = std::min(expanded[n] + expanded[static_cast<std::size_t>(child)], kMaxMeshNodes + 1);
       if (expanded[n] > kMaxMeshNodes)
         throw MeshLoadError(fmt::format("{}:{}: COLLADA node expands to more than {} nodes through instance_node",
                                         file.string(), nodes[n]->GetLineNum(), kMaxMeshNodes));
@@ -542,13 +544,14 @@ Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scal
     throw MeshLoadError(e.what());
   }
   std::string extension = file.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   if (extension == ".zae")
     throw MeshLoadError(fmt::format("mesh file '{}': zipped COLLADA is not read (unzip it to a .dae)", file.string()));
   if (extension == ".dae") checkColladaNodeGraph(file);
   Assimp::Importer importer;
-  const aiScene* scene = importer.ReadFile(
-      file.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
+  const aiScene* scene =
+      importer.ReadFile(file.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
   if (scene == nullptr || scene->mRootNode == nullptr)
     throw MeshLoadError(fmt::format("cannot read mesh file '{}': {}", file.string(), importer.GetErrorString()));
   Mesh mesh;

@@ -85,8 +85,7 @@ Mesh cylinderMesh(double radius, double length, int segments = 24);
 Mesh extrudePolygon(const std::vector<Eigen::Vector2d>& polygon, double height);
 /// Extrudes the region between an outer and an inner closed curve sampled at
 /// the same number of points (a ring), symmetrically along z.
-Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Eigen::Vector2d>& inner,
-                 double height);
+Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Eigen::Vector2d>& inner, double height);
 
 /// Reads OBJ, STL, COLLADA (anything assimp reads), applying the file's node
 /// hierarchy (root included) and then `scale`. Throws MeshLoadError.

@@ -28,9 +28,7 @@ struct Obstacle {
 
   /// The primitive the checks must treat as one: none for a mesh or for a
   /// primitive whose enclosing mesh is exact (a box), which is checked as that mesh.
-  const Primitive* checkedPrimitive() const {
-    return primitive && !primitive->meshIsExact() ? &*primitive : nullptr;
-  }
+  const Primitive* checkedPrimitive() const { return primitive && !primitive->meshIsExact() ? &*primitive : nullptr; }
 };
 
 /// How a scene keeps box, sphere and cylinder obstacles: as primitives

@@ -72,7 +72,8 @@ RunRecord runPlanning(const RunSpec& spec) {
     record.problem = problem.name;
     auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
     auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
-    const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal, verifier.get());
+    const PlanResult result =
+        makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal, verifier.get());
     record.solved = result.solved;
     record.status = result.status_detail.empty() ? std::string(toString(result.status)) : result.status_detail;
     record.time_s = result.time_s;
@@ -136,8 +137,10 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
     r.spec.problem_file = j.at("problem_file").get<std::string>();
     r.spec.planner = j.at("planner").get<std::string>();
     r.spec.checker = j.at("checker").get<std::string>();
-    for (const auto& p : j.at("parameters")) r.spec.parameters.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
-    if (j.contains("problem_overrides")) r.spec.problem_overrides = j.at("problem_overrides").get<std::vector<std::string>>();
+    for (const auto& p : j.at("parameters"))
+      r.spec.parameters.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());
+    if (j.contains("problem_overrides"))
+      r.spec.problem_overrides = j.at("problem_overrides").get<std::vector<std::string>>();
     r.spec.seed = j.at("seed").get<std::uint32_t>();
     r.spec.time_limit_s = j.at("time_limit_s").get<double>();
     r.problem = j.at("problem").get<std::string>();
@@ -170,23 +173,35 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
 }
 
 std::string recordsCsv(const std::vector<RunRecord>& records) {
-  std::vector<std::string> header{"problem", "planner", "checker", "combination", "parameters", "seed",
-                                  "time_limit_s", "solved", "status", "failure", "time_s", "path_length",
-                                  "waypoints", "path_verified", "unsafe", "roadmap_vertices", "roadmap_edges"};
+  std::vector<std::string> header{
+      "problem",      "planner",       "checker", "combination",      "parameters",   "seed",
+      "time_limit_s", "solved",        "status",  "failure",          "time_s",       "path_length",
+      "waypoints",    "path_verified", "unsafe",  "roadmap_vertices", "roadmap_edges"};
   PlannerStats::forEachField([&](std::string_view name, auto) { header.emplace_back(name); });
   CheckStats::forEachField([&](std::string_view name, auto, std::string_view) { header.emplace_back(name); });
   std::string out = fmt::format("{}\n", fmt::join(header, ","));
   for (const auto& r : records) {
     std::vector<std::string> parameters;
     for (const auto& [key, value] : r.spec.parameters) parameters.push_back(key + "=" + value);
-    std::vector<std::string> cells{csvCell(r.problem), r.spec.planner, r.spec.checker, csvCell(r.spec.combination()),
+    std::vector<std::string> cells{csvCell(r.problem),
+                                   r.spec.planner,
+                                   r.spec.checker,
+                                   csvCell(r.spec.combination()),
                                    csvCell(fmt::format("{}", fmt::join(parameters, ";"))),
-                                   std::to_string(r.spec.seed), fmt::format("{}", r.spec.time_limit_s),
-                                   r.solved ? "1" : "0", csvCell(r.status), csvCell(r.failure),
-                                   fmt::format("{:.6f}", r.time_s), fmt::format("{:.6g}", r.path_length),
-                                   std::to_string(r.waypoints), r.path_verified ? "1" : "0", r.unsafe ? "1" : "0",
-                                   std::to_string(r.roadmap_vertices), std::to_string(r.roadmap_edges)};
-    PlannerStats::forEachField([&](std::string_view, auto member) { cells.push_back(std::to_string(r.planner_stats.*member)); });
+                                   std::to_string(r.spec.seed),
+                                   fmt::format("{}", r.spec.time_limit_s),
+                                   r.solved ? "1" : "0",
+                                   csvCell(r.status),
+                                   csvCell(r.failure),
+                                   fmt::format("{:.6f}", r.time_s),
+                                   fmt::format("{:.6g}", r.path_length),
+                                   std::to_string(r.waypoints),
+                                   r.path_verified ? "1" : "0",
+                                   r.unsafe ? "1" : "0",
+                                   std::to_string(r.roadmap_vertices),
+                                   std::to_string(r.roadmap_edges)};
+    PlannerStats::forEachField(
+        [&](std::string_view, auto member) { cells.push_back(std::to_string(r.planner_stats.*member)); });
     r.check_stats.forEach([&](std::string_view, double value, std::string_view unit) {
       cells.push_back(unit == "s" ? fmt::format("{:.6f}", value) : fmt::format("{:.0f}", value));
     });
@@ -194,6 +209,5 @@ std::string recordsCsv(const std::vector<RunRecord>& records) {
   }
   return out;
 }
-
 
 }  // namespace prmkit

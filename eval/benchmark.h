@@ -38,12 +38,12 @@ struct RunSpec {
 
 struct RunRecord {
   RunSpec spec;
-  std::string problem;         // the problem's name
+  std::string problem;  // the problem's name
   bool solved = false;
-  std::string status;          // the planner's status, or "failed" when the run itself failed
-  std::string failure;         // why the run failed (bad input, crash, hang); empty otherwise
-  double time_s = 0.0;         // planning time (s), excluding loading and verification
-  double path_length = 0.0;    // C-space units
+  std::string status;        // the planner's status, or "failed" when the run itself failed
+  std::string failure;       // why the run failed (bad input, crash, hang); empty otherwise
+  double time_s = 0.0;       // planning time (s), excluding loading and verification
+  double path_length = 0.0;  // C-space units
   std::size_t waypoints = 0;
   bool path_verified = false;  // the planner's claim: every edge found free by an exact checker
   bool unsafe = false;         // the returned path was rejected by dense verification (prmkit verify)
@@ -72,9 +72,5 @@ std::string recordsCsv(const std::vector<RunRecord>& records);
 /// Quantile p in [0, 1] with linear interpolation between order statistics
 /// (Hyndman & Fan type 7, as numpy's default); NaN for no values.
 double quantile(std::vector<double> values, double p);
-
-
-
-
 
 }  // namespace prmkit

@@ -15,11 +15,11 @@ namespace prmkit {
 
 std::vector<std::filesystem::path> requestFiles(const std::filesystem::path& folder) {
   if (!std::filesystem::is_directory(folder))
-    throw InputError(fmt::format("{}: not a folder (expected a folder of requestNNNN.yaml and sceneNNNN.yaml)", folder.string()));
+    throw InputError(
+        fmt::format("{}: not a folder (expected a folder of requestNNNN.yaml and sceneNNNN.yaml)", folder.string()));
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(folder)) {
-    if (entry.is_regular_file() && requestNumber(entry.path()))
-      files.push_back(entry.path());
+    if (entry.is_regular_file() && requestNumber(entry.path())) files.push_back(entry.path());
   }
   if (files.empty()) throw InputError(fmt::format("{}: holds no requestNNNN.yaml files", folder.string()));
   std::sort(files.begin(), files.end());
@@ -28,7 +28,9 @@ std::vector<std::filesystem::path> requestFiles(const std::filesystem::path& fol
 
 namespace {
 
-std::string setOf(const RunRecord& r) { return std::filesystem::path(r.spec.problem_id).parent_path().filename().string(); }
+std::string setOf(const RunRecord& r) {
+  return std::filesystem::path(r.spec.problem_id).parent_path().filename().string();
+}
 
 }  // namespace
 
@@ -77,8 +79,8 @@ std::string setsMarkdown(const std::vector<SetSummary>& sets, const std::string&
   for (const auto& s : sets)
     md += fmt::format("| {} | {} | {} | {} | {} | {:.0f}% | {:.3f} | {:.3f}-{:.3f} | {} | {} |\n", s.set, s.problems,
                       s.invalid_problems, s.runs, s.solved,
-                      s.runs ? 100.0 * static_cast<double>(s.solved) / static_cast<double>(s.runs) : 0.0, s.time_median_s,
-                      s.time_q1_s, s.time_q3_s, s.rejected, s.crashed);
+                      s.runs ? 100.0 * static_cast<double>(s.solved) / static_cast<double>(s.runs) : 0.0,
+                      s.time_median_s, s.time_q1_s, s.time_q3_s, s.rejected, s.crashed);
   for (const auto& s : sets)
     for (const auto& why : s.invalid) md += fmt::format("\ninvalid problem {}\n", why);
   return md;
@@ -90,7 +92,8 @@ int runBenchmarkSet(const std::vector<std::filesystem::path>& folders, const Ben
   if (!(options.time_limit_s > 0 && std::isfinite(options.time_limit_s)))
     throw InputError("--time-limit must be a positive number of seconds");
   for (const auto& [file, flag] : {std::pair{options.urdf, "--urdf"}, std::pair{options.srdf, "--srdf"}})
-    if (!std::filesystem::is_regular_file(file)) throw InputError(fmt::format("{} '{}': no such file", flag, file.string()));
+    if (!std::filesystem::is_regular_file(file))
+      throw InputError(fmt::format("{} '{}': no such file", flag, file.string()));
   Sweep sweep;
   sweep.name = "benchmark-set";
   sweep.run_timeout_s = defaultRunTimeout(options.time_limit_s);
@@ -100,8 +103,14 @@ int runBenchmarkSet(const std::vector<std::filesystem::path>& folders, const Ben
     auto files = requestFiles(folder);
     if (options.limit > 0 && files.size() > options.limit) files.resize(options.limit);
     for (const auto& file : files) {
-      RunSpec spec{file, file.lexically_normal().string(), options.planner, options.checker, options.parameters, 1,
-                   options.time_limit_s, robot};
+      RunSpec spec{file,
+                   file.lexically_normal().string(),
+                   options.planner,
+                   options.checker,
+                   options.parameters,
+                   1,
+                   options.time_limit_s,
+                   robot};
       // Settings errors stop here; an invalid start or goal is a result (recorded per problem).
       loadProblem(file, {spec.overrides(), false});
       for (std::size_t seed = 1; seed <= options.seeds; ++seed) {

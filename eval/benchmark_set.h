@@ -16,8 +16,8 @@ struct BenchmarkSetOptions {
   std::filesystem::path urdf, srdf;
   std::string planner = "lazy_prm", checker = "adaptive";
   std::vector<std::pair<std::string, std::string>> parameters;  // --set key=value
-  std::size_t seeds = 1;        // seeds 1..N per problem
-  std::size_t limit = 0;        // at most this many problems per folder (0: all)
+  std::size_t seeds = 1;                                        // seeds 1..N per problem
+  std::size_t limit = 0;                                        // at most this many problems per folder (0: all)
   double time_limit_s = 10.0;
   std::size_t jobs = 1;
   bool resume = false;

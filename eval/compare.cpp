@@ -37,32 +37,36 @@ void applyOmplAppBenchmark(const std::filesystem::path& file, CompareOptions& o,
   std::set<ComparedPlanner> seen;
   for (const auto& instance : benchmark.planners) {
     const auto runners = prmkitPlannersFor(instance.planner);
-    const std::string label = instance.name == instance.planner
-                                  ? fmt::format("'{}' (line {})", instance.planner, instance.line)
-                                  : fmt::format("'{}' named '{}' (line {})", instance.planner, instance.name, instance.line);
+    const std::string label =
+        instance.name == instance.planner
+            ? fmt::format("'{}' (line {})", instance.planner, instance.line)
+            : fmt::format("'{}' named '{}' (line {})", instance.planner, instance.name, instance.line);
     if (runners.empty()) {
-      notes.push_back(fmt::format("planner {} skipped: prmkit compares PRM and lazy PRM (prm, lazyprm, prmstar, "
-                                  "lazyprmstar) and has no {}",
-                                  label, instance.planner));
+      notes.push_back(
+          fmt::format("planner {} skipped: prmkit compares PRM and lazy PRM (prm, lazyprm, prmstar, "
+                      "lazyprmstar) and has no {}",
+                      label, instance.planner));
       continue;
     }
     for (const auto& [key, value] : instance.parameters)
-      notes.push_back(fmt::format("planner {}: parameter {} = '{}' not applied (prmkit's settings are its problem keys)",
-                                  label, key, value));
+      notes.push_back(fmt::format(
+          "planner {}: parameter {} = '{}' not applied (prmkit's settings are its problem keys)", label, key, value));
     for (const auto& runner : runners)
-      if (seen.insert({runner, instance.problem_settings}).second) planners.push_back({runner, instance.problem_settings});
+      if (seen.insert({runner, instance.problem_settings}).second)
+        planners.push_back({runner, instance.problem_settings});
   }
   if (planners.empty())
-    throw InputError(fmt::format("{}: none of the planners of [planner] is one prmkit runs (prm, lazyprm, prmstar, "
-                                 "lazyprmstar)",
-                                 file.string()));
+    throw InputError(
+        fmt::format("{}: none of the planners of [planner] is one prmkit runs (prm, lazyprm, prmstar, "
+                    "lazyprmstar)",
+                    file.string()));
 }
 
 }  // namespace
 
 int runCompare(const std::filesystem::path& file, const std::vector<std::string>& problemOverrides,
-                const std::vector<std::pair<std::string, std::string>>& parameters, CompareOptions o,
-                std::ostream& out) {
+               const std::vector<std::pair<std::string, std::string>>& parameters, CompareOptions o,
+               std::ostream& out) {
   std::vector<ComparedPlanner> planners;
   for (const auto& planner : o.planners) planners.push_back({planner, {}});
   std::vector<std::string> notes;
@@ -79,7 +83,8 @@ int runCompare(const std::filesystem::path& file, const std::vector<std::string>
   sweep.notes = notes;
   for (const auto& [planner, settings] : planners) {
     // OMPL's stock validator does not use the strategy: one set of runs, with discrete's FCL static checks.
-    const std::vector<std::string> used = planner == "ompl_fcl_default" ? std::vector<std::string>{"discrete"} : o.checkers;
+    const std::vector<std::string> used =
+        planner == "ompl_fcl_default" ? std::vector<std::string>{"discrete"} : o.checkers;
     auto runParameters = settings;
     runParameters.insert(runParameters.end(), parameters.begin(), parameters.end());
     for (const auto& checker : used)
@@ -87,8 +92,9 @@ int runCompare(const std::filesystem::path& file, const std::vector<std::string>
         sweep.runs.push_back({file, file.string(), planner, checker, runParameters, static_cast<std::uint32_t>(seed),
                               o.time_limit_s, problemOverrides});
   }
-  out << fmt::format("compare {}: {} runs ({} seeds per combination, time limit {:g} s per run, {} worker process(es))\n",
-                     problem.name, sweep.runs.size(), o.runs, o.time_limit_s, o.jobs);
+  out << fmt::format(
+      "compare {}: {} runs ({} seeds per combination, time limit {:g} s per run, {} worker process(es))\n",
+      problem.name, sweep.runs.size(), o.runs, o.time_limit_s, o.jobs);
   for (const auto& note : sweep.notes) out << fmt::format("note: {}\n", note);
   SweepOptions options;
   options.fresh = true;  // each comparison starts afresh (a sweep would resume)

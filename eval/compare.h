@@ -30,7 +30,7 @@ struct CompareOptions {
 /// `parameters` are the runs' own settings. Throws InputError on bad input
 /// before any run; returns runSweep's exit code (1 when a run failed).
 int runCompare(const std::filesystem::path& file, const std::vector<std::string>& problemOverrides,
-                const std::vector<std::pair<std::string, std::string>>& parameters, CompareOptions options,
-                std::ostream& out);
+               const std::vector<std::pair<std::string, std::string>>& parameters, CompareOptions options,
+               std::ostream& out);
 
 }  // namespace prmkit

@@ -23,8 +23,9 @@ std::vector<std::string> edgeHeader(const Robot& robot) {
 }
 }  // namespace
 
-std::vector<EdgeCase> randomEdges(const std::shared_ptr<const Robot>& robotPointer, const std::shared_ptr<const Scene>& scene,
-                                  std::size_t count, double maxLength, std::uint32_t seed) {
+std::vector<EdgeCase> randomEdges(const std::shared_ptr<const Robot>& robotPointer,
+                                  const std::shared_ptr<const Scene>& scene, std::size_t count, double maxLength,
+                                  std::uint32_t seed) {
   const Robot& robot = *robotPointer;
   CollisionQueries oracle(robotPointer, scene, Geometry::Mesh);
   CheckStats ignored;  // the oracle's work is not the checker's
@@ -88,8 +89,9 @@ std::vector<EdgeCase> readEdgesCsv(const std::filesystem::path& file, const Robo
 
 namespace {
 /// Checks edges [begin, end) with one checker instance (one per thread).
-void checkRange(const std::shared_ptr<const Robot>& robot, const std::shared_ptr<const Scene>& scene, Checker& checker, const std::vector<EdgeCase>& edges, double truthEps,
-                double independentResolution, std::size_t begin, std::size_t end, std::vector<EdgeVerdict>& verdicts) {
+void checkRange(const std::shared_ptr<const Robot>& robot, const std::shared_ptr<const Scene>& scene, Checker& checker,
+                const std::vector<EdgeCase>& edges, double truthEps, double independentResolution, std::size_t begin,
+                std::size_t end, std::vector<EdgeVerdict>& verdicts) {
   std::optional<IndependentCheck> independent;
   if (independentResolution > 0.0) independent.emplace(*robot, *scene, independentResolution);
   CollisionQueries oracle(robot, scene, Geometry::Mesh);
@@ -125,8 +127,8 @@ void checkRange(const std::shared_ptr<const Robot>& robot, const std::shared_ptr
 }  // namespace
 
 EdgeCheckReport checkEdges(const std::shared_ptr<const Robot>& robot, const std::shared_ptr<const Scene>& scene,
-                           Checker& checker, const std::vector<EdgeCase>& edges,
-                           double truthEps, std::size_t jobs, double independentResolution) {
+                           Checker& checker, const std::vector<EdgeCase>& edges, double truthEps, std::size_t jobs,
+                           double independentResolution) {
   EdgeCheckReport report;
   report.truth_eps = truthEps;
   report.independent_resolution = independentResolution;
@@ -207,8 +209,7 @@ std::string edgeVerdictsCsv(const EdgeCheckReport& report) {
       const std::string confirmed = v.witness_confirmed ? fmt::format("{:d}", *v.witness_confirmed) : "";
       out += fmt::format(",{},{}", truthCell, confirmed);
     }
-    if (independent)
-      out += v.independent_colliding ? (*v.independent_colliding ? ",colliding" : ",free") : ",";
+    if (independent) out += v.independent_colliding ? (*v.independent_colliding ? ",colliding" : ",free") : ",";
     out += '\n';
   }
   return out;

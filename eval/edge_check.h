@@ -42,8 +42,8 @@ struct EdgeVerdict {
 
 struct EdgeCheckReport {
   std::vector<EdgeVerdict> edges;
-  CheckStats stats;         // of the checker under test only
-  double truth_eps = 0.0;   // m; 0 when no ground truth was computed
+  CheckStats stats;                     // of the checker under test only
+  double truth_eps = 0.0;               // m; 0 when no ground truth was computed
   double independent_resolution = 0.0;  // fraction of the extent; 0 when no independent truth was computed
   std::size_t free = 0, colliding = 0, unknown = 0, invalid_endpoints = 0, unresolved = 0;
   std::size_t misses = 0;        // Free while a ground truth (either, when both ran) collides
@@ -60,8 +60,8 @@ struct EdgeCheckReport {
 /// `independentResolution` > 0, also the independent truth (IndependentCheck
 /// at that fraction of the C-space extent), which shares no bound with it.
 EdgeCheckReport checkEdges(const std::shared_ptr<const Robot>& robot, const std::shared_ptr<const Scene>& scene,
-                           Checker& checker, const std::vector<EdgeCase>& edges,
-                           double truthEps, std::size_t jobs, double independentResolution = 0.0);
+                           Checker& checker, const std::vector<EdgeCase>& edges, double truthEps, std::size_t jobs,
+                           double independentResolution = 0.0);
 
 /// Median of the checker's time per checked edge (s); 0 when none was checked.
 double medianEdgeTime(const EdgeCheckReport& report);

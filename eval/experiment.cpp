@@ -14,7 +14,8 @@ namespace prmkit {
 LinLiExperiment loadLinLiExperiment(const std::filesystem::path& file) {
   YamlReader in(file);
   const YAML::Node root = in.root();
-  in.requireMap(root, "experiment", {"name", "problem", "roadmap", "resolution", "budgets", "table2_budget", "traversal", "seed"});
+  in.requireMap(root, "experiment",
+                {"name", "problem", "roadmap", "resolution", "budgets", "table2_budget", "traversal", "seed"});
   LinLiExperiment e;
   e.name = in.string(in.require(root, "name", "experiment"), "name");
   e.problem = in.path(in.require(root, "problem", "experiment"), "problem");
@@ -30,7 +31,8 @@ LinLiExperiment loadLinLiExperiment(const std::filesystem::path& file) {
   if (const YAML::Node b = root["budgets"]) {
     if (!b.IsSequence() || b.size() == 0) in.fail(b, "expected 'budgets' to be a list of BV-test counts");
     e.budgets.clear();
-    for (const auto& item : b) e.budgets.push_back(static_cast<std::uint64_t>(in.integer(item, "budgets (BV tests)", 1)));
+    for (const auto& item : b)
+      e.budgets.push_back(static_cast<std::uint64_t>(in.integer(item, "budgets (BV tests)", 1)));
   }
   if (root["table2_budget"])
     e.table2_budget = static_cast<std::uint64_t>(in.integer(root["table2_budget"], "table2_budget (BV tests)", 1));
@@ -38,10 +40,13 @@ LinLiExperiment loadLinLiExperiment(const std::filesystem::path& file) {
     in.fail(root["table2_budget"] ? root["table2_budget"] : root, "table2_budget must be one of the budgets");
   if (const YAML::Node t = root["traversal"]) {
     in.requireMap(t, "traversal", {"group_size", "depth_deviation_threshold", "initial_confidence"});
-    if (t["group_size"]) e.traversal.group_size = static_cast<std::size_t>(in.integer(t["group_size"], "traversal.group_size", 2));
+    if (t["group_size"])
+      e.traversal.group_size = static_cast<std::size_t>(in.integer(t["group_size"], "traversal.group_size", 2));
     if (t["depth_deviation_threshold"])
-      e.traversal.depth_deviation_threshold = in.number(t["depth_deviation_threshold"], "traversal.depth_deviation_threshold");
-    if (t["initial_confidence"]) e.traversal.initial_confidence = in.number(t["initial_confidence"], "traversal.initial_confidence (%)");
+      e.traversal.depth_deviation_threshold =
+          in.number(t["depth_deviation_threshold"], "traversal.depth_deviation_threshold");
+    if (t["initial_confidence"])
+      e.traversal.initial_confidence = in.number(t["initial_confidence"], "traversal.initial_confidence (%)");
   }
   if (root["seed"]) e.seed = static_cast<std::uint32_t>(in.integer(root["seed"], "seed", 0));
   return e;
@@ -96,7 +101,8 @@ LinLiResult runLinLi(const LinLiExperiment& experiment) {
   result.edges = edges.size();
   result.table2.resize(kBuckets);
   for (std::size_t b = 0; b < kBuckets; ++b)
-    result.table2[b] = {b + 1 == kBuckets ? std::string("100") : fmt::format("{}-{}", 10 * b, 10 * (b + 1)), {0, 0}, {0, 0}};
+    result.table2[b] = {
+        b + 1 == kBuckets ? std::string("100") : fmt::format("{}-{}", 10 * b, 10 * (b + 1)), {0, 0}, {0, 0}};
   std::vector<Transform> poses;
   std::vector<MeshPair> pairs;
   for (const std::uint64_t budget : experiment.budgets) {
@@ -137,7 +143,8 @@ LinLiResult runLinLi(const LinLiExperiment& experiment) {
           if (check.colliding) break;  // a checker stops at the first collision found
         }
       }
-      row.mean_confidence[run] = row.incomplete[run] > 0 ? confidenceSum / static_cast<double>(row.incomplete[run]) : 100.0;
+      row.mean_confidence[run] =
+          row.incomplete[run] > 0 ? confidenceSum / static_cast<double>(row.incomplete[run]) : 100.0;
       row.checks = std::max(row.checks, checks);
     }
     result.table1.push_back(row);
@@ -146,7 +153,8 @@ LinLiResult runLinLi(const LinLiExperiment& experiment) {
 }
 
 std::string linLiTable1Csv(const LinLiResult& result) {
-  std::string out = "budget_bv_tests,checks,bf_incomplete,df_incomplete,bf_mean_confidence_percent,df_mean_confidence_percent\n";
+  std::string out =
+      "budget_bv_tests,checks,bf_incomplete,df_incomplete,bf_mean_confidence_percent,df_mean_confidence_percent\n";
   for (const auto& r : result.table1)
     out += fmt::format("{},{},{},{},{:.4f},{:.4f}\n", r.budget, r.checks, r.incomplete[0], r.incomplete[1],
                        r.mean_confidence[0], r.mean_confidence[1]);
@@ -162,15 +170,16 @@ std::string linLiTable2Csv(const LinLiResult& result) {
 
 std::string linLiMarkdown(const LinLiExperiment& experiment, const LinLiResult& result) {
   auto percent = [](std::size_t part, std::size_t all) {
-    return all == 0 ? std::string("-") : fmt::format("{:.2f}%", 100.0 * static_cast<double>(part) / static_cast<double>(all));
+    return all == 0 ? std::string("-")
+                    : fmt::format("{:.2f}%", 100.0 * static_cast<double>(part) / static_cast<double>(all));
   };
   std::string out = fmt::format(
       "Table 1: mean confidence (%) of the checks that reached the budget ({} edges of a {}-sample roadmap)\n\n"
       "| budget (BV tests) | best-first | depth-first | checks that reached the budget, BF / DF |\n|---|---|---|---|\n",
       result.edges, experiment.samples);
   for (const auto& r : result.table1)
-    out += fmt::format("| {} | {:.2f} | {:.2f} | {} / {} of {} |\n", r.budget, r.mean_confidence[0], r.mean_confidence[1],
-                       r.incomplete[0], r.incomplete[1], r.checks);
+    out += fmt::format("| {} | {:.2f} | {:.2f} | {} / {} of {} |\n", r.budget, r.mean_confidence[0],
+                       r.mean_confidence[1], r.incomplete[0], r.incomplete[1], r.checks);
   out += fmt::format(
       "\nTable 2: checks that reached the budget of {} BV tests, by confidence, against FCL's exact verdict\n\n"
       "| confidence (%) | BF colliding | BF free | BF collision % | DF colliding | DF free | DF collision % |\n"

@@ -28,8 +28,8 @@ LinLiExperiment loadLinLiExperiment(const std::filesystem::path& file);
 struct LinLiRow {  // Table 1: one budget
   std::uint64_t budget;
   std::size_t checks;
-  std::size_t incomplete[2];     // [best-first, depth-first]: checks that reached the budget
-  double mean_confidence[2];     // over those checks (the paper's Table 1)
+  std::size_t incomplete[2];  // [best-first, depth-first]: checks that reached the budget
+  double mean_confidence[2];  // over those checks (the paper's Table 1)
 };
 struct LinLiBucket {  // Table 2: one confidence bucket of the checks that reached the budget
   std::string range;

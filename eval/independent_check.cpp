@@ -28,7 +28,8 @@ bool touch(const fcl::CollisionObjectd& a, const fcl::CollisionObjectd& b) {
 IndependentCheck::IndependentCheck(const Robot& robot, const Scene& scene, double resolution)
     : robot_(robot), scene_(scene), resolution_(resolution) {
   if (!(resolution > 0.0 && resolution <= 1.0))
-    throw std::invalid_argument(fmt::format("the independent check's resolution must be in (0, 1], got {:g}", resolution));
+    throw std::invalid_argument(
+        fmt::format("the independent check's resolution must be in (0, 1], got {:g}", resolution));
   // FCL's mesh-primitive test (libccd) has absolute tolerances, tuned for
   // bodies of about a metre: every length is divided by the problem's size
   // so that the test sees such bodies at every scale (mesh-mesh tests do not
@@ -36,7 +37,8 @@ IndependentCheck::IndependentCheck(const Robot& robot, const Scene& scene, doubl
   unit_ = scene_.bounds().isEmpty() ? 0.0 : scene_.bounds().sizes().maxCoeff();
   for (const Link& link : robot_.links()) unit_ = std::max(unit_, link.radius);
   if (!(unit_ > 0.0) || !std::isfinite(unit_)) unit_ = 1.0;
-  for (const Link& link : robot_.links()) links_.push_back(objectOf(link.mesh.scaled(1.0 / unit_), Transform::Identity()));
+  for (const Link& link : robot_.links())
+    links_.push_back(objectOf(link.mesh.scaled(1.0 / unit_), Transform::Identity()));
   for (const Obstacle& obstacle : scene.obstacles()) {
     const Transform pose = inUnits(obstacle.pose);
     obstacles_.push_back(obstacle.checkedPrimitive()
@@ -60,10 +62,9 @@ bool IndependentCheck::collides(const Config& q) {
       if (touch(*links_[l], *obstacles_[o])) return true;
       const Obstacle& obstacle = obstacles[o];
       // Primitives are solids natively; one inside a closed link has its centre inside.
-      if (obstacle.checkedPrimitive() ? containsPoint(links[l].mesh, links[l].solid,
-                                                      poses_[l].inverse() * obstacle.pose.translation())
-                             : oneInsideOther(links[l].mesh, links[l].solid, poses_[l], obstacle.mesh, obstacle.solid,
-                                              obstacle.pose))
+      if (obstacle.checkedPrimitive()
+              ? containsPoint(links[l].mesh, links[l].solid, poses_[l].inverse() * obstacle.pose.translation())
+              : oneInsideOther(links[l].mesh, links[l].solid, poses_[l], obstacle.mesh, obstacle.solid, obstacle.pose))
         return true;
     }
   for (const auto& [i, k] : robot_.selfCollisionPairs()) {

@@ -10,9 +10,8 @@
 // Robot::resolutionSteps) and
 // tests every link against every obstacle and every checked link pair with
 // plain fcl::collide on BVHs built here from the unmodified meshes (and FCL's
-// own shapes for primitive obstacles), without a broad phase. What it still shares with the checkers is the definition of
-// the motion (Robot::interpolate, Robot::linkPoses), which is the problem,
-// not a solution to it.
+// own shapes for primitive obstacles), without a broad phase. What it still shares with the checkers is the definition
+// of the motion (Robot::interpolate, Robot::linkPoses), which is the problem, not a solution to it.
 #include "environments/scene.h"
 #include "robots/robot.h"
 

@@ -84,9 +84,18 @@ std::vector<Summary> summarize(const std::vector<RunRecord>& records) {
 namespace {
 /// The summary table as header and cells, which the Markdown and the HTML report both render.
 struct SummaryTable {
-  std::vector<std::string> header{"problem", "planner + checker", "runs", "solved", "median time (s)", "IQR time (s)",
-                                  "static checks", "distance queries", "BV tests", "path length (C-space)",
-                                  "unsafe paths returned", "failed runs"};
+  std::vector<std::string> header{"problem",
+                                  "planner + checker",
+                                  "runs",
+                                  "solved",
+                                  "median time (s)",
+                                  "IQR time (s)",
+                                  "static checks",
+                                  "distance queries",
+                                  "BV tests",
+                                  "path length (C-space)",
+                                  "unsafe paths returned",
+                                  "failed runs"};
   std::vector<std::vector<std::string>> rows;
 };
 
@@ -113,11 +122,20 @@ std::string htmlEscaped(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -160,15 +178,15 @@ std::string reportHtml(const std::string& experiment, const std::vector<Summary>
     for (const auto& note : notes) html += fmt::format("<li>{}</li>\n", htmlEscaped(note));
     html += "</ul>\n";
   }
-  if (plots.empty())
-    html += "<p>No plots (matplotlib did not run; see the command's output).</p>\n";
+  if (plots.empty()) html += "<p>No plots (matplotlib did not run; see the command's output).</p>\n";
   for (const auto& svg : plots) html += fmt::format("<div class=\"plot\">\n{}\n</div>\n", svg);
   return html + "</body>\n</html>\n";
 }
 
-std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experiment, const std::vector<RunRecord>& records) {
-  static const std::vector<std::string> statuses{"solved", "time limit", "sample limit", "invalid start",
-                                                 "invalid goal", "failed", "other"};
+std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experiment,
+                                                     const std::vector<RunRecord>& records) {
+  static const std::vector<std::string> statuses{"solved",       "time limit", "sample limit", "invalid start",
+                                                 "invalid goal", "failed",     "other"};
   std::map<std::string, std::vector<const RunRecord*>> byProblem;
   for (const auto& r : records) byProblem[r.problem].push_back(&r);
   const std::time_t now = std::time(nullptr);
@@ -193,16 +211,24 @@ std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experime
     std::replace(name.begin(), name.end(), ' ', '_');
     std::string out = fmt::format("prmkit version {}\nExperiment {}\nRunning on {}\nStarting at {}\n", PRMKIT_VERSION,
                                   name, hostName(), date);
-    out += fmt::format("<<<|\nprmkit problem {} ({})\n|>>>\n<<<|\n{}\n|>>>\n", problem, runs.front()->spec.problem_file.string(),
-                       cpuModel());
+    out += fmt::format("<<<|\nprmkit problem {} ({})\n|>>>\n<<<|\n{}\n|>>>\n", problem,
+                       runs.front()->spec.problem_file.string(), cpuModel());
     out += fmt::format("{} is the random seed\n{} seconds per run\n0 MB per run\n{} runs per planner\n", firstSeed,
                        timeLimit, runsPerPlanner);
-    out += fmt::format("{} seconds spent to collect the data\n1 enum type\nstatus|{}\n", total, fmt::join(statuses, "|"));
+    out +=
+        fmt::format("{} seconds spent to collect the data\n1 enum type\nstatus|{}\n", total, fmt::join(statuses, "|"));
     out += fmt::format("{} planners\n", combinations.size());
-    std::vector<std::string> properties{"time REAL", "solved BOOLEAN", "status ENUM", "solution length REAL",
-                                        "unsafe BOOLEAN", "path verified BOOLEAN", "seed INTEGER",
-                                        "graph states INTEGER", "graph motions INTEGER"};
-    PlannerStats::forEachField([&](std::string_view field, auto) { properties.push_back(fmt::format("{} INTEGER", field)); });
+    std::vector<std::string> properties{"time REAL",
+                                        "solved BOOLEAN",
+                                        "status ENUM",
+                                        "solution length REAL",
+                                        "unsafe BOOLEAN",
+                                        "path verified BOOLEAN",
+                                        "seed INTEGER",
+                                        "graph states INTEGER",
+                                        "graph motions INTEGER"};
+    PlannerStats::forEachField(
+        [&](std::string_view field, auto) { properties.push_back(fmt::format("{} INTEGER", field)); });
     CheckStats::forEachField([&](std::string_view field, auto, std::string_view unit) {
       properties.push_back(fmt::format("{} {}", field, unit == "s" ? "REAL" : "INTEGER"));
     });
@@ -216,12 +242,18 @@ std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experime
                          list.size());
       for (const RunRecord* r : list) {
         const auto status = std::find(statuses.begin(), statuses.end(), r->status);
-        std::vector<std::string> values{fmt::format("{:.6f}", r->time_s), r->solved ? "1" : "0",
-                                        std::to_string(std::min<std::size_t>(status - statuses.begin(), statuses.size() - 1)),
-                                        r->solved ? fmt::format("{:.6g}", r->path_length) : "nan",
-                                        r->unsafe ? "1" : "0", r->path_verified ? "1" : "0", std::to_string(r->spec.seed),
-                                        std::to_string(r->roadmap_vertices), std::to_string(r->roadmap_edges)};
-        PlannerStats::forEachField([&](std::string_view, auto member) { values.push_back(std::to_string(r->planner_stats.*member)); });
+        std::vector<std::string> values{
+            fmt::format("{:.6f}", r->time_s),
+            r->solved ? "1" : "0",
+            std::to_string(std::min<std::size_t>(status - statuses.begin(), statuses.size() - 1)),
+            r->solved ? fmt::format("{:.6g}", r->path_length) : "nan",
+            r->unsafe ? "1" : "0",
+            r->path_verified ? "1" : "0",
+            std::to_string(r->spec.seed),
+            std::to_string(r->roadmap_vertices),
+            std::to_string(r->roadmap_edges)};
+        PlannerStats::forEachField(
+            [&](std::string_view, auto member) { values.push_back(std::to_string(r->planner_stats.*member)); });
         r->check_stats.forEach([&](std::string_view, double value, std::string_view unit) {
           values.push_back(unit == "s" ? fmt::format("{:.6f}", value) : fmt::format("{:.0f}", value));
         });
@@ -307,7 +339,8 @@ void writeReport(const std::filesystem::path& dir, const std::string& experiment
   // Plots are embedded only when this run drew them (a failed run may leave an older run's files).
   auto writeHtml = [&](bool drawn) {
     OutputFiles page(dir);
-    page.add("report.html", reportHtml(experiment, rows, notes, drawn ? plotSvgs(dir, rows) : std::vector<std::string>{}));
+    page.add("report.html",
+             reportHtml(experiment, rows, notes, drawn ? plotSvgs(dir, rows) : std::vector<std::string>{}));
     for (const auto& written : page.commit()) out << fmt::format("wrote {}\n", written.string());
   };
   if (!plots) return writeHtml(false);

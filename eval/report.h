@@ -39,8 +39,7 @@ std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experime
 /// /usr/bin/python3 and matplotlib unless `plots` is false, then
 /// report.html (reportHtml, with those plots). Reports to `out`.
 /// `notes` (what the request asked for and was not run or applied) end summary.md.
-void writeReport(const std::filesystem::path& dir, const std::string& experiment,
-                 const std::vector<RunRecord>& records, bool plots, std::ostream& out,
-                 const std::vector<std::string>& notes = {});
+void writeReport(const std::filesystem::path& dir, const std::string& experiment, const std::vector<RunRecord>& records,
+                 bool plots, std::ostream& out, const std::vector<std::string>& notes = {});
 
 }  // namespace prmkit

@@ -73,7 +73,8 @@ struct Entry {
 std::vector<Entry> entries(const YamlReader& in, const YAML::Node& root, const char* key,
                            const std::vector<std::string>& names) {
   const YAML::Node list = in.require(root, key, "sweep");
-  if (!list.IsSequence() || list.size() == 0) in.fail(list, fmt::format("expected '{}' to be a list of {{type, grid}}", key));
+  if (!list.IsSequence() || list.size() == 0)
+    in.fail(list, fmt::format("expected '{}' to be a list of {{type, grid}}", key));
   std::vector<Entry> out;
   for (const auto& item : list) {
     in.requireMap(item, key, {"type", "grid"});
@@ -97,8 +98,10 @@ std::vector<RunRecord> readRuns(const std::filesystem::path& file, bool repair, 
   complete = complete == std::string::npos ? 0 : complete + 1;
   if (complete < content.size()) {
     if (!repair)
-      throw InputError(fmt::format("{}: the last line is incomplete (the sweep was stopped while writing it); "
-                                   "resume that shard with --resume first", file.string()));
+      throw InputError(
+          fmt::format("{}: the last line is incomplete (the sweep was stopped while writing it); "
+                      "resume that shard with --resume first",
+                      file.string()));
     out << fmt::format("{}: dropping an incomplete last line ({} bytes) left by an interrupted write\n", file.string(),
                        content.size() - complete);
     std::filesystem::resize_file(file, complete);
@@ -116,7 +119,8 @@ std::vector<RunRecord> readRuns(const std::filesystem::path& file, bool repair, 
 
 std::string failureReason(int status, bool killed, double seconds) {
   if (killed) return fmt::format("hung: killed after {:.1f} s (run_timeout)", seconds);
-  if (WIFSIGNALED(status)) return fmt::format("crashed: signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status)));
+  if (WIFSIGNALED(status))
+    return fmt::format("crashed: signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status)));
   if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
     return fmt::format("the worker exited with code {} without a result", WEXITSTATUS(status));
   return "the worker ended without a result";
@@ -206,19 +210,22 @@ Sweep loadSweep(const std::filesystem::path& file) {
   sweep.file = file;
   sweep.name = in.string(in.require(root, "name", "sweep"), "name");
   const YAML::Node problems = in.require(root, "problems", "sweep");
-  if (!problems.IsSequence() || problems.size() == 0) in.fail(problems, "expected 'problems' to be a list of problem files");
+  if (!problems.IsSequence() || problems.size() == 0)
+    in.fail(problems, "expected 'problems' to be a list of problem files");
   std::vector<std::uint32_t> seeds;
   const YAML::Node seedNode = in.require(root, "seeds", "sweep");
   if (seedNode.IsSequence()) {
     for (const auto& s : seedNode) seeds.push_back(static_cast<std::uint32_t>(in.integer(s, "seeds", 0)));
     if (seeds.empty()) in.fail(seedNode, "expected at least one seed");
-    if (std::set<std::uint32_t>(seeds.begin(), seeds.end()).size() != seeds.size()) in.fail(seedNode, "a seed appears twice");
+    if (std::set<std::uint32_t>(seeds.begin(), seeds.end()).size() != seeds.size())
+      in.fail(seedNode, "a seed appears twice");
   } else {
     const long count = in.integer(seedNode, "seeds (a count, or a list of seeds)", 1);
     for (long s = 1; s <= count; ++s) seeds.push_back(static_cast<std::uint32_t>(s));
   }
   const double timeLimit = root["time_limit"] ? in.positive(root["time_limit"], "time_limit (s)") : 10.0;
-  sweep.run_timeout_s = root["run_timeout"] ? in.positive(root["run_timeout"], "run_timeout (s)") : defaultRunTimeout(timeLimit);
+  sweep.run_timeout_s =
+      root["run_timeout"] ? in.positive(root["run_timeout"], "run_timeout (s)") : defaultRunTimeout(timeLimit);
   const auto planners = entries(in, root, "planners", plannerNames());
   const auto checkers = entries(in, root, "checkers", checkerNames());
   std::set<std::string> keys;
@@ -269,7 +276,8 @@ class FolderLock {
   explicit FolderLock(const std::filesystem::path& folder) {
     const auto file = folder / ".prmkit.lock";
     fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw InputError(fmt::format("{}: cannot open the folder's lock: {}", file.string(), std::strerror(errno)));
+    if (fd_ < 0)
+      throw InputError(fmt::format("{}: cannot open the folder's lock: {}", file.string(), std::strerror(errno)));
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       const int error = errno;
       ::close(fd_);
@@ -298,8 +306,8 @@ int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out)
   std::set<std::string> done;
   if (std::filesystem::exists(runsFile) && std::filesystem::file_size(runsFile) > 0) {
     if (!options.resume)
-      throw InputError(fmt::format("{} already holds runs: continue it with --resume, or choose another --out",
-                                   runsFile.string()));
+      throw InputError(
+          fmt::format("{} already holds runs: continue it with --resume, or choose another --out", runsFile.string()));
     for (const auto& r : readRuns(runsFile, true, out)) {
       const auto it = indexOf.find(r.spec.key());
       if (it == indexOf.end() || !options.shard.contains(it->second))
@@ -315,9 +323,10 @@ int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out)
     ++inShard;
     if (!done.contains(sweep.runs[i].key())) todo.push_back(i);
   }
-  out << fmt::format("sweep {}: {} runs in the grid, {} in shard {}/{}, {} already done, {} to run on {} worker process(es)\n",
-                     sweep.name, sweep.runs.size(), inShard, options.shard.index, options.shard.count, done.size(),
-                     todo.size(), options.jobs);
+  out << fmt::format(
+      "sweep {}: {} runs in the grid, {} in shard {}/{}, {} already done, {} to run on {} worker process(es)\n",
+      sweep.name, sweep.runs.size(), inShard, options.shard.index, options.shard.count, done.size(), todo.size(),
+      options.jobs);
   out.flush();
 
   const int fd = ::open(runsFile.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -398,8 +407,8 @@ std::vector<RunRecord> readRunsFile(const std::filesystem::path& file) {
   return readRuns(file, false, ignored);
 }
 
-int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& folders, const std::filesystem::path& outDir,
-               bool plots, std::ostream& out) {
+int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& folders,
+               const std::filesystem::path& outDir, bool plots, std::ostream& out) {
   // Writing into an input would replace the shard being read.
   for (const auto& folder : folders)
     if (std::filesystem::weakly_canonical(folder) == std::filesystem::weakly_canonical(outDir))
@@ -412,7 +421,8 @@ int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& fol
   std::vector<std::string> problems;
   for (const auto& folder : folders) {
     const auto file = folder / "runs.jsonl";
-    if (!std::filesystem::exists(file)) throw InputError(fmt::format("{}: no such file (not a sweep output folder)", file.string()));
+    if (!std::filesystem::exists(file))
+      throw InputError(fmt::format("{}: no such file (not a sweep output folder)", file.string()));
     for (auto& r : readRuns(file, false, out)) {
       const std::string key = r.spec.key();
       const auto it = indexOf.find(key);
@@ -431,7 +441,8 @@ int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& fol
     if (!merged[i] && ++missing <= 5) problems.push_back(fmt::format("missing run '{}'", sweep.runs[i].key()));
   if (missing > 5) problems.push_back(fmt::format("... {} missing runs in all", missing));
   if (!problems.empty()) {
-    std::string message = fmt::format("merge of {} folder(s) for sweep {} failed:", folders.size(), sweep.file.string());
+    std::string message =
+        fmt::format("merge of {} folder(s) for sweep {} failed:", folders.size(), sweep.file.string());
     for (const auto& p : problems) message += "\n  " + p;
     throw InputError(message);
   }
@@ -441,7 +452,8 @@ int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& fol
     lines += recordJson(*r) + "\n";
     records.push_back(std::move(*r));
   }
-  out << fmt::format("merged {} runs from {} folder(s): none missing, none duplicated\n", records.size(), folders.size());
+  out << fmt::format("merged {} runs from {} folder(s): none missing, none duplicated\n", records.size(),
+                     folders.size());
   std::filesystem::create_directories(outDir);
   const FolderLock lock(outDir);
   OutputFiles files(outDir);

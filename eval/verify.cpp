@@ -30,8 +30,10 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
   };
   const double tolerance = 1e-9 * robot.maxExtent();
   if (path.empty()) return fail("the path is empty");
-  if (robot.distance(path.front(), problem.start) > tolerance) return fail("the path does not begin at the start configuration");
-  if (robot.distance(path.back(), problem.goal) > tolerance) return fail("the path does not end at the goal configuration");
+  if (robot.distance(path.front(), problem.start) > tolerance)
+    return fail("the path does not begin at the start configuration");
+  if (robot.distance(path.back(), problem.goal) > tolerance)
+    return fail("the path does not end at the goal configuration");
   DiscreteSettings dense;
   dense.space = DiscreteSettings::Space::Workspace;
   dense.eps = eps;
@@ -65,8 +67,8 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
       collision.inCollision(q, ignored, &contact);
       result.segment = i;
       result.t = edge.witness_t;
-      return fail(fmt::format("segment {} (waypoints {} to {}) collides at t = {:.6f} ({})", i, i, i + 1, edge.witness_t,
-                              describe(contact, robot, *problem.scene)));
+      return fail(fmt::format("segment {} (waypoints {} to {}) collides at t = {:.6f} ({})", i, i, i + 1,
+                              edge.witness_t, describe(contact, robot, *problem.scene)));
     }
   }
   if (independentResolution) {
@@ -78,10 +80,11 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
       result.t = *t;
       result.disagreement = true;
       result.independent_configurations = independent.configurationsTested();
-      return fail(fmt::format("DISAGREEMENT: the independent check (plain FCL every {:g} of the C-space extent) finds "
-                              "segment {} (waypoints {} to {}) colliding at t = {:.6f}, which the motion-bound check "
-                              "(eps {:.3g} m) accepted",
-                              *independentResolution, i, i, i + 1, *t, eps));
+      return fail(
+          fmt::format("DISAGREEMENT: the independent check (plain FCL every {:g} of the C-space extent) finds "
+                      "segment {} (waypoints {} to {}) colliding at t = {:.6f}, which the motion-bound check "
+                      "(eps {:.3g} m) accepted",
+                      *independentResolution, i, i, i + 1, *t, eps));
     }
     result.independent_configurations = independent.configurationsTested();
   }

@@ -7,9 +7,9 @@ namespace prmkit {
 
 struct VerifyResult {
   bool valid = true;
-  std::string message;              // what is wrong, for people
+  std::string message;                 // what is wrong, for people
   std::optional<std::size_t> segment;  // first colliding segment
-  double t = 0.0;                   // its parameter
+  double t = 0.0;                      // its parameter
   /// The independent check found a collision the motion-bound check missed:
   /// one of the two is wrong, which is an error of prmkit, not of the path.
   bool disagreement = false;

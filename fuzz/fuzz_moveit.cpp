@@ -4,7 +4,8 @@
 #include "io/problem.h"
 
 namespace {
-const char* const kSrdf = R"(<robot name="arm6"><group name="arm"><chain base_link="base_link" tip_link="tool"/></group></robot>)";
+const char* const kSrdf =
+    R"(<robot name="arm6"><group name="arm"><chain base_link="base_link" tip_link="tool"/></group></robot>)";
 const char* const kRequest = R"(group_name: arm
 start_state:
   joint_state:
@@ -21,7 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   prmkit::fuzz::writeFile("scene0001.yaml", data, size);
   const auto srdf = prmkit::fuzz::writeFile("arm6.srdf", kSrdf);
   prmkit::fuzz::expectCleanRefusal([&] {
-    prmkit::loadProblem(request, {{"robot.file=" PRMKIT_SOURCE_DIR "/configs/robots/arm6.urdf", "robot.srdf=" + srdf.string()}, true});
+    prmkit::loadProblem(
+        request, {{"robot.file=" PRMKIT_SOURCE_DIR "/configs/robots/arm6.urdf", "robot.srdf=" + srdf.string()}, true});
   });
   return 0;
 }

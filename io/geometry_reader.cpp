@@ -14,8 +14,9 @@ namespace prmkit {
 
 namespace {
 Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::string& what) {
-  const std::string type = in.oneOf(in.require(node, "type", what), what + ".type",
-                                    {"spring", "gear", "gear_plate", "slot_wall", "twisted_slot", "bug_trap", "random"});
+  const std::string type =
+      in.oneOf(in.require(node, "type", what), what + ".type",
+               {"spring", "gear", "gear_plate", "slot_wall", "twisted_slot", "bug_trap", "random"});
   try {
     if (type == "spring") {
       in.requireMap(node, what, {"type", "turns", "coil_radius", "wire_radius", "pitch", "segments", "sides"});
@@ -42,7 +43,8 @@ Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::stri
       return gearMesh(p);
     }
     if (type == "gear_plate") {
-      in.requireMap(node, what, {"type", "gear", "clearance", "plate_size", "plate_thickness", "plate_height", "spindle_length"});
+      in.requireMap(node, what,
+                    {"type", "gear", "clearance", "plate_size", "plate_thickness", "plate_height", "spindle_length"});
       GearPlateParams p;
       if (node["gear"]) readGear(node["gear"], what + ".gear", p.gear);
       setNumber(in, node, "clearance", what, p.clearance);
@@ -63,7 +65,8 @@ Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::stri
       return slotWallMesh(p);
     }
     if (type == "twisted_slot") {
-      in.requireMap(node, what, {"type", "plates", "spacing", "twist", "size", "thickness", "slot_width", "slot_height"});
+      in.requireMap(node, what,
+                    {"type", "plates", "spacing", "twist", "size", "thickness", "slot_width", "slot_height"});
       TwistedSlotParams p;
       setNumber(in, node, "plates", what, p.plates);
       setNumber(in, node, "spacing", what, p.spacing);
@@ -112,10 +115,10 @@ Transform readPose(const YamlReader& in, const YAML::Node& node, const std::stri
   if (node["rpy"]) {
     const Eigen::Vector3d rpy = in.vector(node["rpy"], what + ".rpy", 3);
     // URDF convention: fixed axes X (roll), then Y (pitch), then Z (yaw).
-    pose.linear() = (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) *
-                     Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
-                     Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
-                        .toRotationMatrix();
+    pose.linear() =
+        (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) * Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
+         Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
+            .toRotationMatrix();
   }
   if (node["quaternion"]) {
     const Eigen::Vector4d q = in.vector(node["quaternion"], what + ".quaternion (x, y, z, w)", 4);

@@ -34,10 +34,12 @@ Eigen::Quaterniond readQuaternion(const YamlReader& in, const YAML::Node& node, 
 
 Transform readMsgPose(const YamlReader& in, const YAML::Node& node, const std::string& what, const char* positionKey,
                       const char* orientationKey) {
-  if (!node.IsMap()) in.fail(node, fmt::format("expected '{}' to be a map with {} and {}", what, positionKey, orientationKey));
+  if (!node.IsMap())
+    in.fail(node, fmt::format("expected '{}' to be a map with {} and {}", what, positionKey, orientationKey));
   Transform pose = Transform::Identity();
   if (node[positionKey]) pose.translation() = readPoint(in, node[positionKey], what + "." + positionKey);
-  if (node[orientationKey]) pose.linear() = readQuaternion(in, node[orientationKey], what + "." + orientationKey).toRotationMatrix();
+  if (node[orientationKey])
+    pose.linear() = readQuaternion(in, node[orientationKey], what + "." + orientationKey).toRotationMatrix();
   return pose;
 }
 
@@ -59,7 +61,8 @@ Shape readPrimitive(const YamlReader& in, const YAML::Node& node, const std::str
   const YAML::Node typeNode = in.require(node, "type", what);
   // shape_msgs/SolidPrimitive constants: BOX 1, SPHERE 2, CYLINDER 3, CONE 4.
   std::string type;
-  if (typeNode.IsScalar() && !typeNode.Scalar().empty() && std::isdigit(static_cast<unsigned char>(typeNode.Scalar()[0]))) {
+  if (typeNode.IsScalar() && !typeNode.Scalar().empty() &&
+      std::isdigit(static_cast<unsigned char>(typeNode.Scalar()[0]))) {
     const long code = in.integer(typeNode, what + ".type", 1);
     type = code == 1 ? "box" : code == 2 ? "sphere" : code == 3 ? "cylinder" : code == 4 ? "cone" : "";
     if (type.empty()) in.fail(typeNode, "expected a SolidPrimitive type: 1 (box), 2 (sphere), 3 (cylinder)");
@@ -87,7 +90,8 @@ Shape readPrimitive(const YamlReader& in, const YAML::Node& node, const std::str
 Shape readShapeMesh(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   if (!node.IsMap()) in.fail(node, fmt::format("expected '{}' to be a map with vertices and triangles", what));
   Mesh mesh;
-  for (const auto& v : items(in, node, "vertices", what)) mesh.vertices.push_back(readPoint(in, v, what + ".vertices[]"));
+  for (const auto& v : items(in, node, "vertices", what))
+    mesh.vertices.push_back(readPoint(in, v, what + ".vertices[]"));
   for (const auto& t : items(in, node, "triangles", what)) {
     const YAML::Node indices = t.IsMap() ? in.require(t, "vertex_indices", what + ".triangles[]") : t;
     const Eigen::VectorXd ijk = in.vector(indices, what + ".triangles[].vertex_indices", 3);
@@ -138,8 +142,7 @@ MotionPlanRequest readMotionPlanRequest(const YamlReader& in) {
 
   const YAML::Node goals = in.require(root, "goal_constraints", "MotionPlanRequest");
   if (!goals.IsSequence() || goals.size() == 0) in.fail(goals, "expected 'goal_constraints' to be a non-empty list");
-  if (goals.size() > 1)
-    in.fail(goals[1], "only one goal constraint set is supported (a single joint-space goal)");
+  if (goals.size() > 1) in.fail(goals[1], "only one goal constraint set is supported (a single joint-space goal)");
   const YAML::Node goal = goals[0];
   for (const char* key : {"position_constraints", "orientation_constraints", "visibility_constraints"})
     if (!emptyOrAbsent(goal[key]))
@@ -159,7 +162,8 @@ MotionPlanRequest readMotionPlanRequest(const YamlReader& in) {
 
 void readPlanningScene(const YamlReader& in, Scene& scene, const std::string& rootLink) {
   const YAML::Node& root = in.root();
-  if (const YAML::Node robotState = root["robot_state"]; robotState && !emptyOrAbsent(robotState["attached_collision_objects"]))
+  if (const YAML::Node robotState = root["robot_state"];
+      robotState && !emptyOrAbsent(robotState["attached_collision_objects"]))
     in.fail(robotState["attached_collision_objects"], "attached collision objects are not supported");
 
   // Frames object poses may be given in: the robot's root and the scene's fixed frames.
@@ -176,7 +180,8 @@ void readPlanningScene(const YamlReader& in, Scene& scene, const std::string& ro
 
   const YAML::Node world = root["world"];
   if (world) {
-    if (const YAML::Node octomap = world["octomap"]; octomap && octomap["octomap"] && !emptyOrAbsent(octomap["octomap"]["data"]))
+    if (const YAML::Node octomap = world["octomap"];
+        octomap && octomap["octomap"] && !emptyOrAbsent(octomap["octomap"]["data"]))
       in.fail(octomap, "octomaps are not supported");
     const auto objects = items(in, world, "collision_objects", "world");
     for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -185,23 +190,27 @@ void readPlanningScene(const YamlReader& in, Scene& scene, const std::string& ro
       if (!o.IsMap()) in.fail(o, fmt::format("expected '{}' to be a map", what));
       const std::string id = o["id"] ? in.string(o["id"], what + ".id") : fmt::format("object{}", i);
       // CollisionObject.operation: ADD is 0 (the default); REMOVE, APPEND, MOVE change an existing scene.
-      if (o["operation"] && !(o["operation"].IsScalar() && (o["operation"].Scalar() == "0" || o["operation"].Scalar() == "add")))
+      if (o["operation"] &&
+          !(o["operation"].IsScalar() && (o["operation"].Scalar() == "0" || o["operation"].Scalar() == "add")))
         in.fail(o["operation"], "only ADD (0) collision objects are supported");
       if (!emptyOrAbsent(o["planes"])) in.fail(o["planes"], "plane collision objects are not supported");
       std::string frame;
       if (o["header"] && o["header"]["frame_id"]) frame = in.string(o["header"]["frame_id"], what + ".header.frame_id");
       if (!frames.count(frame))
-        in.fail(o["header"]["frame_id"], fmt::format("unknown frame '{}' (expected '{}', a fixed frame of the scene, or empty)",
-                                                     frame, rootLink));
+        in.fail(
+            o["header"]["frame_id"],
+            fmt::format("unknown frame '{}' (expected '{}', a fixed frame of the scene, or empty)", frame, rootLink));
       // MoveIt >= 1.1 poses shapes relative to the object's own pose.
-      const Transform objectPose = frames[frame] * (o["pose"] ? readMsgPose(in, o["pose"], what + ".pose", "position", "orientation")
-                                                              : Transform::Identity());
+      const Transform objectPose =
+          frames[frame] *
+          (o["pose"] ? readMsgPose(in, o["pose"], what + ".pose", "position", "orientation") : Transform::Identity());
       std::vector<std::pair<Shape, Transform>> shapes;
       auto readShapes = [&](const char* shapesKey, const char* posesKey, auto&& readShape) {
         const auto shapeNodes = items(in, o, shapesKey, what);
         const auto poseNodes = items(in, o, posesKey, what);
         if (shapeNodes.size() != poseNodes.size())
-          in.fail(o, fmt::format("'{}' has {} {} but {} {}", what, shapeNodes.size(), shapesKey, poseNodes.size(), posesKey));
+          in.fail(o, fmt::format("'{}' has {} {} but {} {}", what, shapeNodes.size(), shapesKey, poseNodes.size(),
+                                 posesKey));
         for (std::size_t k = 0; k < shapeNodes.size(); ++k)
           shapes.emplace_back(readShape(in, shapeNodes[k], fmt::format("{}.{}[{}]", what, shapesKey, k)),
                               objectPose * readMsgPose(in, poseNodes[k], fmt::format("{}.{}[{}]", what, posesKey, k),
@@ -220,7 +229,6 @@ void readPlanningScene(const YamlReader& in, Scene& scene, const std::string& ro
       }
     }
   }
-
 }
 
 std::vector<std::pair<std::string, std::string>> readAllowedCollisions(const YamlReader& in) {

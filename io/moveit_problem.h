@@ -18,10 +18,10 @@
 namespace prmkit {
 
 struct MotionPlanRequest {
-  std::string group;                              // group_name
-  std::map<std::string, double> start;            // start_state.joint_state (rad or m)
+  std::string group;                                 // group_name
+  std::map<std::string, double> start;               // start_state.joint_state (rad or m)
   std::vector<std::pair<std::string, double>> goal;  // goal_constraints[0].joint_constraints
-  YAML::Node start_node, goal_node;               // for error locations
+  YAML::Node start_node, goal_node;                  // for error locations
 };
 
 /// "NNNN" of a MotionBenchMaker requestNNNN.yaml (whose scene is sceneNNNN.yaml beside it).

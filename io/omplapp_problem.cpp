@@ -52,7 +52,8 @@ struct CfgFile {
       std::string_view line = trimmed(lines[i]);
       if (!line.starts_with(key)) continue;
       line = trimmed(line.substr(key.size()));
-      if (!line.empty() && (line.front() == '=' || line.front() == ':')) return fmt::format("{}:{}", file.string(), i + 1);
+      if (!line.empty() && (line.front() == '=' || line.front() == ':'))
+        return fmt::format("{}:{}", file.string(), i + 1);
     }
     return file.string();
   }
@@ -90,7 +91,8 @@ CfgFile readCfg(const std::filesystem::path& file) {
       if (equals == std::string_view::npos || trimmed(t.substr(0, equals)).empty())
         throw InputError(fmt::format("{}:{}: expected 'planner=' or 'planner.parameter=value' in [planner], got '{}'",
                                      file.string(), number, t));
-      cfg.planner.push_back({std::string(trimmed(t.substr(0, equals))), std::string(trimmed(t.substr(equals + 1))), number});
+      cfg.planner.push_back(
+          {std::string(trimmed(t.substr(0, equals))), std::string(trimmed(t.substr(equals + 1))), number});
       continue;
     }
     cfg.sections.push_back(section);
@@ -146,8 +148,8 @@ std::map<std::string, std::string> problemValues(const CfgFile& cfg) {
   auto values = cfg.values("problem");
   for (const auto& [key, value] : values)
     if (!problemKeys().count(key))
-      throw InputError(fmt::format("{}: unknown key '{}' in [problem] (expected one of: {})", cfg.lineOf("problem", key),
-                                   key, fmt::join(problemKeys(), ", ")));
+      throw InputError(fmt::format("{}: unknown key '{}' in [problem] (expected one of: {})",
+                                   cfg.lineOf("problem", key), key, fmt::join(problemKeys(), ", ")));
   if (values.count("control"))
     throw InputError(
         fmt::format("{}: control-based (kinodynamic) problems are not supported", cfg.lineOf("problem", "control")));
@@ -195,7 +197,8 @@ YamlReader readOmplAppConfig(const std::filesystem::path& file) {
   }
   if (values.count("objective.threshold")) number("objective.threshold");
 
-  const std::vector<std::string> axes = is3D ? std::vector<std::string>{"x", "y", "z"} : std::vector<std::string>{"x", "y"};
+  const std::vector<std::string> axes =
+      is3D ? std::vector<std::string>{"x", "y", "z"} : std::vector<std::string>{"x", "y"};
   YAML::Node lower(YAML::NodeType::Sequence), upper(YAML::NodeType::Sequence);
   const bool hasVolume = values.count("volume.min.x") > 0;
   Eigen::AlignedBox3d inferred;
@@ -259,12 +262,13 @@ OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
     static const std::set<std::string> objectives{"length", "max_min_clearance", "mechanical_work"};
     const std::string& objective = problem["objective"];
     if (!objectives.count(objective))
-      throw InputError(fmt::format("{}: unknown objective '{}' (expected one of: {})", cfg.lineOf("problem", "objective"),
-                                   objective, fmt::join(objectives, ", ")));
+      throw InputError(fmt::format("{}: unknown objective '{}' (expected one of: {})",
+                                   cfg.lineOf("problem", "objective"), objective, fmt::join(objectives, ", ")));
     benchmark.notes.push_back(fmt::format(
         "objective '{}'{} recorded, not optimised: prmkit plans for feasibility (the first path found, shortcut "
         "when planner.shortcut is on), so the optimising planners' thresholds do not apply",
-        objective, problem.count("objective.threshold") ? fmt::format(" (threshold {})", problem["objective.threshold"]) : ""));
+        objective,
+        problem.count("objective.threshold") ? fmt::format(" (threshold {})", problem["objective.threshold"]) : ""));
   }
 
   static const std::set<std::string> benchmarkKeys{"time_limit", "mem_limit", "run_count", "output", "save_paths"};
@@ -284,7 +288,8 @@ OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
       benchmark.run_count = static_cast<std::size_t>(count);
     } else if (key == "mem_limit") {
       parsedNumber(value, key, where);
-      benchmark.notes.push_back(fmt::format("mem_limit {} MB recorded, not enforced (peak memory is reported per run)", value));
+      benchmark.notes.push_back(
+          fmt::format("mem_limit {} MB recorded, not enforced (peak memory is reported per run)", value));
     } else {
       benchmark.notes.push_back(fmt::format("[benchmark] {} = '{}' ignored: prmkit writes into --out", key, value));
     }
@@ -295,8 +300,8 @@ OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
     const auto dot = entry.key.find('.');
     if (dot == std::string::npos) {
       if (!entry.value.empty())
-        throw InputError(fmt::format("{}: a planner line is '{}=' with nothing after '=', got '{}'", where, entry.key,
-                                     entry.value));
+        throw InputError(
+            fmt::format("{}: a planner line is '{}=' with nothing after '=', got '{}'", where, entry.key, entry.value));
       benchmark.planners.push_back({entry.key, entry.key, entry.line, {}, {}});
       continue;
     }

@@ -26,8 +26,8 @@ YamlReader readOmplAppConfig(const std::filesystem::path& file);
 
 /// What a .cfg asks a benchmark to run.
 struct OmplAppBenchmark {
-  std::optional<double> time_limit_s;     // [benchmark] time_limit
-  std::optional<std::size_t> run_count;   // [benchmark] run_count
+  std::optional<double> time_limit_s;    // [benchmark] time_limit
+  std::optional<std::size_t> run_count;  // [benchmark] run_count
   /// One `NAME=` line of [planner] (the same name may come several times on
   /// purpose), with the `NAME.param=` and `problem.key=` lines that follow it.
   struct PlannerInstance {

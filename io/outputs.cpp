@@ -109,7 +109,8 @@ std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::
     if (line.empty()) continue;
     const auto cells = split(line);
     if (cells.size() != header.size())
-      throw InputError(fmt::format("{}:{}:1: expected {} numbers, got {}", file.string(), lineNumber, header.size(), cells.size()));
+      throw InputError(
+          fmt::format("{}:{}:1: expected {} numbers, got {}", file.string(), lineNumber, header.size(), cells.size()));
     Config q(static_cast<Eigen::Index>(cells.size()));
     std::size_t column = 1;
     for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -162,7 +163,8 @@ std::vector<Config> readPathText(const std::filesystem::path& file, const Robot&
     Config q(static_cast<Eigen::Index>(width));
     for (std::size_t i = 0; i < width; ++i)
       q[static_cast<Eigen::Index>(i)] = finiteNumber(cells[i].first, file, lineNumber, cells[i].second);
-    rows.push_back(canonicalized(std::move(q), [&](Config& c) { robot.canonicalize(c); }, file, lineNumber));
+    rows.push_back(canonicalized(
+        std::move(q), [&](Config& c) { robot.canonicalize(c); }, file, lineNumber));
   }
   if (rows.empty()) throw InputError(fmt::format("{}:1:1: the path file has no states", file.string()));
   return rows;
@@ -237,7 +239,8 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["roadmap_vertices"] = result.roadmap_vertices;
   j["roadmap_edges"] = result.roadmap_edges;
   j["roadmap_bytes_per_vertex"] =
-      result.roadmap_vertices > 0 ? static_cast<double>(result.roadmap_memory.vertex_bytes) / result.roadmap_vertices : 0.0;
+      result.roadmap_vertices > 0 ? static_cast<double>(result.roadmap_memory.vertex_bytes) / result.roadmap_vertices
+                                  : 0.0;
   j["roadmap_bytes_per_edge"] =
       result.roadmap_edges > 0 ? static_cast<double>(result.roadmap_memory.edge_bytes) / result.roadmap_edges : 0.0;
   j["peak_resident_bytes"] = peakResidentBytes();
@@ -271,15 +274,15 @@ class SvgCanvas {
   std::string triangles(const Mesh& mesh, const Transform& pose, const std::string& style) const {
     std::string out = fmt::format("<g style=\"{}\">", style);
     for (const auto& t : mesh.triangles)
-      out += fmt::format("<polygon points=\"{} {} {}\"/>", point(pose * mesh.vertices[t[0]]), point(pose * mesh.vertices[t[1]]),
-                         point(pose * mesh.vertices[t[2]]));
+      out += fmt::format("<polygon points=\"{} {} {}\"/>", point(pose * mesh.vertices[t[0]]),
+                         point(pose * mesh.vertices[t[1]]), point(pose * mesh.vertices[t[2]]));
     return out + "</g>\n";
   }
   std::string line(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const std::string& style) const {
     const auto pa = point(a), pb = point(b);
     const auto ca = pa.find(','), cb = pb.find(',');
-    return fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" style=\"{}\"/>", pa.substr(0, ca), pa.substr(ca + 1),
-                       pb.substr(0, cb), pb.substr(cb + 1), style);
+    return fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" style=\"{}\"/>", pa.substr(0, ca),
+                       pa.substr(ca + 1), pb.substr(0, cb), pb.substr(cb + 1), style);
   }
 
  private:
@@ -345,7 +348,8 @@ std::string sceneSvg(const Problem& problem, const PlanResult& result) {
   // The path's intermediate poses: a bounded number so large meshes stay light.
   std::vector<Config> shown;
   if (result.solved) {
-    const std::size_t poseCount = std::min<std::size_t>(40, std::max<std::size_t>(2, 4000 / std::max<std::size_t>(1, robot.links()[0].mesh.triangles.size())));
+    const std::size_t poseCount = std::min<std::size_t>(
+        40, std::max<std::size_t>(2, 4000 / std::max<std::size_t>(1, robot.links()[0].mesh.triangles.size())));
     shown = evenlySpacedOnPath(robot, result.path, poseCount);
     if (shown.size() >= 2) shown = std::vector<Config>(shown.begin() + 1, shown.end() - 1);
   }
@@ -353,7 +357,8 @@ std::string sceneSvg(const Problem& problem, const PlanResult& result) {
     std::vector<Transform> linkPoses;
     robot.linkPoses(q, linkPoses);
     std::string out;
-    for (std::size_t i = 0; i < linkPoses.size(); ++i) out += canvas.triangles(robot.links()[i].mesh, linkPoses[i], style);
+    for (std::size_t i = 0; i < linkPoses.size(); ++i)
+      out += canvas.triangles(robot.links()[i].mesh, linkPoses[i], style);
     return out;
   };
   for (std::size_t v = 0; v < views.size(); ++v) {
@@ -367,8 +372,7 @@ std::string sceneSvg(const Problem& problem, const PlanResult& result) {
     for (const auto& q : result.roadmap_configs) points.push_back(referencePoint(robot, q));
     svg += "<g>";
     for (const auto& [a, b, state] : result.roadmap_edge_list) {
-      const char* style = state == EdgeState::Free ? "stroke:#9ab;stroke-width:0.6"
-                                                   : "stroke:#ddd;stroke-width:0.4";
+      const char* style = state == EdgeState::Free ? "stroke:#9ab;stroke-width:0.6" : "stroke:#ddd;stroke-width:0.4";
       svg += canvas.line(points[a], points[b], style);
     }
     svg += "</g>\n";

@@ -44,7 +44,8 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, c
     if (type == "rigid2d") return std::make_shared<RigidBody2D>(std::move(body), lower, upper);
     return std::make_shared<RigidBody3D>(std::move(body), lower, upper);
   }
-  if (root["bounds"]) in.fail(root["bounds"], fmt::format("a {} robot takes its bounds from its joint limits; remove 'bounds'", type));
+  if (root["bounds"])
+    in.fail(root["bounds"], fmt::format("a {} robot takes its bounds from its joint limits; remove 'bounds'", type));
   if (type == "planar_chain") {
     in.requireMap(node, "robot", {"type", "links", "base", "joint_limits"});
     const YAML::Node links = in.require(node, "links", "robot");
@@ -59,7 +60,8 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, c
     double lower = -std::numbers::pi, upper = std::numbers::pi;
     if (node["joint_limits"]) {
       const Eigen::VectorXd limits = in.vector(node["joint_limits"], "robot.joint_limits", 2);
-      if (!(limits[0] < limits[1])) in.fail(node["joint_limits"], "joint_limits must be [lower, upper] with lower < upper");
+      if (!(limits[0] < limits[1]))
+        in.fail(node["joint_limits"], "joint_limits must be [lower, upper] with lower < upper");
       lower = limits[0];
       upper = limits[1];
     }
@@ -73,8 +75,8 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, c
   if (node["group"]) urdf.group = in.string(node["group"], "robot.group");
   if (request) {
     if (!urdf.group.empty() && urdf.group != request->group)
-      in.fail(node["group"], fmt::format("robot.group '{}' differs from the request's group_name '{}'", urdf.group,
-                                         request->group));
+      in.fail(node["group"],
+              fmt::format("robot.group '{}' differs from the request's group_name '{}'", urdf.group, request->group));
     urdf.group = request->group;
     // Joints outside the planning group keep their start values (MoveIt's semantics).
     urdf.locked_values = request->start;
@@ -83,7 +85,8 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, c
   try {
     return loadUrdfRobot(in.path(fileNode, "robot.file"), urdf);
   } catch (const RobotLoadError& e) {
-    in.fail(node["srdf"] && std::string(e.what()).find("SRDF") != std::string::npos ? node["srdf"] : fileNode, e.what());
+    in.fail(node["srdf"] && std::string(e.what()).find("SRDF") != std::string::npos ? node["srdf"] : fileNode,
+            e.what());
   }
 }
 
@@ -108,9 +111,10 @@ Config readConfig(const YamlReader& in, const YAML::Node& node, const std::strin
 
 void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& s) {
   if (const YAML::Node p = root["planner"]) {
-    in.requireMap(p, "planner", {"type", "k", "radius", "batch", "batch_fraction", "enhance", "sampler", "sampler_sigma", "expand",
-                                 "expand_bounces", "expand_step", "path_check", "skip_same_component", "shortcut",
-                                 "shortcut_attempts", "min_confidence", "verify_final_path", "threads"});
+    in.requireMap(p, "planner",
+                  {"type", "k", "radius", "batch", "batch_fraction", "enhance", "sampler", "sampler_sigma", "expand",
+                   "expand_bounces", "expand_step", "path_check", "skip_same_component", "shortcut",
+                   "shortcut_attempts", "min_confidence", "verify_final_path", "threads"});
     if (p["min_confidence"]) {
       s.min_confidence = in.number(p["min_confidence"], "planner.min_confidence (%)");
       if (s.min_confidence < 0 || s.min_confidence > 100)
@@ -123,7 +127,8 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
     if (p["batch"]) s.batch = static_cast<std::size_t>(in.integer(p["batch"], "planner.batch", 1));
     if (p["threads"]) {
       s.threads = static_cast<std::size_t>(in.integer(p["threads"], "planner.threads (0: every core)", 0));
-      if (s.threads > kMaxPlannerThreads) in.fail(p["threads"], fmt::format("planner.threads is at most {}", kMaxPlannerThreads));
+      if (s.threads > kMaxPlannerThreads)
+        in.fail(p["threads"], fmt::format("planner.threads is at most {}", kMaxPlannerThreads));
     }
     if (p["sampler"]) {
       s.sampler = in.string(p["sampler"], "planner.sampler");
@@ -139,7 +144,8 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
       if (!(value >= 0 && value <= 1)) in.fail(p[key], fmt::format("planner.{} is a fraction in [0, 1]", key));
     };
     fraction("sampler_sigma", s.sampler_sigma);
-    if (p["sampler_sigma"] && s.sampler_sigma == 0) in.fail(p["sampler_sigma"], "planner.sampler_sigma must be positive");
+    if (p["sampler_sigma"] && s.sampler_sigma == 0)
+      in.fail(p["sampler_sigma"], "planner.sampler_sigma must be positive");
     fraction("enhance", s.enhance);
     fraction("batch_fraction", s.batch_fraction);
     fraction("expand", s.expand);
@@ -151,10 +157,12 @@ void readPlanner(const YamlReader& in, const YAML::Node& root, PlannerSettings& 
       s.path_check = in.oneOf(p["path_check"], "planner.path_check", {"first_collision", "whole_path"}) == "whole_path"
                          ? PlannerSettings::PathCheck::WholePath
                          : PlannerSettings::PathCheck::FirstCollision;
-    if (p["skip_same_component"]) s.skip_same_component = in.boolean(p["skip_same_component"], "planner.skip_same_component");
+    if (p["skip_same_component"])
+      s.skip_same_component = in.boolean(p["skip_same_component"], "planner.skip_same_component");
     if (p["shortcut"]) s.shortcut = in.boolean(p["shortcut"], "planner.shortcut");
     if (p["shortcut_attempts"])
-      s.shortcut_attempts = static_cast<std::size_t>(in.integer(p["shortcut_attempts"], "planner.shortcut_attempts", 1));
+      s.shortcut_attempts =
+          static_cast<std::size_t>(in.integer(p["shortcut_attempts"], "planner.shortcut_attempts", 1));
   }
   if (const YAML::Node l = root["limits"]) {
     in.requireMap(l, "limits", {"time", "samples"});
@@ -350,8 +358,8 @@ void checkEndpoints(const Problem& problem, const std::array<Endpoint, 2>& endpo
       for (Eigen::Index i = 0; i < std::min(e.q->size(), robot.bounds().lower.size()); ++i)
         if (!((*e.q)[i] >= robot.bounds().lower[i] && (*e.q)[i] <= robot.bounds().upper[i]))
           outside += fmt::format("{}{} = {} not in [{}, {}]", outside.empty() ? "" : ", ",
-                                 robot.coordinateNames()[static_cast<std::size_t>(i)], (*e.q)[i], robot.bounds().lower[i],
-                                 robot.bounds().upper[i]);
+                                 robot.coordinateNames()[static_cast<std::size_t>(i)], (*e.q)[i],
+                                 robot.bounds().lower[i], robot.bounds().upper[i]);
       e.reader->fail(e.node, fmt::format("the {} configuration is out of bounds ({})", e.what,
                                          outside.empty() ? "a coordinate is not finite" : outside));
     }
@@ -379,9 +387,10 @@ std::array<Endpoint, 2> readEndpoints(const YamlReader& in, const YAML::Node& ro
   for (const auto& [name, value] : request->goal) {
     const auto& names = robot.coordinateNames();
     if (std::find(names.begin(), names.end(), name) == names.end())
-      requestIn->fail(request->goal_node, fmt::format("the goal constrains joint '{}', which is not in planning group '{}' "
-                                                      "(planned joints: {})",
-                                                      name, request->group, fmt::join(names, ", ")));
+      requestIn->fail(request->goal_node,
+                      fmt::format("the goal constrains joint '{}', which is not in planning group '{}' "
+                                  "(planned joints: {})",
+                                  name, request->group, fmt::join(names, ", ")));
     goal[name] = value;
   }
   problem.goal = jointsToConfig(*requestIn, request->goal_node, "goal", robot, goal);
@@ -396,12 +405,13 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
   for (const auto& o : options.overrides) in.applyOverride(o);
   const YAML::Node& root = in.root();
   if (requestFile && !(root["robot"].IsMap() && root["robot"]["file"]))
-    throw InputError(fmt::format("{}: a MoveIt MotionPlanRequest needs its robot: give --urdf and --srdf "
-                                 "(or --set robot.file=... --set robot.srdf=...)",
-                                 file.string()));
+    throw InputError(
+        fmt::format("{}: a MoveIt MotionPlanRequest needs its robot: give --urdf and --srdf "
+                    "(or --set robot.file=... --set robot.srdf=...)",
+                    file.string()));
   in.requireMap(root, "problem",
-                {"name", "description", "robot", "scene", "bounds", "start", "goal", "planner", "checker", "seed", "limits",
-                 "moveit", "scale", "primitives"});
+                {"name", "description", "robot", "scene", "bounds", "start", "goal", "planner", "checker", "seed",
+                 "limits", "moveit", "scale", "primitives"});
   Problem problem;
   problem.file = file;
   problem.name = root["name"] ? in.string(root["name"], "name") : defaultProblemName(file);

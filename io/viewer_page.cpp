@@ -75,11 +75,16 @@ Json obstacleJson(const Obstacle& o) {
 
 const char* stateName(EdgeState state) {
   switch (state) {
-    case EdgeState::Unchecked: return "unchecked";
-    case EdgeState::Free: return "free";
-    case EdgeState::Colliding: return "colliding";
-    case EdgeState::Tentative: return "tentative";
-    case EdgeState::Verified: return "verified";
+    case EdgeState::Unchecked:
+      return "unchecked";
+    case EdgeState::Free:
+      return "free";
+    case EdgeState::Colliding:
+      return "colliding";
+    case EdgeState::Tentative:
+      return "tentative";
+    case EdgeState::Verified:
+      return "verified";
   }
   return "unchecked";
 }
@@ -105,7 +110,8 @@ Json roadmapJson(const Robot& robot, const PlanResult& result) {
     note = fmt::format("roadmap not drawn: {} vertices, more than the {} kept for pictures", result.roadmap_vertices,
                        kPictureRoadmapVertices);
   else if (stride > 1)
-    note = fmt::format("one roadmap edge in {} drawn ({} of {})", stride, (all.size() + stride - 1) / stride, all.size());
+    note =
+        fmt::format("one roadmap edge in {} drawn ({} of {})", stride, (all.size() + stride - 1) / stride, all.size());
   j["note"] = note;
   return j;
 }
@@ -169,7 +175,8 @@ Json sceneData(const Problem& problem, const std::vector<Config>& path) {
   Json points = Json::array();
   for (const Config& q : path) points.push_back(pointJson(referencePoint(robot, q)));
   data["path"] = std::move(points);
-  data["roadmap"] = Json{{"points", Json::array()}, {"edges", Json::array()}, {"colliding", Json::array()}, {"note", ""}};
+  data["roadmap"] =
+      Json{{"points", Json::array()}, {"edges", Json::array()}, {"colliding", Json::array()}, {"note", ""}};
   data["witnesses"] = Json::array();
   data["witnesses_found"] = 0;
   return data;

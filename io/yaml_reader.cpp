@@ -20,8 +20,8 @@ void requireUniqueKeys(const YAML::Node& root, const std::string& source) {
     const YAML::Node node = stack.back();
     stack.pop_back();
     if (++visited > kMaxYamlNodes)
-      throw InputError(fmt::format("{}: more than {} YAML nodes (counting every alias's target each time)", source,
-                                   kMaxYamlNodes));
+      throw InputError(
+          fmt::format("{}: more than {} YAML nodes (counting every alias's target each time)", source, kMaxYamlNodes));
     if (node.IsSequence()) {
       for (const YAML::Node& item : node) stack.push_back(item);
     } else if (node.IsMap()) {
@@ -50,7 +50,8 @@ YamlReader::YamlReader(std::filesystem::path file) : file_(std::move(file)) {
   try {
     root_ = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", file_.string(), e.mark.line + 1, e.mark.column + 1, e.msg));
+    throw InputError(
+        fmt::format("{}:{}:{}: YAML syntax error: {}", file_.string(), e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   if (!root_.IsMap()) throw InputError(fmt::format("{}:1:1: expected a YAML map at the top level", file_.string()));
   requireUniqueKeys(root_, file_.string());
@@ -175,7 +176,8 @@ Eigen::VectorXd YamlReader::vector(const YAML::Node& node, const std::string& wh
   return out;
 }
 
-std::string YamlReader::oneOf(const YAML::Node& node, const std::string& what, const std::vector<std::string>& choices) const {
+std::string YamlReader::oneOf(const YAML::Node& node, const std::string& what,
+                              const std::vector<std::string>& choices) const {
   const std::string value = string(node, what);
   for (const auto& c : choices)
     if (c == value) return value;

@@ -17,9 +17,9 @@ bool usableEdge(const EdgeResult& edge, double minConfidence);
 /// edge verdicts count as valid. Used where a motion must stop before an
 /// obstacle (OMPL's lastValid, random-bounce expansion).
 struct ValidPrefix {
-  double t = 0.0;        // edge parameter of the end; 0 when no prefix is known valid
-  Config end;            // the configuration at t (valid)
-  EdgeResult verdict;    // the accepted verdict of the prefix a -> end (Free for t = 0)
+  double t = 0.0;      // edge parameter of the end; 0 when no prefix is known valid
+  Config end;          // the configuration at t (valid)
+  EdgeResult verdict;  // the accepted verdict of the prefix a -> end (Free for t = 0)
 };
 ValidPrefix validPrefix(Checker& checker, const Config& a, const Config& b, double invalidFrom,
                         const std::function<bool(const EdgeResult&)>& accepted);

@@ -20,12 +20,18 @@ namespace prmkit {
 
 std::string_view toString(PlanStatus status) {
   switch (status) {
-    case PlanStatus::Solved: return "solved";
-    case PlanStatus::TimeLimit: return "time limit";
-    case PlanStatus::SampleLimit: return "sample limit";
-    case PlanStatus::InvalidStart: return "invalid start";
-    case PlanStatus::InvalidGoal: return "invalid goal";
-    case PlanStatus::Failed: return "failed";
+    case PlanStatus::Solved:
+      return "solved";
+    case PlanStatus::TimeLimit:
+      return "time limit";
+    case PlanStatus::SampleLimit:
+      return "sample limit";
+    case PlanStatus::InvalidStart:
+      return "invalid start";
+    case PlanStatus::InvalidGoal:
+      return "invalid goal";
+    case PlanStatus::Failed:
+      return "failed";
   }
   return "failed";
 }
@@ -43,8 +49,10 @@ Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng
   if (settings_.batch == 0) throw std::invalid_argument("planner batch must be positive");
   if (!(settings_.batch_fraction >= 0 && settings_.batch_fraction <= 1))
     throw std::invalid_argument("planner batch_fraction must be in [0, 1]");
-  if (!(settings_.enhance >= 0 && settings_.enhance <= 1)) throw std::invalid_argument("planner enhance must be in [0, 1]");
-  if (!(settings_.expand >= 0 && settings_.expand <= 1)) throw std::invalid_argument("planner expand must be in [0, 1]");
+  if (!(settings_.enhance >= 0 && settings_.enhance <= 1))
+    throw std::invalid_argument("planner enhance must be in [0, 1]");
+  if (!(settings_.expand >= 0 && settings_.expand <= 1))
+    throw std::invalid_argument("planner expand must be in [0, 1]");
   if (settings_.expand_bounces == 0) throw std::invalid_argument("planner expand_bounces must be positive");
   if (!(settings_.expand_step > 0 && settings_.expand_step <= 1))
     throw std::invalid_argument("planner expand_step must be a fraction of the maximum extent in (0, 1]");
@@ -99,7 +107,8 @@ bool Planner::outOfTime() const {
 std::size_t Planner::neighbourCount(std::size_t n, std::size_t dof) const {
   if (!star()) return settings_.k;
   // PRM* (Karaman & Frazzoli): k = e (1 + 1/d) log n.
-  const double k = std::numbers::e * (1.0 + 1.0 / static_cast<double>(dof)) * std::log(static_cast<double>(std::max<std::size_t>(n, 2)));
+  const double k = std::numbers::e * (1.0 + 1.0 / static_cast<double>(dof)) *
+                   std::log(static_cast<double>(std::max<std::size_t>(n, 2)));
   return static_cast<std::size_t>(std::ceil(k));
 }
 
@@ -222,9 +231,8 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
 }
 
 const std::vector<std::string>& plannerNames() {
-  static const std::vector<std::string> names{"prm",      "lazy_prm",      "prm_star",
-                                              "lazy_prm_star", "ompl_prm", "ompl_lazy_prm",
-                                              "ompl_fcl_default"};
+  static const std::vector<std::string> names{"prm",      "lazy_prm",      "prm_star",        "lazy_prm_star",
+                                              "ompl_prm", "ompl_lazy_prm", "ompl_fcl_default"};
   return names;
 }
 

@@ -35,15 +35,15 @@ struct PlannerSettings {
   /// prm: fraction of new nodes made by random-bounce expansion of poorly
   /// connected nodes (Kavraki et al. 1996, section 2.3) instead of sampling.
   double expand = 0.0;
-  std::size_t expand_bounces = 3;   // straight moves of one expansion walk
-  double expand_step = 0.05;        // longest move, as a fraction of the maximum extent
+  std::size_t expand_bounces = 3;  // straight moves of one expansion walk
+  double expand_step = 0.05;       // longest move, as a fraction of the maximum extent
   /// lazy_prm: after a search, check the path's unchecked edges up to the
   /// first colliding one (first_collision, Bohlin & Kavraki 2000) or all of
   /// them (whole_path: more checks, fewer searches).
   enum class PathCheck { FirstCollision, WholePath };
   PathCheck path_check = PathCheck::FirstCollision;
   bool skip_same_component = false;  // prm: do not try edges inside one connected component
-  bool shortcut = false;          // random shortcutting of the returned path
+  bool shortcut = false;             // random shortcutting of the returned path
   std::size_t shortcut_attempts = 100;
   /// prm: threads for the edge checks of each new vertex, each on its own
   /// checker clone (0: every core). A vertex's edges are checked together and
@@ -72,10 +72,10 @@ struct PlannerSettings {
 struct PlannerStats {
   std::uint64_t samples_drawn = 0;
   std::uint64_t samples_invalid = 0;
-  std::uint64_t edges_attempted = 0;    // checkEdge calls (prm) or edges put in paths to check (lazy_prm)
+  std::uint64_t edges_attempted = 0;  // checkEdge calls (prm) or edges put in paths to check (lazy_prm)
   std::uint64_t edges_colliding = 0;
   std::uint64_t graph_searches = 0;
-  std::uint64_t batches = 0;            // lazy_prm: times the roadmap grew by a batch of samples
+  std::uint64_t batches = 0;  // lazy_prm: times the roadmap grew by a batch of samples
   std::uint64_t path_checks = 0;
   std::uint64_t shortcuts_applied = 0;
   std::uint64_t tentative_edges = 0;        // Unknown edges kept for their confidence
@@ -116,7 +116,7 @@ struct PlanResult {
   /// True when every edge of the path was found free by an exact checker
   /// (the planning checker itself when it is exact, else the verifier).
   bool path_verified = false;
-  double path_length = 0.0;         // C-space length (Robot::distance)
+  double path_length = 0.0;   // C-space length (Robot::distance)
   double time_s = 0.0;        // in solve (s)
   double setup_time_s = 0.0;  // before solve, counted against the time limit too (s)
   PlannerStats planner_stats;
@@ -173,7 +173,7 @@ class Planner {
   /// Keeps the edge from a to b, found in collision, and where the checker
   /// found it (PlanResult::colliding_edges).
   static void recordCollidingEdge(const Robot& robot, const Config& a, const Config& b, const EdgeResult& edge,
-                            PlanResult& result);
+                                  PlanResult& result);
 
   /// A valid configuration and the index of the node source that made it.
   struct Sample {

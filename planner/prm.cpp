@@ -48,11 +48,11 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
     }
   };
   auto connect = [&](Vertex v) {
-    const std::vector<Vertex> near = roadmap.neighbours(v, neighbourCount(roadmap.vertexCount(), dof), settings_.radius);
+    const std::vector<Vertex> near =
+        roadmap.neighbours(v, neighbourCount(roadmap.vertexCount(), dof), settings_.radius);
     if (settings_.skip_same_component) {
       for (Vertex n : near)
-        if (!components.connected(n, v))
-          addChecked(v, n, checker.checkEdge(roadmap.config(n), roadmap.config(v)));
+        if (!components.connected(n, v)) addChecked(v, n, checker.checkEdge(roadmap.config(n), roadmap.config(v)));
       return;
     }
     candidates.clear();

@@ -18,7 +18,8 @@ struct Roadmap::Incremental {
 };
 
 Roadmap::Roadmap(const Robot& robot) : robot_(robot) {
-  nearest_.setDistanceFunction([this](const Vertex& a, const Vertex& b) { return robot_.distance(graph_[a].q, graph_[b].q); });
+  nearest_.setDistanceFunction(
+      [this](const Vertex& a, const Vertex& b) { return robot_.distance(graph_[a].q, graph_[b].q); });
 }
 
 Roadmap::~Roadmap() = default;
@@ -138,11 +139,13 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPathFromScratch(Vertex start
   std::vector<double> cost(n);
   auto heuristic = [&](Vertex v) { return goalDistance(v, goal); };
   try {
-    boost::astar_search(graph_, start, heuristic,
-                        boost::predecessor_map(boost::make_iterator_property_map(predecessor.begin(), boost::get(boost::vertex_index, graph_)))
-                            .distance_map(boost::make_iterator_property_map(cost.begin(), boost::get(boost::vertex_index, graph_)))
-                            .weight_map(boost::get(&RoadmapEdge::length, graph_))
-                            .visitor(GoalVisitor(goal)));
+    boost::astar_search(
+        graph_, start, heuristic,
+        boost::predecessor_map(
+            boost::make_iterator_property_map(predecessor.begin(), boost::get(boost::vertex_index, graph_)))
+            .distance_map(boost::make_iterator_property_map(cost.begin(), boost::get(boost::vertex_index, graph_)))
+            .weight_map(boost::get(&RoadmapEdge::length, graph_))
+            .visitor(GoalVisitor(goal)));
   } catch (const GoalReached&) {
     std::vector<Vertex> path{goal};
     while (path.back() != start) path.push_back(predecessor[path.back()]);

@@ -68,9 +68,10 @@ std::vector<SamplerShare> parseSamplerMix(std::string_view text) {
     const std::size_t colon = item.find(':');
     share.strategy = std::string(item.substr(0, colon));
     if (std::find(samplerNames().begin(), samplerNames().end(), share.strategy) == samplerNames().end())
-      throw std::invalid_argument(fmt::format("unknown sampler '{}' (expected one of {}, or a mix such as "
-                                              "'uniform:0.5,bridge:0.5')",
-                                              share.strategy, fmt::join(samplerNames(), ", ")));
+      throw std::invalid_argument(
+          fmt::format("unknown sampler '{}' (expected one of {}, or a mix such as "
+                      "'uniform:0.5,bridge:0.5')",
+                      share.strategy, fmt::join(samplerNames(), ", ")));
     if (std::any_of(mix.begin(), mix.end(), [&](const SamplerShare& s) { return s.strategy == share.strategy; }))
       throw std::invalid_argument(fmt::format("sampler '{}' appears twice in the mix", share.strategy));
     if (colon != std::string_view::npos) {
@@ -84,7 +85,8 @@ std::vector<SamplerShare> parseSamplerMix(std::string_view text) {
     total += share.weight;
     mix.push_back(share);
   }
-  if (mix.empty()) throw std::invalid_argument("the sampler is empty (expected e.g. 'uniform' or 'uniform:0.5,bridge:0.5')");
+  if (mix.empty())
+    throw std::invalid_argument("the sampler is empty (expected e.g. 'uniform' or 'uniform:0.5,bridge:0.5')");
   for (SamplerShare& share : mix) share.weight /= total;
   return mix;
 }
@@ -126,10 +128,9 @@ std::optional<std::pair<Config, std::size_t>> NodeSampler::sample(const std::fun
   const auto* space = si_->getStateSpace()->as<RobotStateSpace>();
   while (!stop()) {
     const double u = rng_.uniform01() * cumulativeWeights_.back();
-    const auto index = static_cast<std::size_t>(
-        std::min<std::ptrdiff_t>(std::upper_bound(cumulativeWeights_.begin(), cumulativeWeights_.end(), u) -
-                                     cumulativeWeights_.begin(),
-                                 static_cast<std::ptrdiff_t>(samplers_.size()) - 1));
+    const auto index = static_cast<std::size_t>(std::min<std::ptrdiff_t>(
+        std::upper_bound(cumulativeWeights_.begin(), cumulativeWeights_.end(), u) - cumulativeWeights_.begin(),
+        static_cast<std::ptrdiff_t>(samplers_.size()) - 1));
     const std::uint64_t drawnBefore = drawn_.load();
     const std::uint64_t checksBefore = checker_.stats().static_queries;
     const bool found = samplers_[index]->sample(state_);

@@ -34,10 +34,10 @@ std::vector<SamplerShare> parseSamplerMix(std::string_view text);
 /// the planner's own node enhancement (lazy_prm) and expansion (prm).
 struct NodeSourceStats {
   std::string source;
-  std::uint64_t samples_drawn = 0;   // configurations drawn from the C-space
-  std::uint64_t static_checks = 0;   // Checker::isValid calls it spent
-  std::uint64_t nodes = 0;           // valid configurations it added to the roadmap
-  std::uint64_t nodes_on_path = 0;   // of those, the ones on the returned path
+  std::uint64_t samples_drawn = 0;  // configurations drawn from the C-space
+  std::uint64_t static_checks = 0;  // Checker::isValid calls it spent
+  std::uint64_t nodes = 0;          // valid configurations it added to the roadmap
+  std::uint64_t nodes_on_path = 0;  // of those, the ones on the returned path
 
   double staticChecksPerNode() const {
     return nodes > 0 ? static_cast<double>(static_checks) / static_cast<double>(nodes) : 0.0;
@@ -64,8 +64,7 @@ class NodeSampler {
   /// One valid configuration from a strategy drawn by its weight, with the
   /// index of that strategy in `sources`; nothing once `stop` says so (it is
   /// asked before each attempt). Draws are added to `samplesDrawn`.
-  std::optional<std::pair<Config, std::size_t>> sample(const std::function<bool()>& stop,
-                                                       std::uint64_t& samplesDrawn);
+  std::optional<std::pair<Config, std::size_t>> sample(const std::function<bool()>& stop, std::uint64_t& samplesDrawn);
   /// Work of the clearance queries (max_clearance), which are not the checker's.
   const CheckStats& clearanceStats() const { return clearanceStats_; }
 

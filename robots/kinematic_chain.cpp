@@ -15,7 +15,8 @@ namespace prmkit {
 KinematicChain::KinematicChain(ChainDescription description) : description_(std::move(description)) {
   const auto& frames = description_.frames;
   const auto& joints = description_.joints;
-  if (frames.empty() || frames[0].joint != -1) throw std::invalid_argument("a chain needs a root frame without a joint");
+  if (frames.empty() || frames[0].joint != -1)
+    throw std::invalid_argument("a chain needs a root frame without a joint");
   jointCoordinate_.assign(joints.size(), -1);
   std::vector<double> lower, upper;
   for (std::size_t j = 0; j < joints.size(); ++j) {
@@ -53,7 +54,8 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
     for (int f = linkFrames_[i]; f > 0;) {
       const Joint& joint = joints[frames[f].joint];
       const int c = jointCoordinate_[frames[f].joint];
-      if (joint.type == JointType::Revolute) motionTerms_[i].push_back({c, f, std::min(reach, axisLevers[revolute++]), false});
+      if (joint.type == JointType::Revolute)
+        motionTerms_[i].push_back({c, f, std::min(reach, axisLevers[revolute++]), false});
       if (joint.type == JointType::Prismatic) {
         motionTerms_[i].push_back({c, f, 1.0, true});
         reach += std::max(std::abs(joint.lower), std::abs(joint.upper));
@@ -73,8 +75,10 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
       std::vector<int> next;
       for (int node : nodes) {
         const auto& bv = link.bvh->getBV(node);
-        if (bv.isLeaf()) next.push_back(node);
-        else next.insert(next.end(), {bv.first_child, bv.first_child + 1});
+        if (bv.isLeaf())
+          next.push_back(node);
+        else
+          next.insert(next.end(), {bv.first_child, bv.first_child + 1});
       }
       nodes = std::move(next);
     }
@@ -231,8 +235,8 @@ double KinematicChain::leverSum(std::size_t link, const std::vector<double>& lev
                                 const std::vector<MotionTerm>* other) const {
   // A joint's coordinate is in both term lists exactly when the joint is a common ancestor.
   auto shared = [&](int coordinate) {
-    return other && std::any_of(other->begin(), other->end(),
-                                [&](const MotionTerm& t) { return t.coordinate == coordinate; });
+    return other &&
+           std::any_of(other->begin(), other->end(), [&](const MotionTerm& t) { return t.coordinate == coordinate; });
   };
   const auto& terms = motionTerms_[link];
   double bound = 0.0;
@@ -309,7 +313,8 @@ std::shared_ptr<Robot> KinematicChain::scaled(double factor) const {
 
 void KinematicChain::scaleConfig(Config& q, double factor) const {
   for (std::size_t j = 0; j < description_.joints.size(); ++j)
-    if (description_.joints[j].type == JointType::Prismatic && jointCoordinate_[j] >= 0) q[jointCoordinate_[j]] *= factor;
+    if (description_.joints[j].type == JointType::Prismatic && jointCoordinate_[j] >= 0)
+      q[jointCoordinate_[j]] *= factor;
 }
 
 double KinematicChain::linkSpeed(std::size_t link, const LinkTwist& twist) const {
@@ -347,7 +352,8 @@ void KinematicChain::linkAccelerationBounds(const Config& a, const Config& b, st
     // frame from joint n and the joints below it.
     std::vector<double> turnAbove(terms.size(), 0.0);
     for (std::size_t n = terms.size(); n-- > 1;)
-      turnAbove[n - 1] = turnAbove[n] + (terms[n].prismatic ? 0.0 : std::abs(b[terms[n].coordinate] - a[terms[n].coordinate]));
+      turnAbove[n - 1] =
+          turnAbove[n] + (terms[n].prismatic ? 0.0 : std::abs(b[terms[n].coordinate] - a[terms[n].coordinate]));
     double moveBelow = 0.0, acceleration = 0.0;
     for (std::size_t n = 0; n < terms.size(); ++n) {
       const double rate = std::abs(b[terms[n].coordinate] - a[terms[n].coordinate]);

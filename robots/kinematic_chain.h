@@ -11,10 +11,10 @@ enum class JointType { Revolute, Prismatic, Fixed };
 struct Joint {
   std::string name;
   JointType type = JointType::Fixed;
-  int parent_frame = -1;                       // frame the joint hangs from
-  Transform origin = Transform::Identity();    // joint frame in the parent frame at q = 0
+  int parent_frame = -1;                     // frame the joint hangs from
+  Transform origin = Transform::Identity();  // joint frame in the parent frame at q = 0
   Eigen::Vector3d axis = Eigen::Vector3d::UnitZ();
-  double lower = 0.0, upper = 0.0;             // limits (rad or m)
+  double lower = 0.0, upper = 0.0;  // limits (rad or m)
 };
 
 /// A frame (URDF link) is moved by exactly one joint, except the root frame 0.
@@ -27,7 +27,7 @@ struct ChainDescription {
   std::string kind;
   bool planar = false;
   Transform base = Transform::Identity();
-  std::vector<Frame> frames;   // parents before children; frames[0] is the root
+  std::vector<Frame> frames;  // parents before children; frames[0] is the root
   std::vector<Joint> joints;
   /// Collision geometry per frame (in that frame); frames without geometry are skipped.
   std::vector<std::pair<int, Mesh>> geometry;
@@ -69,7 +69,8 @@ class KinematicChain final : public Robot {
   void linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out,
                   std::vector<Transform>* poses) const override;
   double linkSpeed(std::size_t link, const LinkTwist& twist) const override;
-  double linkDirectionalSpeed(std::size_t link, const LinkTwist& twist, const Eigen::Vector3d& direction) const override;
+  double linkDirectionalSpeed(std::size_t link, const LinkTwist& twist,
+                              const Eigen::Vector3d& direction) const override;
   /// Differentiating p' = sum_j dq_j u_j x (p - o_j): an axis turns with the
   /// joints above it (|u_j'| <= sum of their |dq|), and p moves relative to
   /// o_j by at most what the joints above turn it plus the joints below move
@@ -84,7 +85,7 @@ class KinematicChain final : public Robot {
 
  private:
   ChainDescription description_;
-  std::vector<int> jointCoordinate_;   // per joint, index in the configuration or -1
+  std::vector<int> jointCoordinate_;  // per joint, index in the configuration or -1
   std::vector<int> linkFrames_;
   /// Per link, for each joint that moves it (from the link towards the root):
   /// its coordinate, the frame it moves (whose origin is on its axis), and a

@@ -20,8 +20,9 @@ Eigen::Quaterniond unitQuaternion(const Eigen::Vector4d& xyzw) {
   const double norm = xyzw.norm();
   if (norm == 0.0) throw std::invalid_argument("a zero quaternion is not a rotation");
   if (!(std::abs(norm - 1.0) <= kQuaternionNormTolerance))
-    throw std::invalid_argument(fmt::format(
-        "a quaternion of norm {:.9g}; expected a unit quaternion (norm within {:g} of 1)", norm, kQuaternionNormTolerance));
+    throw std::invalid_argument(
+        fmt::format("a quaternion of norm {:.9g}; expected a unit quaternion (norm within {:g} of 1)", norm,
+                    kQuaternionNormTolerance));
   return Eigen::Quaterniond(xyzw[3], xyzw[0], xyzw[1], xyzw[2]).normalized();
 }
 

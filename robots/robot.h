@@ -81,7 +81,10 @@ class Robot {
   void canonicalize(Config& q) const;
   /// The configuration is in canonical form, as checkers require (a unit
   /// quaternion to within kCanonicalNormTolerance).
-  virtual bool canonical(const Config& q) const { (void)q; return true; }
+  virtual bool canonical(const Config& q) const {
+    (void)q;
+    return true;
+  }
   /// Finite, right size, within bounds.
   bool inBounds(const Config& q) const;
   virtual void sampleUniform(ompl::RNG& rng, Config& out) const = 0;

@@ -134,8 +134,8 @@ std::string normalizedUrdf(const std::string& text, tinyxml2::XMLDocument& doc, 
     const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(*at), '\n');
     const auto lineStart = text.rfind('\n', *at == 0 ? 0 : *at - 1);
     const std::size_t column = lineStart == std::string::npos || *at == 0 ? *at + 1 : *at - lineStart;
-    throw RobotLoadError(fmt::format("{}:{}:{}: not UTF-8 text (byte 0x{:02x}); URDF files are UTF-8", urdf.string(), line,
-                                     column, static_cast<unsigned char>(text[*at])));
+    throw RobotLoadError(fmt::format("{}:{}:{}: not UTF-8 text (byte 0x{:02x}); URDF files are UTF-8", urdf.string(),
+                                     line, column, static_cast<unsigned char>(text[*at])));
   }
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
     throw RobotLoadError(fmt::format("{}:{}: {}", urdf.string(), doc.ErrorLineNum(), doc.ErrorStr()));
@@ -170,7 +170,8 @@ void requireEveryCollisionRead(const urdf::ModelInterface& model, const tinyxml2
 tinyxml2::XMLElement* srdfRobot(tinyxml2::XMLDocument& doc, const std::filesystem::path& srdf) {
   const std::string text = readDescription(srdf, "SRDF");
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
-    throw RobotLoadError(fmt::format("cannot read SRDF '{}': {} (line {})", srdf.string(), doc.ErrorStr(), doc.ErrorLineNum()));
+    throw RobotLoadError(
+        fmt::format("cannot read SRDF '{}': {} (line {})", srdf.string(), doc.ErrorStr(), doc.ErrorLineNum()));
   auto* robot = doc.FirstChildElement("robot");
   if (!robot) throw RobotLoadError(fmt::format("SRDF '{}' has no <robot> element", srdf.string()));
   return robot;
@@ -179,7 +180,8 @@ tinyxml2::XMLElement* srdfRobot(tinyxml2::XMLDocument& doc, const std::filesyste
 std::string requiredAttribute(const tinyxml2::XMLElement& e, const char* name, const std::filesystem::path& srdf) {
   const char* value = e.Attribute(name);
   if (!value)
-    throw RobotLoadError(fmt::format("{}:{}: <{}> needs the attribute '{}'", srdf.string(), e.GetLineNum(), e.Name(), name));
+    throw RobotLoadError(
+        fmt::format("{}:{}: <{}> needs the attribute '{}'", srdf.string(), e.GetLineNum(), e.Name(), name));
   return value;
 }
 
@@ -189,7 +191,8 @@ std::vector<std::pair<std::string, std::string>> readSrdfDisabledPairs(const std
   tinyxml2::XMLDocument doc;
   const auto* robot = srdfRobot(doc, srdf);
   std::vector<std::pair<std::string, std::string>> pairs;
-  for (const auto* e = robot->FirstChildElement("disable_collisions"); e; e = e->NextSiblingElement("disable_collisions"))
+  for (const auto* e = robot->FirstChildElement("disable_collisions"); e;
+       e = e->NextSiblingElement("disable_collisions"))
     pairs.emplace_back(requiredAttribute(*e, "link1", srdf), requiredAttribute(*e, "link2", srdf));
   return pairs;
 }
@@ -290,7 +293,8 @@ std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
   const auto urdfDir = urdf.parent_path();
 
   std::map<std::string, std::pair<std::string, std::string>> parentJoint;
-  for (const auto& [name, joint] : model->joints_) parentJoint[joint->child_link_name] = {name, joint->parent_link_name};
+  for (const auto& [name, joint] : model->joints_)
+    parentJoint[joint->child_link_name] = {name, joint->parent_link_name};
   auto movable = [](const urdf::Joint& j) {
     return j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::CONTINUOUS || j.type == urdf::Joint::PRISMATIC;
   };
@@ -329,20 +333,22 @@ std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
     if (j.mimic) {
       const auto master = model->getJoint(j.mimic->joint_name);
       if (!master || depth > 32)
-        throw RobotLoadError(fmt::format("URDF '{}': joint '{}' mimics '{}', which is not a joint (or mimics in a cycle)",
-                                         urdf.string(), j.name, j.mimic->joint_name));
+        throw RobotLoadError(
+            fmt::format("URDF '{}': joint '{}' mimics '{}', which is not a joint (or mimics in a cycle)", urdf.string(),
+                        j.name, j.mimic->joint_name));
       if (planned.count(master->name))
-        throw RobotLoadError(fmt::format("URDF '{}': joint '{}' mimics the planned joint '{}'; mimic joints are supported "
-                                         "only outside the planning group (give a group that leaves '{}' out)",
-                                         urdf.string(), j.name, master->name, master->name));
+        throw RobotLoadError(
+            fmt::format("URDF '{}': joint '{}' mimics the planned joint '{}'; mimic joints are supported "
+                        "only outside the planning group (give a group that leaves '{}' out)",
+                        urdf.string(), j.name, master->name, master->name));
       return j.mimic->multiplier * lockedValue(*master, depth + 1) + j.mimic->offset;
     }
     const auto [lower, upper] = limitsOf(j);
     const auto given = options.locked_values.find(j.name);
     if (given == options.locked_values.end()) return std::clamp(0.0, lower, upper);
     if (given->second < lower - 1e-9 || given->second > upper + 1e-9)
-      throw RobotLoadError(fmt::format("joint '{}' is locked at {} outside its limits [{}, {}]", j.name, given->second,
-                                       lower, upper));
+      throw RobotLoadError(
+          fmt::format("joint '{}' is locked at {} outside its limits [{}, {}]", j.name, given->second, lower, upper));
     return given->second;
   };
 
@@ -356,9 +362,10 @@ std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
     joint.origin = toTransform(uj.parent_to_joint_origin_transform);
     joint.axis = Eigen::Vector3d(uj.axis.x, uj.axis.y, uj.axis.z);
     if (!movable(uj) && uj.type != urdf::Joint::FIXED)
-      throw RobotLoadError(fmt::format("URDF '{}': joint '{}' is floating or planar; only revolute, continuous, "
-                                       "prismatic and fixed joints are supported",
-                                       urdf.string(), uj.name));
+      throw RobotLoadError(
+          fmt::format("URDF '{}': joint '{}' is floating or planar; only revolute, continuous, "
+                      "prismatic and fixed joints are supported",
+                      urdf.string(), uj.name));
     if (movable(uj)) {
       if (joint.axis.norm() < 1e-12)
         throw RobotLoadError(fmt::format("URDF '{}': joint '{}' has a zero axis", urdf.string(), uj.name));

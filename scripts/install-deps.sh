@@ -8,7 +8,7 @@ packages=(
   libboost-graph-dev libfcl-dev libeigen3-dev libyaml-cpp-dev catch2 libassimp-dev
   liburdfdom-dev libtinyxml2-dev libcli11-dev libfmt-dev nlohmann-json3-dev
   libqhull-dev ompl-demos python3-matplotlib parallel sqlite3
-  libjs-three chromium
+  libjs-three chromium clang-format
 )
 # `install-deps.sh fuzz`: clang and its libFuzzer runtime, for `make fuzz` only.
 if [ "${1:-}" = fuzz ]; then packages=(clang libclang-rt-14-dev); fi

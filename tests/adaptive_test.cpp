@@ -25,8 +25,8 @@ struct WallWorld {
   WallWorld() {
     // Wall face at y = 0; a 0.2 m cube at height y = 0.2 has 0.1 m clearance.
     scene->addObstacle("wall", boxMesh({10, 1, 1}), Transform(Eigen::Translation3d(0, -0.5, 0)));
-    robot = std::make_shared<RigidBody3D>(boxMesh({0.2, 0.2, 0.2}), Eigen::Vector3d(-5, -5, -5),
-                                          Eigen::Vector3d(5, 5, 5));
+    robot =
+        std::make_shared<RigidBody3D>(boxMesh({0.2, 0.2, 0.2}), Eigen::Vector3d(-5, -5, -5), Eigen::Vector3d(5, 5, 5));
   }
 };
 }  // namespace
@@ -35,7 +35,7 @@ TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the
   WallWorld world;
   AdaptiveSettings settings;
   settings.distance_relative_error = 0.0;  // exact distances: d = 0.1 m everywhere
-  settings.probes = 1;                      // one cell: the bisection alone
+  settings.probes = 1;                     // one cell: the bisection alone
   AdaptiveChecker checker(world.robot, world.scene, settings);
   // l = 1 m of translation. A piece of length l is certified when l < 0.1 + 0.1.
   // New nodes: the midpoint is measured first (0.1 < 0.5 certifies neither
@@ -126,8 +126,10 @@ TEST_CASE("BVH distance bounds: lower bounds, exact below the threshold, counted
     // upper bound is then a point pair's distance, not necessarily 0).
     CheckStats ignored;
     const bool overlap = CollisionQueries::meshesOverlap(*cube, Transform::Identity(), *sphere, pose, ignored);
-    if (overlap) REQUIRE(exact.lower == 0.0);
-    else REQUIRE(exact.lower == Approx(exact.upper).margin(1e-12));
+    if (overlap)
+      REQUIRE(exact.lower == 0.0);
+    else
+      REQUIRE(exact.lower == Approx(exact.upper).margin(1e-12));
     REQUIRE(stats.distance_queries == 1);
     REQUIRE(stats.exact_distance_queries == 1);
     REQUIRE(stats.bv_tests > 0);
@@ -135,8 +137,8 @@ TEST_CASE("BVH distance bounds: lower bounds, exact below the threshold, counted
       for (double relativeError : {0.0, 1.0}) {
         const DistanceBound bound =
             distance.lowerBound(*cube, Transform::Identity(), *sphere, pose, threshold, relativeError, stats);
-        REQUIRE(bound.lower <= exact.lower + 1e-12);  // a lower bound
-        REQUIRE(bound.upper >= exact.lower - 1e-12);  // and an upper one
+        REQUIRE(bound.lower <= exact.lower + 1e-12);       // a lower bound
+        REQUIRE(bound.upper >= exact.lower - 1e-12);       // and an upper one
         REQUIRE(bound.answers(threshold, relativeError));  // what was asked
         if (bound.lower < threshold && !overlap) REQUIRE(bound.lower * (1 + relativeError) >= bound.upper - 1e-12);
         if (overlap) REQUIRE(bound.touching());
@@ -151,7 +153,8 @@ TEST_CASE("adaptive: directional certificates change the work, never a verdict",
   const Problem problem = loadProblem(test::problemFile("arm6_shelf"));
   // Short edges (at most 10% of the extent, mostly free) and edges of any length.
   auto cases = randomEdges(problem.robot, problem.scene, static_cast<std::size_t>(test::scaled(300)), 0.1, 17);
-  for (auto& edge : randomEdges(problem.robot, problem.scene, static_cast<std::size_t>(test::scaled(300)), 0.0, 18)) cases.push_back(edge);
+  for (auto& edge : randomEdges(problem.robot, problem.scene, static_cast<std::size_t>(test::scaled(300)), 0.0, 18))
+    cases.push_back(edge);
   AdaptiveChecker fast(problem.robot, problem.scene, AdaptiveSettings{});
   AdaptiveSettings leverSettings;
   leverSettings.speed_bounds = false;

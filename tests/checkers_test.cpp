@@ -50,10 +50,12 @@ TEST_CASE("discrete checker: a cube crossing a block collides at the known param
   REQUIRE(checker.stats().static_queries == n - 1);
 }
 
-TEST_CASE("discrete checker: bisection order finds the same collision and a 1% C-space step can miss a thin wall", "[checkers]") {
+TEST_CASE("discrete checker: bisection order finds the same collision and a 1% C-space step can miss a thin wall",
+          "[checkers]") {
   auto scene = std::make_shared<Scene>();
   scene->addObstacle("wall", boxMesh({0.02, 4, 4}), Transform::Identity());
-  auto robot = std::make_shared<RigidBody3D>(boxMesh({0.05, 0.05, 0.05}), Eigen::Vector3d(-5, -2, -2), Eigen::Vector3d(5, 2, 2));
+  auto robot =
+      std::make_shared<RigidBody3D>(boxMesh({0.05, 0.05, 0.05}), Eigen::Vector3d(-5, -2, -2), Eigen::Vector3d(5, 2, 2));
   DiscreteSettings coarse;  // 1% of the extent (about 0.13 m here) steps over 0.07 m of wall+cube
   DiscreteChecker coarseChecker(robot, scene, coarse);
   DiscreteSettings fine;

@@ -15,8 +15,8 @@
 using namespace prmkit;
 namespace fs = std::filesystem;
 using test::cli;
-using test::TempDir;
 using test::Run;
+using test::TempDir;
 
 namespace {
 
@@ -33,13 +33,13 @@ goal: [3.5, 3.5, 0]
 limits: {time: 5}
 )";
 
-
 }  // namespace
 
 TEST_CASE("plan writes path, stats and picture and verify accepts the path", "[cli]") {
   TempDir dir;
   const auto problem = dir.write("p.yaml", kValidProblem);
-  const Run run = cli({"plan", problem.string(), "--out", (dir.path / "out").string(), "--planner", "prm", "--seed", "3"});
+  const Run run =
+      cli({"plan", problem.string(), "--out", (dir.path / "out").string(), "--planner", "prm", "--seed", "3"});
   INFO(run.err);
   REQUIRE(run.code == 0);
   REQUIRE(fs::exists(dir.path / "out/path.csv"));
@@ -64,10 +64,12 @@ TEST_CASE("verify rejects a path through an obstacle with exit code 1", "[cli]")
   // A thin wall crossed in one straight segment, with an obstacle 4 km away
   // that makes the scene huge: the default step follows the robot's size, so
   // the far obstacle cannot coarsen the judge until it steps over the wall.
-  const auto far = dir.write("far.yaml", test::replaceOnce(test::replaceOnce(kValidProblem, "- {name: block, box: [1, 1, 0.1], pose: {xyz: [2, 2, 0]}}",
-                                                                             "- {name: wall, box: [0.02, 4, 0.1], pose: {xyz: [2, 2, 0]}}\n"
-                                                                             "    - {name: far, box: [1, 1, 0.1], pose: {xyz: [3000, 3000, 0]}}"),
-                                                           "goal: [3.5, 3.5, 0]", "goal: [3.5, 0.5, 0]"));
+  const auto far = dir.write(
+      "far.yaml",
+      test::replaceOnce(test::replaceOnce(kValidProblem, "- {name: block, box: [1, 1, 0.1], pose: {xyz: [2, 2, 0]}}",
+                                          "- {name: wall, box: [0.02, 4, 0.1], pose: {xyz: [2, 2, 0]}}\n"
+                                          "    - {name: far, box: [1, 1, 0.1], pose: {xyz: [3000, 3000, 0]}}"),
+                        "goal: [3.5, 3.5, 0]", "goal: [3.5, 0.5, 0]"));
   const Run wall = cli({"verify", far.string(), dir.write("wall.csv", "x,y,theta\n0.5,0.5,0\n3.5,0.5,0\n").string()});
   INFO(wall.out << wall.err);
   REQUIRE(wall.code == 1);
@@ -109,28 +111,40 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
   };
   const std::vector<Case> cases{
       {"YAML syntax error", test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, 0.5, 0"), "p.yaml:"},
-      {"unknown key", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {tme: 5}"), "p.yaml:11:10: unknown key 'tme' in 'limits'"},
+      {"unknown key", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {tme: 5}"),
+       "p.yaml:11:10: unknown key 'tme' in 'limits'"},
       {"misspelled top-level key", test::replaceOnce(kValidProblem, "goal:", "gaol:"), "unknown key 'gaol'"},
-      {"wrong type", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: fast}"), "p.yaml:11:16: expected a number for 'limits.time (s)'"},
-      {"missing mesh file", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: nowhere.stl}"), "nowhere.stl' does not exist"},
+      {"wrong type", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: fast}"),
+       "p.yaml:11:16: expected a number for 'limits.time (s)'"},
+      {"missing mesh file", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: nowhere.stl}"),
+       "nowhere.stl' does not exist"},
       {"empty mesh", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: empty.obj}"), "empty.obj"},
-      {"NaN", test::replaceOnce(kValidProblem, "goal: [3.5, 3.5, 0]", "goal: [3.5, .nan, 0]"), "p.yaml:10:13: expected a finite number for 'goal'"},
-      {"infinity", test::replaceOnce(kValidProblem, "upper: [4, 4]", "upper: [4, .inf]"), "expected a finite number for 'bounds.upper'"},
-      {"wrong number of start coordinates", test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, 0.5]"),
+      {"NaN", test::replaceOnce(kValidProblem, "goal: [3.5, 3.5, 0]", "goal: [3.5, .nan, 0]"),
+       "p.yaml:10:13: expected a finite number for 'goal'"},
+      {"infinity", test::replaceOnce(kValidProblem, "upper: [4, 4]", "upper: [4, .inf]"),
+       "expected a finite number for 'bounds.upper'"},
+      {"wrong number of start coordinates",
+       test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, 0.5]"),
        "p.yaml:9:8: expected 'start' to be a list of 3 numbers (x, y, theta), got 2"},
-      {"start out of bounds", test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [5, 0.5, 0]"), "p.yaml:9:8: the start configuration is out of bounds"},
+      {"start out of bounds", test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [5, 0.5, 0]"),
+       "p.yaml:9:8: the start configuration is out of bounds"},
       {"goal in collision", test::replaceOnce(kValidProblem, "goal: [3.5, 3.5, 0]", "goal: [2, 2, 0]"),
        "p.yaml:10:7: the goal configuration is in collision (link 'body' with obstacle 'block')"},
-      {"zero time limit", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 0}"), "expected a positive number for 'limits.time (s)'"},
+      {"zero time limit", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 0}"),
+       "expected a positive number for 'limits.time (s)'"},
       {"negative k", kValidProblem + "planner: {k: -3}\n", "expected an integer >= 1 for 'planner.k'"},
       {"unknown planner", kValidProblem + "planner: {type: rrt}\n", "unknown planner 'rrt'"},
       {"unknown path check", kValidProblem + "planner: {path_check: all}\n",
        "p.yaml:12:23: unknown planner.path_check 'all' (expected one of: first_collision, whole_path)"},
-      {"bad robot type", test::replaceOnce(kValidProblem, "type: rigid2d", "type: hovercraft"), "p.yaml:3:9: unknown robot type 'hovercraft'"},
+      {"bad robot type", test::replaceOnce(kValidProblem, "type: rigid2d", "type: hovercraft"),
+       "p.yaml:3:9: unknown robot type 'hovercraft'"},
       // Found by the fuzz_problem target (it was yaml-cpp's own exception, without a position).
-      {"robot not a map", test::replaceOnce(kValidProblem, "robot:\n  type: rigid2d\n  geometry: {box: [0.2, 0.2, 0.1]}\n", "robot: rigid2d\n"),
+      {"robot not a map",
+       test::replaceOnce(kValidProblem, "robot:\n  type: rigid2d\n  geometry: {box: [0.2, 0.2, 0.1]}\n",
+                         "robot: rigid2d\n"),
        "p.yaml:2:8: expected 'robot' to be a map"},
-      {"duplicate key", kValidProblem + "goal: [0.5, 3.5, 0]\n", "p.yaml:12:1: duplicate key 'goal' (first at line 10, column 1)"},
+      {"duplicate key", kValidProblem + "goal: [0.5, 3.5, 0]\n",
+       "p.yaml:12:1: duplicate key 'goal' (first at line 10, column 1)"},
       {"duplicate nested key", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 5, time: 50}"),
        "p.yaml:11:19: duplicate key 'time' (first at line 11, column 10)"},
   };
@@ -168,7 +182,8 @@ TEST_CASE("problem files that are not regular files or are too large are refused
           std::string::npos);
   // Meshes, URDF, SRDF and OMPL.app files too, each with its own limit.
   auto withMesh = [&](const fs::path& mesh) {
-    return dir.write("m.yaml", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", fmt::format("mesh: {{file: '{}'}}", mesh.string())));
+    return dir.write("m.yaml", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]",
+                                                 fmt::format("mesh: {{file: '{}'}}", mesh.string())));
   };
   const Run meshDevice = cli({"validate", withMesh("/dev/zero").string()});
   REQUIRE(meshDevice.code == 2);
@@ -185,18 +200,21 @@ TEST_CASE("problem files that are not regular files or are too large are refused
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   }();
   const auto robots = test::sourceDir() / "configs" / "robots";
-  const Run urdfDevice = cli({"validate", dir.write("u.yaml", test::replaceOnce(armText, "../robots/arm6.urdf", "/dev/zero")).string()});
+  const Run urdfDevice =
+      cli({"validate", dir.write("u.yaml", test::replaceOnce(armText, "../robots/arm6.urdf", "/dev/zero")).string()});
   REQUIRE(urdfDevice.code == 2);
   REQUIRE(urdfDevice.err.find("URDF '/dev/zero' does not exist or is not a regular file") != std::string::npos);
   const auto bigSrdf = dir.path / "big.srdf";
   { std::ofstream(bigSrdf) << "<robot/>\n"; }
   fs::resize_file(bigSrdf, kMaxDescriptionFileBytes + 1);
-  const Run srdfTooBig = cli({"validate", dir.write("s.yaml", test::replaceOnce(test::replaceOnce(armText, "../robots/arm6.urdf",
-                                                                                                 (robots / "arm6.urdf").string()),
-                                                                                "../robots/arm6.srdf", bigSrdf.string()))
-                                              .string()});
+  const Run srdfTooBig =
+      cli({"validate", dir.write("s.yaml", test::replaceOnce(test::replaceOnce(armText, "../robots/arm6.urdf",
+                                                                               (robots / "arm6.urdf").string()),
+                                                             "../robots/arm6.srdf", bigSrdf.string()))
+                           .string()});
   REQUIRE(srdfTooBig.code == 2);
-  REQUIRE(srdfTooBig.err.find("SRDF '" + bigSrdf.string() + "' has 67108865 bytes, more than the 64 MiB") != std::string::npos);
+  REQUIRE(srdfTooBig.err.find("SRDF '" + bigSrdf.string() + "' has 67108865 bytes, more than the 64 MiB") !=
+          std::string::npos);
   fs::create_directory(dir.path / "folder.cfg");
   const Run cfgFolder = cli({"validate", (dir.path / "folder.cfg").string()});
   REQUIRE(cfgFolder.code == 2);
@@ -209,7 +227,8 @@ TEST_CASE("problem files that are not regular files or are too large are refused
   // Nested aliases that would make a walk of the document explode are cut off.
   std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
   for (int i = 1; i < 9; ++i)
-    bomb += fmt::format("a{0}: &a{0} [*a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}]\n", i, i - 1);
+    bomb +=
+        fmt::format("a{0}: &a{0} [*a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}, *a{1}]\n", i, i - 1);
   const Run aliases = cli({"validate", dir.write("bomb.yaml", bomb).string()});
   REQUIRE(aliases.code == 2);
   REQUIRE(aliases.err.find("more than 10000000 YAML nodes") != std::string::npos);
@@ -221,11 +240,13 @@ TEST_CASE("problem files that are not regular files or are too large are refused
 
 TEST_CASE("URDF collision elements urdfdom cannot read are an error, not dropped geometry", "[cli]") {
   TempDir dir;
-  const std::string joint = R"(<joint name="j{0}" type="revolute"><parent link="{1}"/><child link="l{0}"/><axis xyz="0 0 1"/>
+  const std::string joint =
+      R"(<joint name="j{0}" type="revolute"><parent link="{1}"/><child link="l{0}"/><axis xyz="0 0 1"/>
     <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
 )";
   auto urdf = [&](const std::string& geometry) {
-    return "<robot name=\"r\">\n<link name=\"base\"><collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision></link>\n"
+    return "<robot name=\"r\">\n<link name=\"base\"><collision><geometry><box size=\"0.1 0.1 "
+           "0.1\"/></geometry></collision></link>\n"
            "<link name=\"l1\">\n<collision><geometry><box size=\"0.1 0.1 0.3\"/></geometry></collision>\n" +
            geometry + "</link>\n" + fmt::format(fmt::runtime(joint), 1, "base") + "</robot>\n";
   };
@@ -294,8 +315,8 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
   TempDir dir;
   const auto problem = dir.write("p.yaml", kValidProblem);
   // Edge 0 crosses the block; edge 1 stays below it.
-  const auto edges = dir.write("edges.csv",
-                               "a.x,a.y,a.theta,b.x,b.y,b.theta\n0.5,0.5,0,3.5,3.5,0\n0.5,0.5,0,3.5,0.5,0.3\n");
+  const auto edges =
+      dir.write("edges.csv", "a.x,a.y,a.theta,b.x,b.y,b.theta\n0.5,0.5,0,3.5,3.5,0\n0.5,0.5,0,3.5,0.5,0.3\n");
   const auto out = dir.path / "verdicts.csv";
   const Run run = cli({"check", problem.string(), "--checker", "adaptive", "--edges", edges.string(), "--truth-eps",
                        "0.001", "--out", out.string()});
@@ -305,7 +326,8 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
   REQUIRE(run.out.find("0 misses") != std::string::npos);
   std::ifstream file(out);
   const std::string csv((std::istreambuf_iterator<char>(file)), {});
-  REQUIRE(csv.rfind("index,verdict,confidence,witness_t,unresolved,time_us,truth,witness_confirmed\n0,colliding,100,", 0) == 0);
+  REQUIRE(csv.rfind("index,verdict,confidence,witness_t,unresolved,time_us,truth,witness_confirmed\n0,colliding,100,",
+                    0) == 0);
   // time_us: the checker's own time on the edge (us).
   REQUIRE(std::regex_search(csv, std::regex("\n1,free,100,,0,[0-9]+\\.[0-9]{3},free,\n")));
 

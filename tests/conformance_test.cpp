@@ -75,8 +75,8 @@ struct AdaptiveLeverStrategy {
 };
 
 /// Every strategy, and every setting that changes how a verdict is reached.
-using Strategies = std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshStrategy, AdaptiveLeverStrategy,
-                              BudgetedStrategy>;
+using Strategies =
+    std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshStrategy, AdaptiveLeverStrategy, BudgetedStrategy>;
 
 /// The independent truth (plain FCL every this fraction of the C-space
 /// extent, no motion bounds) runs beside the motion-bound truth, so that a
@@ -87,12 +87,13 @@ using Strategies = std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshSt
 /// colliding only for the independent truth.)
 constexpr double kConformanceIndependentResolution = 1e-3;
 
-const std::vector<std::string> kShippedProblems{"maze2d",       "chain5",     "thin_wall",    "spring_spring", "gear_spindle",
-                                                "arm6_shelf",   "arm6_pillars", "twisted_slot", "bug_trap3d"};
+const std::vector<std::string> kShippedProblems{"maze2d",        "chain5",       "thin_wall",
+                                                "spring_spring", "gear_spindle", "arm6_shelf",
+                                                "arm6_pillars",  "twisted_slot", "bug_trap3d"};
 
 /// FCL says the robot at parameter t of a -> b is in collision.
-bool collidesAt(const Robot& robot, const std::shared_ptr<const Robot>& shared, const std::shared_ptr<const Scene>& scene,
-                const Config& a, const Config& b, double t) {
+bool collidesAt(const Robot& robot, const std::shared_ptr<const Robot>& shared,
+                const std::shared_ptr<const Scene>& scene, const Config& a, const Config& b, double t) {
   CollisionQueries oracle(shared, scene, Geometry::Mesh);
   CheckStats ignored;
   Config q;
@@ -108,7 +109,8 @@ Config pose3(double x, double y, double z) {
 
 }  // namespace
 
-TEMPLATE_LIST_TEST_CASE("conformance: static checks agree with FCL's collide on every shipped problem", "[conformance]", Strategies) {
+TEMPLATE_LIST_TEST_CASE("conformance: static checks agree with FCL's collide on every shipped problem", "[conformance]",
+                        Strategies) {
   for (const auto& name : kShippedProblems) {
     const Problem problem = loadProblem(test::problemFile(name));
     auto checker = TestType::make(problem.robot, problem.scene);
@@ -126,18 +128,21 @@ TEMPLATE_LIST_TEST_CASE("conformance: static checks agree with FCL's collide on 
   }
 }
 
-TEMPLATE_LIST_TEST_CASE("conformance: random edges of every shipped problem against a dense ground truth", "[conformance]", Strategies) {
+TEMPLATE_LIST_TEST_CASE("conformance: random edges of every shipped problem against a dense ground truth",
+                        "[conformance]", Strategies) {
   // 10 000 edges in all in the Release build: half short (PRM-like), half of any length.
   const std::size_t perProblem = static_cast<std::size_t>(test::scaled(10000)) / kShippedProblems.size();
   for (const auto& name : kShippedProblems) {
     const Problem problem = loadProblem(test::problemFile(name));
-    std::vector<EdgeCase> edges = randomEdges(problem.robot, problem.scene, perProblem / 2, 0.1 * problem.robot->maxExtent(), 5);
-    for (auto& edge : randomEdges(problem.robot, problem.scene, perProblem - perProblem / 2, 0.0, 6)) edges.push_back(std::move(edge));
+    std::vector<EdgeCase> edges =
+        randomEdges(problem.robot, problem.scene, perProblem / 2, 0.1 * problem.robot->maxExtent(), 5);
+    for (auto& edge : randomEdges(problem.robot, problem.scene, perProblem - perProblem / 2, 0.0, 6))
+      edges.push_back(std::move(edge));
     auto checker = TestType::make(problem.robot, problem.scene);
-    const EdgeCheckReport report =
-        checkEdges(problem.robot, problem.scene, *checker, edges, defaultVerifyEps(problem), 2, kConformanceIndependentResolution);
-    INFO(name << ": " << report.free << " free, " << report.colliding << " colliding, " << report.misses
-              << " misses, " << report.unresolved << " unresolved");
+    const EdgeCheckReport report = checkEdges(problem.robot, problem.scene, *checker, edges, defaultVerifyEps(problem),
+                                              2, kConformanceIndependentResolution);
+    INFO(name << ": " << report.free << " free, " << report.colliding << " colliding, " << report.misses << " misses, "
+              << report.unresolved << " unresolved");
     REQUIRE(report.invalid_endpoints == 0);
     REQUIRE(report.free + report.colliding + report.unknown == edges.size());
     REQUIRE(checker->exact() == TestType::exact);
@@ -199,9 +204,9 @@ TEMPLATE_LIST_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", 
     auto makeScene = [](double obstacleRadius) {
       auto scene = std::make_shared<Scene>();
       const double angle = 0.6;
-      scene->addObstacle("speck", boxMesh({0.0002, 0.0002, 0.2}),
-                         Transform(Eigen::Translation3d(obstacleRadius * std::cos(angle),
-                                                        obstacleRadius * std::sin(angle), 0)));
+      scene->addObstacle(
+          "speck", boxMesh({0.0002, 0.0002, 0.2}),
+          Transform(Eigen::Translation3d(obstacleRadius * std::cos(angle), obstacleRadius * std::sin(angle), 0)));
       return scene;
     };
     auto robot = std::make_shared<RigidBody2D>(bar, Eigen::Vector2d(-3, -3), Eigen::Vector2d(3, 3));
@@ -255,32 +260,68 @@ std::vector<AdversarialCase> adversarialCorpus() {
   const Mesh plate = boxMesh({1e-4, 1, 1});  // 0.1 mm thick
   const Transform atOrigin = Transform::Identity();
   // A 1 um x 1 um x 1 mm spike crossing the plate at speed: it tunnels through with any 1% step.
-  corpus.push_back({"spike tunnels through a 0.1 mm plate", boxMesh({1e-3, 1e-6, 1e-6}), {{plate, atOrigin}},
-                    rigidPose(-0.01, 0, 0, level), rigidPose(0.01, 0, 0, level), true, 1e-6});
-  corpus.push_back({"spike passes 10 um beside the plate's edge", boxMesh({1e-3, 1e-6, 1e-6}), {{plate, atOrigin}},
-                    rigidPose(-0.01, 0.50001, 0, level), rigidPose(0.01, 0.50001, 0, level), false, 1e-6});
+  corpus.push_back({"spike tunnels through a 0.1 mm plate",
+                    boxMesh({1e-3, 1e-6, 1e-6}),
+                    {{plate, atOrigin}},
+                    rigidPose(-0.01, 0, 0, level),
+                    rigidPose(0.01, 0, 0, level),
+                    true,
+                    1e-6});
+  corpus.push_back({"spike passes 10 um beside the plate's edge",
+                    boxMesh({1e-3, 1e-6, 1e-6}),
+                    {{plate, atOrigin}},
+                    rigidPose(-0.01, 0.50001, 0, level),
+                    rigidPose(0.01, 0.50001, 0, level),
+                    false,
+                    1e-6});
   // A 2 m blade turning 4 mrad about its centre: its tip corner rises 4 mm,
   // through a 20 um x 200 um post 1.5 mm above it that clears the blade's end at both ends of the turn.
   const Mesh blade = boxMesh({2, 0.01, 0.01});
   const Mesh post = boxMesh({2e-5, 2e-4, 0.1});
   const Transform nearTip(Eigen::Translation3d(1.0, 0.0065, 0));
-  corpus.push_back({"blade tip turns 4 mrad through a post", blade, {{post, nearTip}},
-                    rigidPose(0, 0, 0, level), rigidPose(0, 0, 0, aboutZ(4e-3)), true, 2e-5});
+  corpus.push_back({"blade tip turns 4 mrad through a post",
+                    blade,
+                    {{post, nearTip}},
+                    rigidPose(0, 0, 0, level),
+                    rigidPose(0, 0, 0, aboutZ(4e-3)),
+                    true,
+                    2e-5});
   const Transform pastTip(Eigen::Translation3d(1.0, 0.0105, 0));
-  corpus.push_back({"blade tip turns 4 mrad short of a post", blade, {{post, pastTip}},
-                    rigidPose(0, 0, 0, level), rigidPose(0, 0, 0, aboutZ(4e-3)), false, 2e-5});
-  // A turn in place written with a quaternion 2e-6 off unit norm (six printed digits): canonicalized, it still collides.
+  corpus.push_back({"blade tip turns 4 mrad short of a post",
+                    blade,
+                    {{post, pastTip}},
+                    rigidPose(0, 0, 0, level),
+                    rigidPose(0, 0, 0, aboutZ(4e-3)),
+                    false,
+                    2e-5});
+  // A turn in place written with a quaternion 2e-6 off unit norm (six printed digits): canonicalized, it still
+  // collides.
   Config nearUnit = rigidPose(0, 0, 0, aboutZ(4e-3));
   nearUnit.tail<4>() *= 1.000002;
-  corpus.push_back({"near-unit quaternion, blade through a post", blade, {{post, nearTip}},
-                    rigidPose(0, 0, 0, level), nearUnit, true, 2e-5});
+  corpus.push_back({"near-unit quaternion, blade through a post",
+                    blade,
+                    {{post, nearTip}},
+                    rigidPose(0, 0, 0, level),
+                    nearUnit,
+                    true,
+                    2e-5});
   // A cube sliding over a 2 cm bump: 1e-6 above it (free), and 1e-6 into it (colliding).
   const Mesh cube = boxMesh({0.1, 0.1, 0.1});
   const Transform bump(Eigen::Translation3d(0, 0, -0.1));  // its top at z = -0.05
-  corpus.push_back({"cube slides 1e-6 above a bump", cube, {{boxMesh({0.02, 0.5, 0.1}), bump}},
-                    rigidPose(-0.1, 0, 1e-6, level), rigidPose(0.1, 0, 1e-6, level), false, 1e-6});
-  corpus.push_back({"cube slides 1e-6 into a bump", cube, {{boxMesh({0.02, 0.5, 0.1}), bump}},
-                    rigidPose(-0.1, 0, -1e-6, level), rigidPose(0.1, 0, -1e-6, level), true, 1e-6});
+  corpus.push_back({"cube slides 1e-6 above a bump",
+                    cube,
+                    {{boxMesh({0.02, 0.5, 0.1}), bump}},
+                    rigidPose(-0.1, 0, 1e-6, level),
+                    rigidPose(0.1, 0, 1e-6, level),
+                    false,
+                    1e-6});
+  corpus.push_back({"cube slides 1e-6 into a bump",
+                    cube,
+                    {{boxMesh({0.02, 0.5, 0.1}), bump}},
+                    rigidPose(-0.1, 0, -1e-6, level),
+                    rigidPose(0.1, 0, -1e-6, level),
+                    true,
+                    1e-6});
   return corpus;
 }
 
@@ -290,8 +331,9 @@ Mesh scaledBy(Mesh mesh, double scale) {
 }
 }  // namespace
 
-TEMPLATE_LIST_TEST_CASE("conformance: adversarial corpus at scales 1e-5, 1e-2, 1 and 1e4, judged by the independent truth",
-                        "[conformance]", Strategies) {
+TEMPLATE_LIST_TEST_CASE(
+    "conformance: adversarial corpus at scales 1e-5, 1e-2, 1 and 1e4, judged by the independent truth", "[conformance]",
+    Strategies) {
   std::map<double, int> casesRun;
   for (const AdversarialCase& c : adversarialCorpus()) {
     for (const double scale : {1e-5, 1e-2, 1.0, 1e4}) {
@@ -340,8 +382,8 @@ TEMPLATE_LIST_TEST_CASE("conformance: bodies are solids: a body inside a closed 
   // A 10 cm cube inside a 1 m box: no two triangles meet.
   auto scene = std::make_shared<Scene>();
   scene->addObstacle("crate", boxMesh({1, 1, 1}), Transform(Eigen::Translation3d(2, 0, 0)));
-  auto robot = std::make_shared<RigidBody3D>(boxMesh({0.1, 0.1, 0.1}), Eigen::Vector3d(-5, -5, -5),
-                                             Eigen::Vector3d(5, 5, 5));
+  auto robot =
+      std::make_shared<RigidBody3D>(boxMesh({0.1, 0.1, 0.1}), Eigen::Vector3d(-5, -5, -5), Eigen::Vector3d(5, 5, 5));
   auto checker = TestType::make(robot, scene);
   REQUIRE_FALSE(checker->isValid(pose3(2, 0, 0)));
   REQUIRE_FALSE(checker->isValid(pose3(2.3, 0.3, -0.3)));
@@ -369,21 +411,22 @@ TEMPLATE_LIST_TEST_CASE("conformance: bodies are solids: a body inside a closed 
   auto fileScene = std::make_shared<Scene>();
   fileScene->addObstacle("crate", crateFromFile, Transform(Eigen::Translation3d(2, 0, 0)));
   REQUIRE_FALSE(TestType::make(robot, fileScene)->isValid(pose3(2, 0, 0)));
-  auto bigFromFile = std::make_shared<RigidBody3D>(robotFromFile, Eigen::Vector3d(-5, -5, -5), Eigen::Vector3d(5, 5, 5));
+  auto bigFromFile =
+      std::make_shared<RigidBody3D>(robotFromFile, Eigen::Vector3d(-5, -5, -5), Eigen::Vector3d(5, 5, 5));
   auto swallowedFromFile = TestType::make(bigFromFile, specks);
   REQUIRE_FALSE(swallowedFromFile->isValid(pose3(0.5, 0.2, 0)));
   REQUIRE(swallowedFromFile->isValid(pose3(3, 0, 0)));
 }
 
-TEMPLATE_LIST_TEST_CASE("conformance: checkPath reports a colliding segment and only truly free ones as free", "[conformance]", Strategies) {
+TEMPLATE_LIST_TEST_CASE("conformance: checkPath reports a colliding segment and only truly free ones as free",
+                        "[conformance]", Strategies) {
   auto scene = std::make_shared<Scene>();
   scene->addObstacle("block", boxMesh({1, 1, 1}), Transform::Identity());
-  auto robot = std::make_shared<RigidBody3D>(boxMesh({0.2, 0.2, 0.2}), Eigen::Vector3d(-5, -5, -5),
-                                             Eigen::Vector3d(5, 5, 5));
+  auto robot =
+      std::make_shared<RigidBody3D>(boxMesh({0.2, 0.2, 0.2}), Eigen::Vector3d(-5, -5, -5), Eigen::Vector3d(5, 5, 5));
   auto checker = TestType::make(robot, scene);
   // Segment 2 crosses the block; the others stay at least 0.4 m away from it.
-  const std::vector<Config> path{pose3(-3, 2, 0), pose3(-3, -2, 0), pose3(-2, -2, 0), pose3(2, 2, 0),
-                                 pose3(3, 2, 0)};
+  const std::vector<Config> path{pose3(-3, 2, 0), pose3(-3, -2, 0), pose3(-2, -2, 0), pose3(2, 2, 0), pose3(3, 2, 0)};
   const PathResult result = checker->checkPath(path);
   REQUIRE(result.verdict == Verdict::Colliding);
   REQUIRE(result.first_colliding == std::optional<std::size_t>(2));
@@ -395,7 +438,8 @@ TEMPLATE_LIST_TEST_CASE("conformance: checkPath reports a colliding segment and 
   REQUIRE(checker->stats().paths_checked == 1);
 }
 
-TEMPLATE_LIST_TEST_CASE("conformance: clones start with zeroed stats and give the same verdicts", "[conformance]", Strategies) {
+TEMPLATE_LIST_TEST_CASE("conformance: clones start with zeroed stats and give the same verdicts", "[conformance]",
+                        Strategies) {
   const Problem problem = loadProblem(test::problemFile("thin_wall"));
   auto checker = TestType::make(problem.robot, problem.scene);
   const auto edges = randomEdges(problem.robot, problem.scene, 50, 0.0, 3);

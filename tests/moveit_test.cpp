@@ -104,9 +104,7 @@ struct TinyFiles {
     scene = dir.write("scene0001.yaml", kScene);
     request = dir.write("request0001.yaml", kRequest);
   }
-  std::vector<std::string> overrides() const {
-    return {"robot.file=" + urdf.string(), "robot.srdf=" + srdf.string()};
-  }
+  std::vector<std::string> overrides() const { return {"robot.file=" + urdf.string(), "robot.srdf=" + srdf.string()}; }
 };
 
 Eigen::AlignedBox3d worldBounds(const Obstacle& o) { return o.mesh.transformed(o.pose).bounds(); }
@@ -115,9 +113,11 @@ Eigen::AlignedBox3d worldBounds(const Obstacle& o) { return o.mesh.transformed(o
 
 TEST_CASE("SRDF planning groups: chains, joints, subgroups, locked and mimic joints", "[moveit]") {
   TinyFiles files;
-  const std::map<std::string, std::pair<std::string, std::string>> parents{
-      {"arm", {"j1", "base"}}, {"fore", {"j2", "arm"}}, {"hand", {"wrist", "fore"}},
-      {"finger_a", {"finger1", "hand"}}, {"finger_b", {"finger2", "hand"}}};
+  const std::map<std::string, std::pair<std::string, std::string>> parents{{"arm", {"j1", "base"}},
+                                                                           {"fore", {"j2", "arm"}},
+                                                                           {"hand", {"wrist", "fore"}},
+                                                                           {"finger_a", {"finger1", "hand"}},
+                                                                           {"finger_b", {"finger2", "hand"}}};
   REQUIRE(readSrdfGroupJoints(files.srdf, "arm", parents) == std::vector<std::string>{"j1", "j2", "wrist"});
   REQUIRE(readSrdfGroupJoints(files.srdf, "everything", parents) ==
           std::vector<std::string>{"j1", "j2", "wrist", "finger1"});
@@ -128,11 +128,13 @@ TEST_CASE("SRDF planning groups: chains, joints, subgroups, locked and mimic joi
     TempDir dir;
     std::string deep = "<robot name=\"r\">\n";
     constexpr int kDepth = 200000;
-    for (int i = 0; i < kDepth; ++i) deep += fmt::format("<group name=\"g{}\"><group name=\"g{}\"/></group>\n", i, i + 1);
+    for (int i = 0; i < kDepth; ++i)
+      deep += fmt::format("<group name=\"g{}\"><group name=\"g{}\"/></group>\n", i, i + 1);
     deep += fmt::format("<group name=\"g{}\"><joint name=\"j2\"/><joint name=\"j1\"/></group>\n</robot>\n", kDepth);
     REQUIRE(readSrdfGroupJoints(dir.write("deep.srdf", deep), "g0", parents) == std::vector<std::string>{"j2", "j1"});
-    const auto cycle = dir.write("cycle.srdf", "<robot name=\"r\"><group name=\"a\"><group name=\"b\"/></group>"
-                                               "<group name=\"b\"><joint name=\"j1\"/><group name=\"a\"/></group></robot>");
+    const auto cycle = dir.write("cycle.srdf",
+                                 "<robot name=\"r\"><group name=\"a\"><group name=\"b\"/></group>"
+                                 "<group name=\"b\"><joint name=\"j1\"/><group name=\"a\"/></group></robot>");
     REQUIRE_THROWS_WITH(readSrdfGroupJoints(cycle, "a", parents), Catch::Contains("group 'a' contains itself"));
   }
 
@@ -213,8 +215,8 @@ moveit: {{scene: scene0001.yaml, request: request0001.yaml}}
   REQUIRE_THAT(validated.out, Catch::Contains("2 dof") && Catch::Contains("4 obstacles"));
 
   // It plans, and the path is collision-free under dense verification.
-  const auto planned = cli({"plan", files.request.string(), "--urdf", files.urdf.string(), "--srdf", files.srdf.string(),
-                            "--checker", "adaptive", "--out", (files.dir.path / "out").string()});
+  const auto planned = cli({"plan", files.request.string(), "--urdf", files.urdf.string(), "--srdf",
+                            files.srdf.string(), "--checker", "adaptive", "--out", (files.dir.path / "out").string()});
   INFO(planned.out << planned.err);
   REQUIRE(planned.code == 0);
   REQUIRE(cli({"verify", files.request.string(), "--urdf", files.urdf.string(), "--srdf", files.srdf.string(),
@@ -252,7 +254,8 @@ TEST_CASE("MoveIt files prmkit cannot honour are errors with file:line:column an
     TinyFiles broken;
     const std::string original = c.file == "scene0001.yaml" ? kScene : kRequest;
     broken.dir.write(c.file, test::replaceOnce(original, c.from, c.to));
-    const auto run = cli({"validate", broken.request.string(), "--urdf", broken.urdf.string(), "--srdf", broken.srdf.string()});
+    const auto run =
+        cli({"validate", broken.request.string(), "--urdf", broken.urdf.string(), "--srdf", broken.srdf.string()});
     INFO(c.to << "\n" << run.err);
     REQUIRE(run.code == 2);
     REQUIRE_THAT(run.err, Catch::Contains(c.message));
@@ -264,7 +267,8 @@ TEST_CASE("MoveIt files prmkit cannot honour are errors with file:line:column an
   REQUIRE_THAT(noRobot.err, Catch::Contains("robot.file"));
 }
 
-TEST_CASE("Panda (moveit_resources URDF + SRDF): ready pose free, link 7 folded onto the shoulder in collision", "[moveit][benchdata]") {
+TEST_CASE("Panda (moveit_resources URDF + SRDF): ready pose free, link 7 folded onto the shoulder in collision",
+          "[moveit][benchdata]") {
   PRMKIT_REQUIRE_BENCHDATA(data);
   const fs::path dir = data / "panda_moveit_resources";
   UrdfOptions options;
@@ -290,8 +294,10 @@ TEST_CASE("Panda (moveit_resources URDF + SRDF): ready pose free, link 7 folded 
     REQUIRE(contact.obstacle == -1);
     REQUIRE(describe(contact, *robot, *scene) == "link 'panda_link2' with link 'panda_link7'");
     // The convex covers settle most self pairs of the unfolded arm without FCL.
-    if (geometry == Geometry::Convex) REQUIRE(stats.cover_separations > 0);
-    else REQUIRE(stats.cover_separations == 0);
+    if (geometry == Geometry::Convex)
+      REQUIRE(stats.cover_separations > 0);
+    else
+      REQUIRE(stats.cover_separations == 0);
   }
   // Links 1 and 7 are checked against each other (the SRDF does not disable them).
   auto linkIndex = [&](const std::string& name) {
@@ -312,8 +318,9 @@ TEST_CASE("Panda (moveit_resources URDF + SRDF): ready pose free, link 7 folded 
     }
 }
 
-TEST_CASE("MotionBenchMaker: the 35 extracted Panda problems load, and lazy_prm + adaptive solves them with verified paths",
-          "[moveit][benchdata]") {
+TEST_CASE(
+    "MotionBenchMaker: the 35 extracted Panda problems load, and lazy_prm + adaptive solves them with verified paths",
+    "[moveit][benchdata]") {
   PRMKIT_REQUIRE_BENCHDATA(data);
   const fs::path mbm = data / "mbm_panda_vamp";
   const std::vector<std::string> robotFiles{"robot.file=" + (mbm / "panda" / "panda.urdf").string(),

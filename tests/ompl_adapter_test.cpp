@@ -63,9 +63,10 @@ TEST_CASE("OMPL peers are deterministic for a seed", "[ompl]") {
 TEST_CASE("ompl_fcl_default: OMPL's stock 1% discrete validator, paths never called verified", "[ompl]") {
   int rejected = 0;
   for (int seed = 1; seed <= 3; ++seed) {
-    Problem problem = loadProblem(test::problemFile("maze2d"), {{"planner.type=ompl_fcl_default", "checker.type=adaptive",
-                                                                 "limits.time=60", fmt::format("seed={}", seed)},
-                                                                true});
+    Problem problem = loadProblem(
+        test::problemFile("maze2d"),
+        {{"planner.type=ompl_fcl_default", "checker.type=adaptive", "limits.time=60", fmt::format("seed={}", seed)},
+         true});
     auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
     const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
     INFO("seed " << seed << ": " << result.status);

@@ -130,15 +130,18 @@ TEST_CASE("OMPL.app .cfg: COLLADA node transforms, centred robot, axis-angle pos
   std::filesystem::copy_file(out / "path.txt", renamed);
   REQUIRE(cli({"verify", files.cfg.string(), renamed.string()}).code == 0);
   // A state inside the world's box (x 5..7, y 0..2, z 0..2) is refused with exit 1.
-  const auto through = files.dir.write("through.path", "0 0 0 0 0 0 1\n\n  6   1 1 0 0 0 1\n9 1 1 0 0 0.7071067811865476 0.7071067811865476\n");
+  const auto through = files.dir.write(
+      "through.path", "0 0 0 0 0 0 1\n\n  6   1 1 0 0 0 1\n9 1 1 0 0 0.7071067811865476 0.7071067811865476\n");
   const auto rejected = cli({"verify", files.cfg.string(), through.string()});
   INFO(rejected.out << rejected.err);
   REQUIRE(rejected.code == 1);
   // Wrong widths and non-numbers are bad input with their line and column.
-  const auto narrow = cli({"verify", files.cfg.string(), files.dir.write("narrow.path", "0 0 0 0 0 0 1\n1 2 3\n").string()});
+  const auto narrow =
+      cli({"verify", files.cfg.string(), files.dir.write("narrow.path", "0 0 0 0 0 0 1\n1 2 3\n").string()});
   REQUIRE(narrow.code == 2);
   REQUIRE(narrow.err.find("narrow.path:2:1: expected 7 numbers") != std::string::npos);
-  const auto word = cli({"verify", files.cfg.string(), files.dir.write("word.path", "0 0 0 0 0 0 1\n0 0  x 0 0 0 1\n").string()});
+  const auto word =
+      cli({"verify", files.cfg.string(), files.dir.write("word.path", "0 0 0 0 0 0 1\n0 0  x 0 0 0 1\n").string()});
   REQUIRE(word.code == 2);
   REQUIRE(word.err.find("word.path:2:6: expected a finite number, got 'x'") != std::string::npos);
   REQUIRE(cli({"verify", files.cfg.string(), files.dir.write("empty.path", "\n \n").string()}).code == 2);
@@ -186,31 +189,40 @@ TEST_CASE("COLLADA node graphs that instance themselves or explode are refused b
   auto doublingLibrary = [](int levels) {
     std::string library = "<library_nodes>\n";
     for (int i = 0; i < levels; ++i)
-      library += fmt::format("<node id=\"l{0}\"><instance_node url=\"#l{1}\"/><instance_node url=\"#l{1}\"/></node>\n", i, i + 1);
-    return library + fmt::format("<node id=\"l{}\"><instance_geometry url=\"#tet\"/></node>\n</library_nodes>\n<library_visual_scenes>", levels);
+      library += fmt::format("<node id=\"l{0}\"><instance_node url=\"#l{1}\"/><instance_node url=\"#l{1}\"/></node>\n",
+                             i, i + 1);
+    return library +
+           fmt::format(
+               "<node id=\"l{}\"><instance_geometry url=\"#tet\"/></node>\n</library_nodes>\n<library_visual_scenes>",
+               levels);
   };
   // The robot's node instances a library node that instances it back.
   const std::string tetrahedron = tetrahedronDae("");
   refused("robot.dae",
           test::replaceOnce(
-              test::replaceOnce(tetrahedron, "<library_visual_scenes>",
-                                "<library_nodes>\n<node id=\"a\"><instance_node url=\"#b\"/></node>\n"
-                                "<node id=\"b\"><instance_node url=\"#n\"/></node>\n</library_nodes>\n<library_visual_scenes>"),
+              test::replaceOnce(
+                  tetrahedron, "<library_visual_scenes>",
+                  "<library_nodes>\n<node id=\"a\"><instance_node url=\"#b\"/></node>\n"
+                  "<node id=\"b\"><instance_node url=\"#n\"/></node>\n</library_nodes>\n<library_visual_scenes>"),
               "<instance_geometry url=\"#tet\"/>", "<instance_geometry url=\"#tet\"/><instance_node url=\"#a\"/>"),
           "instances itself");
   // The scene's node instances the top of the library instead of the geometry:
   // 30 levels are 2^30 nodes once expanded; ten stay within the limit and load.
-  const std::string instancing = test::replaceOnce(tetrahedron, "<instance_geometry url=\"#tet\"/>", "<instance_node url=\"#l0\"/>");
+  const std::string instancing =
+      test::replaceOnce(tetrahedron, "<instance_geometry url=\"#tet\"/>", "<instance_node url=\"#l0\"/>");
   refused("world.dae", test::replaceOnce(instancing, "<library_visual_scenes>", doublingLibrary(30)),
           "expands to more than 1000000 nodes");
   // Found by the fuzz_mesh target: a control character in <p> made assimp
   // allocate gigabytes; counts and indices beyond the file's size are refused too.
-  refused("robot.dae", test::replaceOnce(tetrahedron, "<p>0 2 1", "<p>0\x0f2 1"), "<p> holds something other than unsigned indices");
-  refused("robot.dae", test::replaceOnce(tetrahedron, "<p>0 2 1", "<p>0 99999999 1"), "<p> holds something other than unsigned indices");
+  refused("robot.dae", test::replaceOnce(tetrahedron, "<p>0 2 1", "<p>0\x0f2 1"),
+          "<p> holds something other than unsigned indices");
+  refused("robot.dae", test::replaceOnce(tetrahedron, "<p>0 2 1", "<p>0 99999999 1"),
+          "<p> holds something other than unsigned indices");
   refused("world.dae", test::replaceOnce(tetrahedron, "<triangles count=\"4\">", "<triangles count=\"4000000000\">"),
           "has count '4000000000', not a number of things");
   const TempDir dir;
-  const Mesh shared = loadMeshFile(dir.write("shared.dae", test::replaceOnce(instancing, "<library_visual_scenes>", doublingLibrary(10))));
+  const Mesh shared = loadMeshFile(
+      dir.write("shared.dae", test::replaceOnce(instancing, "<library_visual_scenes>", doublingLibrary(10))));
   REQUIRE(shared.triangles.size() == 4 * 1024);
 }
 
@@ -226,7 +238,8 @@ TEST_CASE("OMPL.app .cfg errors name file and line, exit 2", "[omplapp]") {
       {"start.theta = 0\n", "start.theta = 0\nstart.speed = 3\n", "tiny.cfg:9: unknown key 'start.speed'"},
       {"world = world.dae\n", "world = missing.dae\n", "missing.dae"},
       {"[problem]\n", "[problem\n", "tiny.cfg:1:"},
-      {"volume.max.z = 3\n", "volume.max.z = 3\ncontrol = kinematic_car\n", "control-based (kinodynamic) problems are not supported"},
+      {"volume.max.z = 3\n", "volume.max.z = 3\ncontrol = kinematic_car\n",
+       "control-based (kinodynamic) problems are not supported"},
   };
   for (const auto& c : cases) {
     CfgFiles files(test::replaceOnce(kConfig3D, c.from, c.to));
@@ -308,14 +321,17 @@ TEST_CASE("OMPL.app .cfg as OMPL.app writes them: [benchmark], repeated [planner
   REQUIRE(combinations.size() == 14);
   for (const std::string sampler : {"uniform", "obstacle_based"})
     for (const std::string planner : {"prm", "ompl_prm"})
-      CHECK(combinations.count(planner + " " + nlohmann::json::array({nlohmann::json::array({"planner.sampler", sampler})}).dump()) == 2);
+      CHECK(combinations.count(planner + " " +
+                               nlohmann::json::array({nlohmann::json::array({"planner.sampler", sampler})}).dump()) ==
+            2);
   for (const std::string planner : {"lazy_prm", "ompl_lazy_prm", "ompl_fcl_default"})
     CHECK(combinations.count(planner + " []") == 2);
   // The report says what it skipped and what it did not apply.
   const std::string summary = test::readText(out / "summary.md");
   CHECK_THAT(summary, Catch::Contains("planner 'rrtconnect' (line 46) skipped"));
   CHECK_THAT(summary, Catch::Contains("planner 'rrtconnect' (line 48) skipped"));
-  CHECK_THAT(summary, Catch::Contains("planner 'prm' named 'obprm' (line 42): parameter max_nearest_neighbors = '8' not applied"));
+  CHECK_THAT(summary, Catch::Contains(
+                          "planner 'prm' named 'obprm' (line 42): parameter max_nearest_neighbors = '8' not applied"));
   CHECK_THAT(summary, Catch::Contains("objective 'length' (threshold 5) recorded, not optimised"));
   CHECK_THAT(summary, Catch::Contains("mem_limit 1000.0 MB recorded, not enforced"));
   const std::string report = test::readText(out / "report.html");
@@ -384,7 +400,8 @@ TEST_CASE("OMPL.app .cfg benchmark and planner sections: bad input names file an
   // [problem] still refuses a repeated key and an unknown sampler or objective.
   for (const auto& [from, to, message] : std::vector<std::tuple<std::string, std::string, std::string>>{
            {"name = tiny_cfg\n", "name = tiny_cfg\nname = again\n", "tiny.cfg:3: duplicate key name"},
-           {"name = tiny_cfg\n", "name = tiny_cfg\nsampler = bridge_test\n", "tiny.cfg:3: unknown sampler 'bridge_test'"},
+           {"name = tiny_cfg\n", "name = tiny_cfg\nsampler = bridge_test\n",
+            "tiny.cfg:3: unknown sampler 'bridge_test'"},
            {"name = tiny_cfg\n", "name = tiny_cfg\nobjective = speed\n", "tiny.cfg:3: unknown objective 'speed'"}}) {
     CfgFiles files(test::replaceOnce(kConfig3D, from, to));
     const auto run = cli({"plan", files.cfg.string(), "--out", (files.dir.path / "out").string()});

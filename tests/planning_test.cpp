@@ -16,7 +16,8 @@
 using namespace prmkit;
 
 namespace {
-const std::vector<std::string> kShippedProblems{"maze2d", "chain5", "thin_wall", "spring_spring", "gear_spindle", "arm6_shelf", "arm6_pillars", "maze2d_large"};
+const std::vector<std::string> kShippedProblems{"maze2d",       "chain5",     "thin_wall",    "spring_spring",
+                                                "gear_spindle", "arm6_shelf", "arm6_pillars", "maze2d_large"};
 }
 
 TEST_CASE("every shipped problem is solved by both planners and the path verifies", "[planning]") {
@@ -63,8 +64,8 @@ TEST_CASE("thin wall: 1% discretization returns paths verify rejects, adaptive n
   int discreteRejected = 0, adaptiveRejected = 0;
   for (int seed = 1; seed <= 10; ++seed) {
     for (const std::string checkerType : {"discrete", "adaptive"}) {
-      Problem problem =
-          test::loadForPlanning("thin_wall", {"planner.type=lazy_prm", "checker.type=" + checkerType, fmt::format("seed={}", seed)});
+      Problem problem = test::loadForPlanning(
+          "thin_wall", {"planner.type=lazy_prm", "checker.type=" + checkerType, fmt::format("seed={}", seed)});
       auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
       const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
       INFO(checkerType << " seed " << seed << ": " << result.status);
@@ -117,7 +118,8 @@ TEST_CASE("lazy PRM never keeps a colliding edge and checks each edge at most on
   }
 }
 
-TEST_CASE("discrete checking at OMPL's default 1% resolution returns paths that verify rejects on thin_wall", "[planning]") {
+TEST_CASE("discrete checking at OMPL's default 1% resolution returns paths that verify rejects on thin_wall",
+          "[planning]") {
   // The problem is built so 1% C-space steps can cross the 2 cm wall; some seeds' paths do.
   int rejected = 0;
   for (int seed = 1; seed <= 10 && rejected == 0; ++seed) {
@@ -219,7 +221,8 @@ TEST_CASE("the incremental search answers every query as Boost's A* from scratch
   REQUIRE(roadmap.incrementalSearchFallbacks() == 0);
 }
 
-TEST_CASE("roadmap: cached components match a fresh sweep, the heuristic is the metric, memory grows with the roadmap", "[planning]") {
+TEST_CASE("roadmap: cached components match a fresh sweep, the heuristic is the metric, memory grows with the roadmap",
+          "[planning]") {
   const Problem problem = loadProblem(test::problemFile("twisted_slot"));
   const Robot& robot = *problem.robot;
   ompl::RNG rng(5);
@@ -258,9 +261,9 @@ TEST_CASE("lazy PRM: batches grow with the roadmap, so a long run does few searc
   // exit: every batch ends with a search that finds no path. With batches
   // that grow with the roadmap, their number is logarithmic in its size.
   for (const double fraction : {0.0, 0.25}) {
-    Problem problem =
-        test::loadForPlanning("bug_trap3d", {"checker.type=discrete", "planner.sampler=uniform", "limits.samples=8000", "robot.geometry.box=[0.7, 0.22, 0.22]",
-                                             fmt::format("planner.batch_fraction={}", fraction)});
+    Problem problem = test::loadForPlanning(
+        "bug_trap3d", {"checker.type=discrete", "planner.sampler=uniform", "limits.samples=8000",
+                       "robot.geometry.box=[0.7, 0.22, 0.22]", fmt::format("planner.batch_fraction={}", fraction)});
     auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
     const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
     INFO("batch_fraction " << fraction << ": " << result.status << ", " << result.roadmap_vertices << " vertices, "
@@ -312,7 +315,8 @@ TEST_CASE("prm: the path, roadmap and counters do not depend on the thread count
   }
 }
 
-TEST_CASE("edge check pool: verdicts in order on every thread count, a failing check rethrown after all threads stop", "[planning]") {
+TEST_CASE("edge check pool: verdicts in order on every thread count, a failing check rethrown after all threads stop",
+          "[planning]") {
   Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete"});
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   ompl::RNG rng(9);

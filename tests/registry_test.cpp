@@ -131,7 +131,8 @@ TEST_CASE("registry: every bounded field is refused out of range by the reader a
 
 TEST_CASE("registry: names, the verifier and the checker-wide geometry", "[registry]") {
   REQUIRE(checkerNames() == std::vector<std::string>{"discrete", "adaptive", "budgeted"});
-  const Problem problem = loadProblem(test::problemFile("maze2d"), {{"checker.type=discrete", "checker.geometry=mesh"}, true});
+  const Problem problem =
+      loadProblem(test::problemFile("maze2d"), {{"checker.type=discrete", "checker.geometry=mesh"}, true});
   const auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
   REQUIRE(verifier->name() == "adaptive");
   REQUIRE(verifier->exact());
@@ -145,7 +146,8 @@ TEST_CASE("registry: names, the verifier and the checker-wide geometry", "[regis
   unknown.type = "swept";
   REQUIRE_THROWS_AS(makeChecker(unknown, problem.robot, problem.scene), std::invalid_argument);
   // `eps` alone selects workspace sampling, in both sections that sample edges.
-  const Problem eps = loadProblem(test::problemFile("maze2d"), {{"checker.discrete.eps=0.02", "checker.budgeted.eps=0.03"}, true});
+  const Problem eps =
+      loadProblem(test::problemFile("maze2d"), {{"checker.discrete.eps=0.02", "checker.budgeted.eps=0.03"}, true});
   REQUIRE(eps.checker.of<DiscreteChecker>().space == DiscreteSettings::Space::Workspace);
   REQUIRE(eps.checker.of<DiscreteChecker>().eps == 0.02);
   REQUIRE(eps.checker.of<BudgetedChecker>().sampling.space == DiscreteSettings::Space::Workspace);

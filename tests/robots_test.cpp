@@ -72,8 +72,8 @@ void requireDirectionalBoundsHold(const Robot& robot, const Config& a, const Con
   const std::size_t linkCount = robot.links().size();
   std::vector<double> acceleration;
   robot.linkAccelerationBounds(a, b, acceleration);
-  const std::vector<Eigen::Vector3d> directions{Eigen::Vector3d::UnitX(),  -Eigen::Vector3d::UnitY(),
-                                                Eigen::Vector3d::UnitZ(),  Eigen::Vector3d(1, 1, 1).normalized(),
+  const std::vector<Eigen::Vector3d> directions{Eigen::Vector3d::UnitX(), -Eigen::Vector3d::UnitY(),
+                                                Eigen::Vector3d::UnitZ(), Eigen::Vector3d(1, 1, 1).normalized(),
                                                 Eigen::Vector3d(-2, 1, 0).normalized()};
   Config q;
   std::vector<Robot::LinkTwist> twists;
@@ -107,7 +107,8 @@ void requireDirectionalBoundsHold(const Robot& robot, const Config& a, const Con
   }
   for (std::size_t l = 0; l < linkCount; ++l)
     for (const auto& u : directions) {
-      const double forward = directionalTravel(speedAt(0, l, u, true), speedAt(1, l, u, true), acceleration[l], 1, 0, 1);
+      const double forward =
+          directionalTravel(speedAt(0, l, u, true), speedAt(1, l, u, true), acceleration[l], 1, 0, 1);
       const double backward =
           directionalTravel(speedAt(0, l, u, false), speedAt(1, l, u, false), acceleration[l], 1, 0, 1);
       for (const Eigen::Vector3d& x : robot.links()[l].mesh.vertices)
@@ -174,7 +175,8 @@ void requireMotionBoundsHold(const Robot& robot, int edges, std::uint32_t seed) 
     robot.motionBounds(a, b, linkBounds, pairBounds);
     REQUIRE(linkBounds.size() == linkCount);
     REQUIRE(pairBounds.size() == pairs.size());
-    for (std::size_t l = 0; l < linkCount; ++l) REQUIRE(linkBounds[l] == Approx(robot.motionBound(l, a, b)).margin(1e-12));
+    for (std::size_t l = 0; l < linkCount; ++l)
+      REQUIRE(linkBounds[l] == Approx(robot.motionBound(l, a, b)).margin(1e-12));
     for (std::size_t p = 0; p < pairs.size(); ++p) {
       const auto [i, k] = pairs[p];
       const double bound = robot.relativeMotionBound(i, k, a, b);
@@ -194,7 +196,8 @@ TEST_CASE("motion bounds are upper bounds for every robot kind", "[robots]") {
     requireMotionBoundsHold(robot, edges, 1);
   }
   SECTION("rigid3d") {
-    RigidBody3D robot(boxMesh({1.0, 0.3, 0.2}).transformed(Transform(Eigen::Translation3d(0.3, 0, 0))), {-5, -5, -5}, {5, 5, 5});
+    RigidBody3D robot(boxMesh({1.0, 0.3, 0.2}).transformed(Transform(Eigen::Translation3d(0.3, 0, 0))), {-5, -5, -5},
+                      {5, 5, 5});
     requireMotionBoundsHold(robot, edges, 2);
   }
   SECTION("planar_chain") {
@@ -298,7 +301,8 @@ TEST_CASE("SE(3) metric: half the rotation angle, at every angle and either quat
       robot.sampleUniform(rng, b);
     } else {  // a rotation close to a's, down to 1e-9 rad, to test the small-angle end
       const double angle = std::pow(10.0, -rng.uniformReal(0, 9));
-      const Eigen::Quaterniond turned = RigidBody3D::rotation(a) * Eigen::Quaterniond(Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()));
+      const Eigen::Quaterniond turned =
+          RigidBody3D::rotation(a) * Eigen::Quaterniond(Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()));
       b = a;
       b.tail<4>() << turned.x(), turned.y(), turned.z(), turned.w();
       smallest = std::min(smallest, angle);

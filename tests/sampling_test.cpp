@@ -71,7 +71,8 @@ TEST_CASE("every sampler returns only valid configurations and counts its own ch
     auto exact = makeChecker(exactSettings, problem.robot, problem.scene);
     for (const std::string& strategy : samplerNames()) {
       // Bridge tests on thin walls need thousands of draws per node: fewer samples there.
-      const std::size_t count = strategy == "bridge" && name != "maze2d" ? 5 : static_cast<std::size_t>(test::scaled(100));
+      const std::size_t count =
+          strategy == "bridge" && name != "maze2d" ? 5 : static_cast<std::size_t>(test::scaled(100));
       DYNAMIC_SECTION(name << " with " << strategy) {
         const Drawn drawn = draw(problem, strategy, count);
         for (const Config& q : drawn.samples) REQUIRE(exact->isValid(q));
@@ -180,7 +181,7 @@ TEST_CASE("the twisted slot is solvable only by turning inside it", "[sampling]"
     q.tail<4>() << std::sin(half), 0, 0, std::cos(half);
     return q;
   };
-  const std::vector<Config> path{pose(-1.4, 0),   pose(-0.8, 0),   pose(-0.435, 15), pose(-0.265, 15),
+  const std::vector<Config> path{pose(-1.4, 0),    pose(-0.8, 0),   pose(-0.435, 15), pose(-0.265, 15),
                                  pose(-0.085, 45), pose(0.085, 45), pose(0.265, 75),  pose(0.435, 75),
                                  pose(0.8, 90),    pose(1.4, 90),   problem.goal};
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {

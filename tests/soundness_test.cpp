@@ -85,7 +85,8 @@ TEST_CASE("triangle distance: lower bounds at scales 1e-6, 1 and 1e4", "[soundne
   }
 }
 
-TEST_CASE("triangle distance: a vertex over a tiny face, where FCL's absolute threshold over-estimates", "[soundness]") {
+TEST_CASE("triangle distance: a vertex over a tiny face, where FCL's absolute threshold over-estimates",
+          "[soundness]") {
   for (const double scale : {1e-6, 1e-3, 1.0, 1e4}) {
     // A right triangle with legs 1e-5 * scale, and a triangle whose lowest
     // vertex hangs `gap` above the middle of its face.
@@ -155,18 +156,17 @@ TEST_CASE("mesh distance bounds are lower bounds at scales 1e-6, 1 and 1e4 for e
   boxes.count = 4;
   boxes.region_min = {-1, -1, -0.5};
   boxes.region_max = {1, 1, 0.5};
-  const std::vector<std::pair<std::string, Mesh>> shapes = {
-      {"box", boxMesh({1.0, 0.4, 0.2})},
-      {"sphere", sphereMesh(0.5, 10)},
-      {"cylinder", cylinderMesh(0.3, 1.0, 10)},
-      {"spring", springMesh(spring)},
-      {"gear", gearMesh(gear)},
-      {"gear plate and spindle", gearPlateMotorMesh(plate)},
-      {"slot wall", slotWallMesh(SlotWallParams{})},
-      {"twisted slot", twistedSlotMesh(TwistedSlotParams{})},
-      {"bug trap", bugTrapMesh(BugTrapParams{})},
-      {"random boxes", randomObstaclesMesh(boxes)},
-      {"two-primitive link", twoPrimitives}};
+  const std::vector<std::pair<std::string, Mesh>> shapes = {{"box", boxMesh({1.0, 0.4, 0.2})},
+                                                            {"sphere", sphereMesh(0.5, 10)},
+                                                            {"cylinder", cylinderMesh(0.3, 1.0, 10)},
+                                                            {"spring", springMesh(spring)},
+                                                            {"gear", gearMesh(gear)},
+                                                            {"gear plate and spindle", gearPlateMotorMesh(plate)},
+                                                            {"slot wall", slotWallMesh(SlotWallParams{})},
+                                                            {"twisted slot", twistedSlotMesh(TwistedSlotParams{})},
+                                                            {"bug trap", bugTrapMesh(BugTrapParams{})},
+                                                            {"random boxes", randomObstaclesMesh(boxes)},
+                                                            {"two-primitive link", twoPrimitives}};
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   const int posesPerPair = std::max(2, test::scaled(6));
@@ -191,8 +191,8 @@ TEST_CASE("mesh distance bounds are lower bounds at scales 1e-6, 1 and 1e4 for e
         const DistanceBound nearHulls = distance.lowerBound(placedA, placedB, 0.05 * scale, 1.0, true, stats);
         const double truthUpper = bruteForceDistance(a, poseA, b, poseB, scale);
         INFO(shapes[i].first << " vs " << shapes[j].first << " at scale " << scale << ": lower " << bound.lower
-                             << ", convex cascade " << byHulls.lower << " and " << nearHulls.lower
-                             << ", brute force " << truthUpper);
+                             << ", convex cascade " << byHulls.lower << " and " << nearHulls.lower << ", brute force "
+                             << truthUpper);
         REQUIRE(bound.lower <= truthUpper * (1 + 1e-12) + 1e-15 * scale);
         REQUIRE(bound.lower >= truthUpper * (1 - 1e-6) - 1e-12 * scale);
         REQUIRE(byHulls.lower <= truthUpper * (1 + 1e-12) + 1e-15 * scale);
@@ -256,8 +256,8 @@ TEST_CASE("quaternions from every entry point are normalised near unit norm and 
   }
   SECTION("edge files") {
     const auto nearUnit = dir.write("edges.csv", edgeHeader + "\n" + start + "," + goalNearUnit + "\n");
-    const auto run = cli({"check", problem.string(), "--edges", nearUnit.string(), "--checker", "adaptive",
-                          "--truth-eps", "0.001"});
+    const auto run =
+        cli({"check", problem.string(), "--edges", nearUnit.string(), "--checker", "adaptive", "--truth-eps", "0.001"});
     INFO(run.out << run.err);
     REQUIRE(run.code == 0);
     REQUIRE(run.out.find("0 free, 1 colliding") != std::string::npos);
@@ -270,15 +270,15 @@ TEST_CASE("quaternions from every entry point are normalised near unit norm and 
     REQUIRE(bad.err.find("norm 2") != std::string::npos);
   }
   SECTION("start and goal") {
-    const auto twice = dir.write(
-        "twice.yaml", test::replaceOnce(kBarProblem, "quaternion: [0, 0, 0, 1]", "quaternion: [0, 0, 0, 2]"));
+    const auto twice =
+        dir.write("twice.yaml", test::replaceOnce(kBarProblem, "quaternion: [0, 0, 0, 1]", "quaternion: [0, 0, 0, 2]"));
     auto bad = cli({"validate", twice.string()});
     INFO(bad.err);
     REQUIRE(bad.code == 2);
     REQUIRE(bad.err.find("twice.yaml:") != std::string::npos);
     REQUIRE(bad.err.find("quaternion") != std::string::npos);
-    const auto zero = dir.write(
-        "zero.yaml", test::replaceOnce(kBarProblem, "quaternion: [0, 0, 0, 1]", "quaternion: [0, 0, 0, 0]"));
+    const auto zero =
+        dir.write("zero.yaml", test::replaceOnce(kBarProblem, "quaternion: [0, 0, 0, 1]", "quaternion: [0, 0, 0, 0]"));
     bad = cli({"validate", zero.string()});
     REQUIRE(bad.code == 2);
     REQUIRE(bad.err.find("zero quaternion") != std::string::npos);
@@ -305,15 +305,17 @@ TEST_CASE("verify --independent catches what a coarse motion-bound check steps o
   TempDir dir;
   // The bar translates through a 2 cm wall: with a 1 m step the motion-bound
   // check samples only the two sides; the independent check does not use that step.
-  const auto problem = dir.write("wall.yaml", test::replaceOnce(
-      test::replaceOnce(kBarProblem, "{name: pillar, box: [0.1, 0.1, 2], pose: {xyz: [0.7, 0.7, 0]}}",
-                        "{name: wall, box: [0.02, 4, 4], pose: {xyz: [1.5, 0, 0]}}"),
-      "goal: {xyz: [0, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}",
-      "goal: {xyz: [2.9, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}"));
+  const auto problem = dir.write(
+      "wall.yaml",
+      test::replaceOnce(test::replaceOnce(kBarProblem, "{name: pillar, box: [0.1, 0.1, 2], pose: {xyz: [0.7, 0.7, 0]}}",
+                                          "{name: wall, box: [0.02, 4, 4], pose: {xyz: [1.5, 0, 0]}}"),
+                        "goal: {xyz: [0, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}",
+                        "goal: {xyz: [2.9, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}"));
   const std::string header = "x,y,z,qx,qy,qz,qw\n";
-  const auto through = dir.write("through.csv", header + "0,0,0,0,0,0,1\n"
-                                                         "0.45,0,0,0,0,0.7071067811865476,0.7071067811865476\n"
-                                                         "2.9,0,0,0,0,0.7071067811865476,0.7071067811865476\n");
+  const auto through = dir.write("through.csv", header +
+                                                    "0,0,0,0,0,0,1\n"
+                                                    "0.45,0,0,0,0,0.7071067811865476,0.7071067811865476\n"
+                                                    "2.9,0,0,0,0,0.7071067811865476,0.7071067811865476\n");
   const auto coarse = cli({"verify", problem.string(), through.string(), "--eps", "3"});
   INFO(coarse.out << coarse.err);
   REQUIRE(coarse.code == 0);  // the coarse motion-bound check alone is fooled
@@ -323,12 +325,14 @@ TEST_CASE("verify --independent catches what a coarse motion-bound check steps o
   REQUIRE(checked.out.find("DISAGREEMENT") != std::string::npos);
   REQUIRE(checked.out.find("segment 1") != std::string::npos);
   // Turning in place, clear of the wall: free for both.
-  const auto turn = dir.write("turn.csv", header + "0,0,0,0,0,0,1\n0.45,0,0,0,0,0.7071067811865476,0.7071067811865476\n");
-  const auto endsShort = dir.write("short.yaml", test::replaceOnce(
-      test::replaceOnce(kBarProblem, "{name: pillar, box: [0.1, 0.1, 2], pose: {xyz: [0.7, 0.7, 0]}}",
-                        "{name: wall, box: [0.02, 4, 4], pose: {xyz: [1.5, 0, 0]}}"),
-      "goal: {xyz: [0, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}",
-      "goal: {xyz: [0.45, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}"));
+  const auto turn =
+      dir.write("turn.csv", header + "0,0,0,0,0,0,1\n0.45,0,0,0,0,0.7071067811865476,0.7071067811865476\n");
+  const auto endsShort = dir.write(
+      "short.yaml",
+      test::replaceOnce(test::replaceOnce(kBarProblem, "{name: pillar, box: [0.1, 0.1, 2], pose: {xyz: [0.7, 0.7, 0]}}",
+                                          "{name: wall, box: [0.02, 4, 4], pose: {xyz: [1.5, 0, 0]}}"),
+                        "goal: {xyz: [0, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}",
+                        "goal: {xyz: [0.45, 0, 0], quaternion: [0, 0, 0.7071067811865476, 0.7071067811865476]}"));
   const auto free = cli({"verify", endsShort.string(), turn.string(), "--independent"});
   INFO(free.out << free.err);
   REQUIRE(free.code == 0);
@@ -361,7 +365,7 @@ std::vector<std::pair<std::string, Mesh>> meshKinds() {
   twoBoxes.append(cylinderMesh(0.15, 0.2), Transform(Eigen::Translation3d(0, 0, 0.35)));
   Mesh pebble = sphereMesh(1.0, 16);  // a convex mesh with many vertices: an ellipsoid
   for (auto& v : pebble.vertices) v = Vector3d(0.3 * v.x(), 0.2 * v.y(), 0.15 * v.z());
-  return {{"box", boxMesh({0.5, 0.3, 0.2})}, {"sphere", sphereMesh(0.25)},      {"cylinder", cylinderMesh(0.1, 0.6)},
+  return {{"box", boxMesh({0.5, 0.3, 0.2})}, {"sphere", sphereMesh(0.25)},     {"cylinder", cylinderMesh(0.1, 0.6)},
           {"convex mesh", pebble},           {"concave mesh", gearMesh(gear)}, {"robot link", twoBoxes}};
 }
 
@@ -385,9 +389,12 @@ TEST_CASE("convex-hull distance bounds: never above the exact distance, warm GJK
     REQUIRE(!coverB.empty());
     // Convex shapes are one piece; the gear is split; the two-primitive link
     // is its two separate parts, each convex.
-    if (i < 4) REQUIRE(coverA.pieces.size() == 1);
-    else if (shapes[i].first == "robot link") REQUIRE(coverA.pieces.size() == 2);
-    else REQUIRE(coverA.pieces.size() > 1);
+    if (i < 4)
+      REQUIRE(coverA.pieces.size() == 1);
+    else if (shapes[i].first == "robot link")
+      REQUIRE(coverA.pieces.size() == 2);
+    else
+      REQUIRE(coverA.pieces.size() > 1);
     for (const auto& piece : coverA.pieces)
       if (shapes[i].first == "robot link") REQUIRE(piece->concavity <= 1e-9 * piece->half_extent);
     BvhDistance distance;
@@ -415,7 +422,8 @@ TEST_CASE("convex-hull distance bounds: never above the exact distance, warm GJK
       const std::uint64_t beforeWarm = stats.hull_answers;
       const DistanceBound warm = distance.lowerBound(a, b, 1e9, 0.0, true, stats, &hint);
       REQUIRE(warm.lower <= exact * (1 + 1e-9) + 1e-12);
-      if (byHulls && stats.hull_answers > beforeWarm) REQUIRE(warm.lower == Approx(cold.lower).epsilon(1e-6).margin(1e-9));
+      if (byHulls && stats.hull_answers > beforeWarm)
+        REQUIRE(warm.lower == Approx(cold.lower).epsilon(1e-6).margin(1e-9));
     }
     INFO(shapes[i].first << " vs " << shapes[j].first);
     // Pairs are answered by their convex pieces (not by the traversal) when apart.
@@ -461,8 +469,8 @@ TEST_CASE("primitive distance bounds: never above the exact distance, tighter th
           double closest = std::numeric_limits<double>::infinity();
           const Vector3d centre = poseA.inverse() * poseB.translation();
           for (const auto& t : mesh.triangles)
-            closest = std::min(closest, (centre - closestPointOnTriangle(centre, mesh.vertices[t[0]], mesh.vertices[t[1]],
-                                                                         mesh.vertices[t[2]]))
+            closest = std::min(closest, (centre - closestPointOnTriangle(centre, mesh.vertices[t[0]],
+                                                                         mesh.vertices[t[1]], mesh.vertices[t[2]]))
                                             .norm());
           exact = upper = tessellated = std::max(0.0, closest - sphere.radius);
         } else if (primitive == &box) {
@@ -494,7 +502,8 @@ TEST_CASE("primitive distance bounds: never above the exact distance, tighter th
           REQUIRE_FALSE(distance.primitiveOverlap(a, b, stats));
           ++apart;
         } else if (primitive != &cylinder || upper == 0.0) {
-          const bool deep = primitive == &sphere ? exact == 0.0 : fclMeshDistance(bvh, poseA, primitiveBvh, poseB) == 0.0;
+          const bool deep =
+              primitive == &sphere ? exact == 0.0 : fclMeshDistance(bvh, poseA, primitiveBvh, poseB) == 0.0;
           if (deep) {
             REQUIRE(distance.primitiveOverlap(a, b, stats));
             ++touching;
@@ -523,7 +532,8 @@ TEST_CASE("native and tessellated primitives agree on collision away from the su
   for (const Obstacle& o : native.scene->obstacles()) {
     const Primitive& p = *o.primitive;
     if (p.kind == PrimitiveKind::Sphere)
-      tessellationError = std::max(tessellationError, p.radius * (1.0 / (std::cos(M_PI / 16) * std::cos(M_PI / 32)) - 1.0));
+      tessellationError =
+          std::max(tessellationError, p.radius * (1.0 / (std::cos(M_PI / 16) * std::cos(M_PI / 32)) - 1.0));
     if (p.kind == PrimitiveKind::Cylinder)
       tessellationError = std::max(tessellationError, p.radius * (1.0 / std::cos(M_PI / 24) - 1.0));
   }
@@ -576,8 +586,8 @@ TEST_CASE("solids: closed meshes, components and points inside", "[soundness]") 
   const SolidInfo gearSolid = solidInfo(g);
   REQUIRE(gearSolid.closed);
   REQUIRE(containsPoint(g, gearSolid, Vector3d(0.5, 0.0, 0.0)));
-  REQUIRE_FALSE(containsPoint(g, gearSolid, Vector3d(0.0, 0.0, 0.0)));   // the bore
-  REQUIRE_FALSE(containsPoint(g, gearSolid, Vector3d(0.0, 0.0, 0.5)));   // above
+  REQUIRE_FALSE(containsPoint(g, gearSolid, Vector3d(0.0, 0.0, 0.0)));  // the bore
+  REQUIRE_FALSE(containsPoint(g, gearSolid, Vector3d(0.0, 0.0, 0.5)));  // above
   // Two boxes in one mesh are two components; a plate with one face removed is not closed.
   Mesh two = boxMesh({0.1, 0.1, 0.1});
   two.append(boxMesh({0.1, 0.1, 0.1}), Transform(Eigen::Translation3d(1, 0, 0)));
@@ -641,8 +651,9 @@ TEST_CASE("static checks that settle (link, box) pairs by a link vertex inside t
   }
 }
 
-TEST_CASE("ray parity on a BVH agrees with the loop over every triangle, and the hull test never rejects a point inside",
-          "[soundness]") {
+TEST_CASE(
+    "ray parity on a BVH agrees with the loop over every triangle, and the hull test never rejects a point inside",
+    "[soundness]") {
   std::mt19937 rng(29);
   int inside = 0, tested = 0, outsideHull = 0;
   for (const auto& [name, mesh] : meshKinds()) {

@@ -42,7 +42,8 @@ std::vector<RunRecord> readRecords(const fs::path& file) {
   std::vector<RunRecord> records;
   std::ifstream in(file);
   std::size_t line = 0;
-  for (std::string text; std::getline(in, text);) records.push_back(parseRecordJson(text, fmt::format("{}:{}", file.string(), ++line)));
+  for (std::string text; std::getline(in, text);)
+    records.push_back(parseRecordJson(text, fmt::format("{}:{}", file.string(), ++line)));
   return records;
 }
 
@@ -54,11 +55,13 @@ std::size_t lineCount(const fs::path& file) {
 }
 
 /// What must not depend on how the sweep was run: the deterministic outcome of each run, by key.
-std::map<std::string, std::tuple<bool, double, std::size_t, std::uint64_t>> outcomes(const std::vector<RunRecord>& records) {
+std::map<std::string, std::tuple<bool, double, std::size_t, std::uint64_t>> outcomes(
+    const std::vector<RunRecord>& records) {
   std::map<std::string, std::tuple<bool, double, std::size_t, std::uint64_t>> byKey;
   for (const auto& r : records) {
     REQUIRE(r.failure.empty());
-    REQUIRE(byKey.emplace(r.spec.key(), std::tuple{r.solved, r.path_length, r.waypoints, r.check_stats.static_queries}).second);
+    REQUIRE(byKey.emplace(r.spec.key(), std::tuple{r.solved, r.path_length, r.waypoints, r.check_stats.static_queries})
+                .second);
   }
   return byKey;
 }
@@ -67,19 +70,21 @@ std::map<std::string, std::tuple<bool, double, std::size_t, std::uint64_t>> outc
 /// prmkit planners, the exact and the 1% checker, three seeds.
 fs::path writeSweep(const TempDir& dir, const std::string& extra = "") {
   const auto problems = test::sourceDir() / "configs" / "problems";
-  return dir.write("sweep.yaml", fmt::format(R"(name: test
+  return dir.write("sweep.yaml",
+                   fmt::format(R"(name: test
 problems: ['{}', '{}']
 seeds: 3
 time_limit: 30
 planners: [{{type: lazy_prm}}, {{type: prm}}]
 checkers: [{{type: discrete}}, {{type: adaptive}}]
 {})",
-                                             (problems / "maze2d.yaml").string(), (problems / "chain5.yaml").string(), extra));
+                               (problems / "maze2d.yaml").string(), (problems / "chain5.yaml").string(), extra));
 }
 
 }  // namespace
 
-TEST_CASE("sweep: killed with SIGKILL mid-run and resumed, exactly one row per grid point, as uninterrupted", "[sweep]") {
+TEST_CASE("sweep: killed with SIGKILL mid-run and resumed, exactly one row per grid point, as uninterrupted",
+          "[sweep]") {
   TempDir dir;
   const fs::path sweep = writeSweep(dir);
   REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --out '{}'", kBinary, sweep.string(),
@@ -120,10 +125,12 @@ TEST_CASE("sweep: killed with SIGKILL mid-run and resumed, exactly one row per g
   REQUIRE(resumed.size() == 24);
   REQUIRE(outcomes(resumed) == outcomes(whole));
   // Resuming a finished sweep runs nothing and adds no row.
-  REQUIRE(shell(fmt::format("'{}' sweep '{}' --no-plots --resume --out '{}'", kBinary, sweep.string(), interrupted.string())) == 0);
+  REQUIRE(shell(fmt::format("'{}' sweep '{}' --no-plots --resume --out '{}'", kBinary, sweep.string(),
+                            interrupted.string())) == 0);
   REQUIRE(lineCount(interrupted / "runs.jsonl") == 24);
   // Without --resume an existing result file is not touched.
-  REQUIRE(shell(fmt::format("'{}' sweep '{}' --no-plots --out '{}'", kBinary, sweep.string(), interrupted.string()), &output) == 2);
+  REQUIRE(shell(fmt::format("'{}' sweep '{}' --no-plots --out '{}'", kBinary, sweep.string(), interrupted.string()),
+                &output) == 2);
   REQUIRE(output.find("--resume") != std::string::npos);
 }
 
@@ -133,23 +140,25 @@ TEST_CASE("sweep: shards 1/3, 2/3, 3/3 run by GNU parallel and merged equal the 
   REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --out '{}'", kBinary, sweep.string(),
                             (dir.path / "whole").string())) == 0);
   // The README's recipe, run locally.
-  REQUIRE(shell(fmt::format("parallel --will-cite --jobs 2 '{}' sweep '{}' --no-plots --shard {{}}/3 --out '{}/shard{{}}' ::: 1 2 3",
-                            kBinary, sweep.string(), dir.path.string())) == 0);
+  REQUIRE(shell(fmt::format(
+              "parallel --will-cite --jobs 2 '{}' sweep '{}' --no-plots --shard {{}}/3 --out '{}/shard{{}}' ::: 1 2 3",
+              kBinary, sweep.string(), dir.path.string())) == 0);
   std::size_t sharded = 0;
   for (int i = 1; i <= 3; ++i) sharded += lineCount(dir.path / fmt::format("shard{}", i) / "runs.jsonl");
   REQUIRE(sharded == 24);
   const auto shard = [&](int i) { return (dir.path / fmt::format("shard{}", i)).string(); };
-  REQUIRE(shell(fmt::format("'{}' merge '{}' '{}' '{}' '{}' --no-plots --out '{}'", kBinary, sweep.string(), shard(1), shard(2),
-                            shard(3), (dir.path / "merged").string())) == 0);
-  REQUIRE(outcomes(readRecords(dir.path / "merged" / "runs.jsonl")) == outcomes(readRecords(dir.path / "whole" / "runs.jsonl")));
+  REQUIRE(shell(fmt::format("'{}' merge '{}' '{}' '{}' '{}' --no-plots --out '{}'", kBinary, sweep.string(), shard(1),
+                            shard(2), shard(3), (dir.path / "merged").string())) == 0);
+  REQUIRE(outcomes(readRecords(dir.path / "merged" / "runs.jsonl")) ==
+          outcomes(readRecords(dir.path / "whole" / "runs.jsonl")));
   std::string output;
-  REQUIRE(shell(fmt::format("'{}' merge '{}' '{}' '{}' --no-plots --out '{}'", kBinary, sweep.string(), shard(1), shard(2),
-                            (dir.path / "partial").string()),
+  REQUIRE(shell(fmt::format("'{}' merge '{}' '{}' '{}' --no-plots --out '{}'", kBinary, sweep.string(), shard(1),
+                            shard(2), (dir.path / "partial").string()),
                 &output) == 2);
   REQUIRE(output.find("missing run") != std::string::npos);
   REQUIRE_FALSE(fs::exists(dir.path / "partial" / "runs.jsonl"));
-  REQUIRE(shell(fmt::format("'{}' merge '{}' '{}' '{}' '{}' '{}' --no-plots --out '{}'", kBinary, sweep.string(), shard(1),
-                            shard(2), shard(3), shard(3), (dir.path / "twice").string()),
+  REQUIRE(shell(fmt::format("'{}' merge '{}' '{}' '{}' '{}' '{}' --no-plots --out '{}'", kBinary, sweep.string(),
+                            shard(1), shard(2), shard(3), shard(3), (dir.path / "twice").string()),
                 &output) == 2);
   REQUIRE(output.find("duplicated run") != std::string::npos);
 }
@@ -170,8 +179,9 @@ checkers: [{{type: discrete}}, {{type: adaptive}}]
     const fs::path out = dir.path / fault;
     std::string output;
     // Sanitizers must let the signal through, as a crash in a plain build would.
-    REQUIRE(shell(fmt::format("ASAN_OPTIONS=detect_leaks=1:handle_segv=0 PRMKIT_SWEEP_FAULT={}:2 '{}' sweep '{}' --jobs 2 --no-plots --out '{}'", fault, kBinary,
-                              sweep.string(), out.string()),
+    REQUIRE(shell(fmt::format("ASAN_OPTIONS=detect_leaks=1:handle_segv=0 PRMKIT_SWEEP_FAULT={}:2 '{}' sweep '{}' "
+                              "--jobs 2 --no-plots --out '{}'",
+                              fault, kBinary, sweep.string(), out.string()),
                   &output) == 1);
     const auto records = readRecords(out / "runs.jsonl");
     REQUIRE(records.size() == 6);
@@ -196,10 +206,11 @@ TEST_CASE("sweep: OMPL benchmark logs load in ompl_benchmark_statistics", "[swee
   TempDir dir;
   const fs::path sweep = writeSweep(dir);
   const fs::path out = dir.path / "out";
-  REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --out '{}'", kBinary, sweep.string(), out.string())) == 0);
+  REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --out '{}'", kBinary, sweep.string(), out.string())) ==
+          0);
   const fs::path db = dir.path / "benchmark.db";
-  REQUIRE(shell(fmt::format("cd '{}' && ompl_benchmark_statistics ompl/maze2d.log ompl/chain5.log -d '{}'", out.string(),
-                            db.string())) == 0);
+  REQUIRE(shell(fmt::format("cd '{}' && ompl_benchmark_statistics ompl/maze2d.log ompl/chain5.log -d '{}'",
+                            out.string(), db.string())) == 0);
   std::string answer;
   REQUIRE(shell(fmt::format("sqlite3 '{}' 'SELECT COUNT(*) FROM experiments; SELECT COUNT(*) FROM plannerConfigs; "
                             "SELECT COUNT(*) FROM runs; SELECT SUM(solved), COUNT(time) FROM runs; "
@@ -210,7 +221,8 @@ TEST_CASE("sweep: OMPL benchmark logs load in ompl_benchmark_statistics", "[swee
   REQUIRE(answer == "2\n4\n24\n24|24\n24\n");
 }
 
-TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log, plots and report, bad lists exit 2", "[sweep]") {
+TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log, plots and report, bad lists exit 2",
+          "[sweep]") {
   TempDir dir;
   // A quote in --out must not reach a shell: the plot script runs with an argument vector.
   const fs::path out = dir.path / "compare ';touch prmkit-injected;'";
@@ -218,8 +230,9 @@ TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log, plot
   // A plot an earlier run left for another problem stays out of this report.
   fs::create_directories(out);
   std::ofstream(out / "plot_other_problem.svg") << "<svg>stale plot</svg>";
-  const auto run = cli({"compare", test::problemFile("chain5").string(), "--checkers", "discrete,adaptive", "--planners",
-                        "lazy_prm,ompl_prm,ompl_fcl_default", "--runs", "2", "--jobs", "2", "--out", out.string()});
+  const auto run =
+      cli({"compare", test::problemFile("chain5").string(), "--checkers", "discrete,adaptive", "--planners",
+           "lazy_prm,ompl_prm,ompl_fcl_default", "--runs", "2", "--jobs", "2", "--out", out.string()});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   const auto records = readRecords(out / "runs.jsonl");
@@ -249,7 +262,8 @@ TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log, plot
   REQUIRE_FALSE(fs::exists("prmkit-injected"));
 
   const fs::path bad = dir.path / "bad";
-  const auto unknown = cli({"compare", test::problemFile("maze2d").string(), "--checkers", "discrete,exactish", "--out", bad.string()});
+  const auto unknown =
+      cli({"compare", test::problemFile("maze2d").string(), "--checkers", "discrete,exactish", "--out", bad.string()});
   REQUIRE(unknown.code == 2);
   REQUIRE(unknown.err.find("unknown name 'exactish'") != std::string::npos);
   REQUIRE_FALSE(fs::exists(bad));

@@ -84,8 +84,9 @@ inline Run cli(std::vector<std::string> args) {
 struct TempDir {
   std::filesystem::path path;
   TempDir() {
-    path = std::filesystem::temp_directory_path() / std::filesystem::path("prmkit-test-" + std::to_string(::getpid()) + "-" +
-                                                 std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    path = std::filesystem::temp_directory_path() /
+           std::filesystem::path("prmkit-test-" + std::to_string(::getpid()) + "-" +
+                                 std::to_string(reinterpret_cast<std::uintptr_t>(this)));
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
   }
@@ -134,17 +135,17 @@ inline std::optional<std::filesystem::path> benchdata() {
 /// Skips the calling test when benchdata is absent: under CTest (which sets
 /// PRMKIT_UNDER_CTEST) the test process exits with 77, CTest's SKIP_RETURN_CODE,
 /// so it is reported as skipped rather than passed; run by hand, it warns and returns.
-#define PRMKIT_REQUIRE_BENCHDATA(dir)                                                                 \
-  const auto dir##_found = ::prmkit::test::benchdata();                                              \
-  if (!dir##_found) {                                                                                \
+#define PRMKIT_REQUIRE_BENCHDATA(dir)                                                                  \
+  const auto dir##_found = ::prmkit::test::benchdata();                                                \
+  if (!dir##_found) {                                                                                  \
     const char* message = "SKIPPED: ../shared/benchdata is absent (set PRMKIT_BENCHDATA to its path)"; \
-    if (std::getenv("PRMKIT_UNDER_CTEST")) {                                                         \
-      std::puts(message);                                                                            \
-      std::exit(77);                                                                                 \
-    }                                                                                                \
-    WARN(message);                                                                                   \
-    return;                                                                                          \
-  }                                                                                                  \
+    if (std::getenv("PRMKIT_UNDER_CTEST")) {                                                           \
+      std::puts(message);                                                                              \
+      std::exit(77);                                                                                   \
+    }                                                                                                  \
+    WARN(message);                                                                                     \
+    return;                                                                                            \
+  }                                                                                                    \
   const std::filesystem::path dir = *dir##_found
 
 }  // namespace prmkit::test

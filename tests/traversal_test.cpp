@@ -12,7 +12,8 @@
 using namespace prmkit;
 
 namespace {
-const std::vector<std::string> kShippedProblems{"maze2d", "chain5", "thin_wall", "spring_spring", "gear_spindle", "arm6_shelf"};
+const std::vector<std::string> kShippedProblems{"maze2d",        "chain5",       "thin_wall",
+                                                "spring_spring", "gear_spindle", "arm6_shelf"};
 
 std::vector<MeshPair> meshPairs(const Problem& problem, const Config& q) {
   std::vector<Transform> poses;

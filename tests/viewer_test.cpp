@@ -69,13 +69,15 @@ TEST_CASE("viewer data: every frame's link poses are the robot's own, on the pat
         REQUIRE((sent - poses[i].matrix()).cwiseAbs().maxCoeff() <= 1e-6 * (1.0 + size));
         const auto& v = data.at("links")[i].at("vertices");
         for (std::size_t c = 0; c < robot.links()[i].mesh.vertices.size() * 3; c += 97)
-          REQUIRE(v.at(c).get<double>() == Approx(robot.links()[i].mesh.vertices[c / 3][c % 3]).margin(1e-6 * (1.0 + size)));
+          REQUIRE(v.at(c).get<double>() ==
+                  Approx(robot.links()[i].mesh.vertices[c / 3][c % 3]).margin(1e-6 * (1.0 + size)));
       }
     }
   }
 }
 
-TEST_CASE("viewer data: every colliding edge the planner shows collides, its witness on it and in collision", "[viewer]") {
+TEST_CASE("viewer data: every colliding edge the planner shows collides, its witness on it and in collision",
+          "[viewer]") {
   const Planned p = plan("maze2d");
   const auto& edges = p.result.colliding_edges;
   REQUIRE(edges.size() == std::min<std::size_t>(p.result.planner_stats.edges_colliding, kPictureCollidingEdges));
@@ -86,7 +88,8 @@ TEST_CASE("viewer data: every colliding edge the planner shows collides, its wit
     REQUIRE(edge.witness.size() == edge.a.size());
     CHECK_FALSE(exact->isValid(edge.witness));
     CHECK(exact->checkEdge(edge.a, edge.b).verdict == Verdict::Colliding);
-    const double along = p.problem.robot->distance(edge.a, edge.witness) + p.problem.robot->distance(edge.witness, edge.b);
+    const double along =
+        p.problem.robot->distance(edge.a, edge.witness) + p.problem.robot->distance(edge.witness, edge.b);
     CHECK(along == Approx(p.problem.robot->distance(edge.a, edge.b)).epsilon(1e-9));
     ++witnesses;
   }
@@ -125,7 +128,8 @@ TEST_CASE("verify --html: the page shows the path and its first colliding config
   const auto planned = test::cli({"plan", problem.string(), "--out", (dir.path / "out").string()});
   REQUIRE(planned.code == 0);
   const auto good = dir.path / "good.html";
-  REQUIRE(test::cli({"verify", problem.string(), (dir.path / "out/path.csv").string(), "--html", good.string()}).code == 0);
+  REQUIRE(test::cli({"verify", problem.string(), (dir.path / "out/path.csv").string(), "--html", good.string()}).code ==
+          0);
   CHECK(test::readText(good).find("\"collision\":") == std::string::npos);
 }
 
@@ -150,10 +154,11 @@ TEST_CASE("viewer page renders in headless Chromium: no script error, not blank,
     const auto data = viewerData(p.problem, "adaptive", p.result);
     const auto page = dir.write(name + ".html", viewerPage(data));
     const std::size_t frame = kViewerFrames / 2;
-    const auto [code, dom] = test::run({chromium, "--headless", "--no-sandbox", "--enable-unsafe-swiftshader",
-                                  "--user-data-dir=" + (dir.path / ("profile-" + name)).string(), "--window-size=900,700",
-                                  "--dump-dom", fmt::format("file://{}#selftest={}", page.string(), frame)},
-                                 dir.path / (name + ".dom"));
+    const auto [code, dom] =
+        test::run({chromium, "--headless", "--no-sandbox", "--enable-unsafe-swiftshader",
+                   "--user-data-dir=" + (dir.path / ("profile-" + name)).string(), "--window-size=900,700",
+                   "--dump-dom", fmt::format("file://{}#selftest={}", page.string(), frame)},
+                  dir.path / (name + ".dom"));
     REQUIRE(code == 0);
     INFO(dom.substr(0, 300));
     // The page names its state in its title: "ready", or the first script error.
