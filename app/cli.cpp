@@ -1,5 +1,7 @@
 #include "app/cli.h"
 
+#include "app/jobs.h"
+
 #include "eval/benchmark.h"
 #include "eval/benchmark_set.h"
 #include "eval/compare.h"
@@ -28,145 +30,6 @@ namespace {
 /// Threads or worker processes one command may start: past the cores they only
 /// cost memory, and a typo of 50 000 must not start 50 000 (threads run out).
 constexpr std::size_t kMaxJobs = 256;
-
-constexpr int kOk = 0;
-constexpr int kFailed = 1;
-constexpr int kBadInput = 2;
-constexpr int kInternalError = 3;  // not the input's fault: a bug, memory, a file that cannot be written
-
-int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out) {
-  const auto started = std::chrono::steady_clock::now();
-  Problem problem = loadProblem(file, options);
-  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-  // Tentative edges (Unknown verdicts of the budgeted checker) on a found path
-  // are checked with the exact adaptive checker.
-  auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
-  problem.planner.setup_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  auto planner = makePlanner(problem.planner);
-  out << fmt::format("problem {} ({}, {} dof): planner {}, checker {}, seed {}\n", problem.name, problem.robot->kind(),
-                     problem.robot->dof(), problem.planner.type, checker->description(), problem.planner.seed);
-  if (isOmplAppConfig(file))
-    for (const auto& note : readOmplAppBenchmark(file).notes) out << fmt::format("note: {}\n", note);
-  const PlanResult result = planner->solve(*checker, problem.start, problem.goal, verifier.get());
-  const auto& c = result.check_stats;
-  if (result.solved)
-    out << fmt::format("solved in {:.3f} s: {} waypoints, path length {:.4g} (C-space units){}\n", result.time_s,
-                       result.path.size(), result.path_length,
-                       result.path_verified ? "" : "; not verified by an exact checker");
-  else
-    out << fmt::format("not solved ({}) after {:.3f} s of planning and {:.3f} s of setup (time limit {:g} s)\n",
-                       result.status_detail.empty() ? std::string(toString(result.status)) : result.status_detail,
-                       result.time_s, result.setup_time_s, problem.planner.time_limit_s);
-  if (result.planner_stats.tentative_edges > 0)
-    out << fmt::format("{} tentative edges (Unknown, confidence >= {:g}%), {} rejected by the exact verifier\n",
-                       result.planner_stats.tentative_edges, problem.planner.min_confidence,
-                       result.planner_stats.verification_failures);
-  out << fmt::format(
-      "roadmap {} vertices, {} edges; checker: {} static queries, {} edges checked, {}{} BV tests, {} triangle tests, "
-      "{:.3f} s\n",
-      result.roadmap_vertices, result.roadmap_edges, c.static_queries, c.edges_checked,
-      c.distance_queries > 0
-          ? fmt::format("{} distance queries, {} bisection steps, ", c.distance_queries, c.bisection_steps)
-          : "",
-      c.bv_tests, c.primitive_tests, c.time_s);
-  for (const NodeSourceStats& source : result.node_sources)
-    out << fmt::format(
-        "nodes from {}: {} nodes from {} samples drawn, {:.1f} static checks per node, {} nodes on the path\n",
-        source.source, source.nodes, source.samples_drawn, source.staticChecksPerNode(), source.nodes_on_path);
-  OutputFiles files(outDir);
-  if (result.solved) {
-    files.add("path.csv", pathCsv(*problem.robot, result.path));
-    files.add("path.txt", pathText(result.path));
-  } else {
-    files.remove("path.csv");
-    files.remove("path.txt");
-  }
-  files.add("stats.json", statsJson(problem, checker->name(), result));
-  files.add("scene.svg", sceneSvg(problem, result));
-  files.add("scene.html", viewerPage(viewerData(problem, checker->name(), result)));
-  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
-  return result.solved ? kOk : kFailed;
-}
-
-struct CheckOptions {
-  std::string edgesFile;
-  std::size_t randomCount = 0;
-  double maxLength = 0.0;
-  double maxLengthFraction = 0.0;
-  double truthEps = 0.0;
-  double independentResolution = 0.0;
-  std::size_t jobs = 1;
-  std::string outFile;
-};
-
-/// Prints every non-zero counter with its unit.
-void printStats(const CheckStats& stats, std::ostream& out) {
-  stats.forEach([&](std::string_view name, double value, std::string_view unit) {
-    if (value == 0.0) return;
-    if (unit == "s")
-      out << fmt::format("  {:<26} {:.6f} s\n", name, value);
-    else
-      out << fmt::format("  {:<26} {:.0f}\n", name, value);
-  });
-}
-
-int check(const std::string& file, const LoadOptions& options, std::uint32_t seed, const CheckOptions& o,
-          std::ostream& out) {
-  const Problem problem = loadProblem(file, options);
-  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-  if (!o.edgesFile.empty() == (o.randomCount > 0)) throw InputError("give exactly one of --edges FILE and --random N");
-  if (o.maxLength < 0 || !std::isfinite(o.maxLength)) throw InputError("--max-length must be a length >= 0");
-  if (o.maxLengthFraction < 0 || o.maxLengthFraction > 1)
-    throw InputError("--max-length-fraction must be a fraction of the C-space extent in [0, 1]");
-  if (o.maxLength > 0 && o.maxLengthFraction > 0)
-    throw InputError("give at most one of --max-length and --max-length-fraction");
-  const double maxLength = o.maxLengthFraction > 0 ? o.maxLengthFraction * problem.robot->maxExtent() : o.maxLength;
-  if (o.truthEps < 0 || !std::isfinite(o.truthEps)) throw InputError("--truth-eps must be a length >= 0 (m)");
-  const std::vector<EdgeCase> edges = o.edgesFile.empty()
-                                          ? randomEdges(problem.robot, problem.scene, o.randomCount, maxLength, seed)
-                                          : readEdgesCsv(o.edgesFile, *problem.robot);
-  out << fmt::format("problem {}: {} edges ({}), checker {}, {} thread(s)\n", problem.name, edges.size(),
-                     o.edgesFile.empty() ? fmt::format("random, seed {}", seed) : o.edgesFile, checker->description(),
-                     o.jobs);
-  if (o.independentResolution < 0 || o.independentResolution > 1)
-    throw InputError("--independent-truth must be a fraction of the C-space extent in (0, 1]");
-  const EdgeCheckReport report =
-      checkEdges(problem.robot, problem.scene, *checker, edges, o.truthEps, o.jobs, o.independentResolution);
-  const std::size_t checked = edges.size() - report.invalid_endpoints;
-  out << fmt::format(
-      "verdicts: {} free, {} colliding ({} unresolved below eta), {} unknown, {} with an invalid endpoint\n",
-      report.free, report.colliding, report.unresolved, report.unknown, report.invalid_endpoints);
-  if (checked > 0)
-    out << fmt::format(
-        "checker time {:.3f} s in all, {:.1f} us per edge (summed over threads), median {:.1f} us per edge\n",
-        report.stats.time_s, 1e6 * report.stats.time_s / static_cast<double>(checked), 1e6 * medianEdgeTime(report));
-  printStats(report.stats, out);
-  if (report.colliding > report.unresolved)
-    out << fmt::format("witnesses: {} of {} colliding verdicts have a witness FCL does not confirm\n",
-                       report.unconfirmed_witnesses, report.colliding - report.unresolved);
-  if (o.truthEps > 0)
-    out << fmt::format(
-        "ground truth (no robot point moves more than {:.3g} m between checks): {} misses (free but "
-        "colliding), {} conservative (colliding but free)\n",
-        o.truthEps, report.misses, report.conservative);
-  if (o.independentResolution > 0) {
-    out << fmt::format(
-        "independent truth (plain FCL every {:g} of the C-space extent{}): {} misses (free but colliding "
-        "for either truth), {} conservative",
-        o.independentResolution, o.truthEps > 0 ? ", with the motion-bound truth" : "", report.misses,
-        report.conservative);
-    if (o.truthEps > 0)
-      out << fmt::format(", {} disagreements (colliding only for the independent truth)", report.truth_disagreements);
-    out << "\n";
-  }
-  if (!o.outFile.empty()) {
-    const std::filesystem::path target(o.outFile);
-    OutputFiles files(target.has_parent_path() ? target.parent_path() : std::filesystem::path("."));
-    files.add(target.filename().string(), edgeVerdictsCsv(report));
-    for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
-  }
-  return kOk;
-}
 
 std::vector<std::string> splitList(const std::string& text, const std::string& option,
                                    const std::vector<std::string>& allowed) {
@@ -491,36 +354,6 @@ struct VerifyArgs {
   double independentResolution = kIndependentResolution;
 };
 
-int verify(const VerifyArgs& a, const CLI::App& sub, std::ostream& out) {
-  LoadOptions options = a.problem.loadOptions();
-  options.checkEndpoints = false;
-  const Problem problem = loadProblem(a.problem.problemFile(), options);
-  if (sub.count("--eps") && !(a.eps > 0 && std::isfinite(a.eps)))
-    throw InputError("--eps must be a positive number of metres");
-  const double eps = sub.count("--eps") ? a.eps : defaultVerifyEps(problem);
-  const auto path = readPath(a.pathFile, *problem.robot);
-  if (sub.count("--independent-resolution") && !(a.independentResolution > 0 && a.independentResolution <= 1))
-    throw InputError("--independent-resolution must be a fraction of the C-space extent in (0, 1]");
-  const bool independent = a.independent || sub.count("--independent-resolution") > 0;
-  const VerifyResult verdict =
-      verifyPath(problem, path, eps, independent ? std::optional<double>(a.independentResolution) : std::nullopt);
-  if (!a.htmlFile.empty()) {
-    const std::filesystem::path target(a.htmlFile);
-    OutputFiles files(target.has_parent_path() ? target.parent_path() : std::filesystem::path("."));
-    files.add(target.filename().string(), viewerPage(verifyViewerData(problem, path, verdict, eps)));
-    for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
-  }
-  if (verdict.valid) {
-    out << fmt::format("{}: collision-free ({} waypoints, eps {:.3g} m{})\n", a.pathFile, path.size(), eps,
-                       independent ? fmt::format("; independent check: {} configurations, step {:g} of the extent",
-                                                 verdict.independent_configurations, a.independentResolution)
-                                   : "");
-    return kOk;
-  }
-  out << fmt::format("{}: INVALID: {} (eps {:.3g} m)\n", a.pathFile, verdict.message, eps);
-  return kFailed;
-}
-
 Command verifyCommand(CLI::App& app, std::ostream& out) {
   auto a = std::make_shared<VerifyArgs>();
   auto* sub = app.add_subcommand("verify", "dense check of a path file; exit 0 if collision-free, 1 if not");
@@ -538,7 +371,15 @@ Command verifyCommand(CLI::App& app, std::ostream& out) {
                 "code); a collision only it finds is reported as a disagreement");
   sub->add_option("--independent-resolution", a->independentResolution,
                   "C-space step of --independent as a fraction of the extent (default 1e-4)");
-  return {sub, [a, sub, &out] { return verify(*a, *sub, out); }};
+  return {sub, [a, sub, &out] {
+            VerifyOptions options{a->pathFile, a->htmlFile, std::nullopt, std::nullopt};
+            if (sub->count("--eps")) options.eps = a->eps;
+            if (a->independent || sub->count("--independent-resolution"))
+              options.independent_resolution = a->independentResolution;
+            LoadOptions load = a->problem.loadOptions();
+            load.checkEndpoints = false;
+            return verify(a->problem.problemFile(), load, options, out);
+          }};
 }
 
 }  // namespace
