@@ -17,16 +17,14 @@ struct Roadmap::Incremental {
   LifelongAStar search;
 };
 
-Roadmap::Roadmap(const Robot& robot) : robot_(robot) {
-  nearest_.setDistanceFunction(
-      [this](const Vertex& a, const Vertex& b) { return robot_.distance(graph_[a].q, graph_[b].q); });
-}
+Roadmap::Roadmap(const Robot& robot)
+    : robot_(robot), nearest_(robot, [this](std::size_t v) -> const Config& { return graph_[v].q; }) {}
 
 Roadmap::~Roadmap() = default;
 
 Vertex Roadmap::addVertex(const Config& q, std::size_t source) {
   const Vertex v = boost::add_vertex(RoadmapVertex{q, source}, graph_);
-  nearest_.add(v);
+  nearest_.add(v, q);
   ++version_;
   return v;
 }
@@ -82,7 +80,7 @@ const std::vector<std::size_t>& Roadmap::componentLabels() const {
 RoadmapMemory Roadmap::memoryUse() const {
   RoadmapMemory use;
   auto& g = const_cast<RoadmapGraph&>(graph_);  // out_edge_list has no const overload
-  use.vertex_bytes = g.m_vertices.capacity() * sizeof(RoadmapGraph::stored_vertex) +
+  use.vertex_bytes = nearest_.coordinateBytes() + g.m_vertices.capacity() * sizeof(RoadmapGraph::stored_vertex) +
                      goalDistance_.capacity() * sizeof(double) + labels_.capacity() * sizeof(std::size_t);
   using OutEdge = std::remove_reference_t<decltype(g.out_edge_list(0))>::value_type;
   using ListEdge = decltype(g.m_edges)::value_type;

@@ -1,12 +1,13 @@
 #pragma once
 // The roadmap: a Boost.Graph adjacency list with configurations on vertices
-// and cached edge verdicts on edges, OMPL's GNAT for nearest neighbours, and
+// and cached edge verdicts on edges, NearestVertices for nearest neighbours
+// (a k-d tree or OMPL's GNAT, by the robot's metric), and
 // Lifelong Planning A* (lifelong_astar.h; Boost's A* as the fallback) for queries.
+#include "planner/nearest_vertices.h"
 #include "robots/robot.h"
 
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/pending/disjoint_sets.hpp>
-#include <ompl/datastructures/NearestNeighborsGNATNoThreadSafety.h>
 
 #include <cstdint>
 #include <memory>
@@ -96,7 +97,7 @@ class Roadmap {
   std::uint64_t version_ = 0;
   mutable std::uint64_t labelsVersion_ = static_cast<std::uint64_t>(-1);
   mutable std::vector<std::size_t> labels_;
-  ompl::NearestNeighborsGNATNoThreadSafety<Vertex> nearest_;
+  NearestVertices nearest_;
   struct Incremental;
   std::unique_ptr<Incremental> incremental_;
   std::size_t incrementalFallbacks_ = 0;

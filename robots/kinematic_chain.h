@@ -45,6 +45,7 @@ class KinematicChain final : public Robot {
   void sampleUniform(ompl::RNG& rng, Config& out) const override;
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   double distance(const Config& a, const Config& b) const override;
+  bool euclideanMetric() const override { return true; }
   double maxExtent() const override;
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
   /// l_i = sum over joints j moving link i of r_ji |dq_j| (revolute: r_ji bounds

@@ -93,6 +93,9 @@ class Robot {
   virtual void interpolate(const Config& a, const Config& b, double t, Config& out) const = 0;
   /// C-space metric, the same as OMPL's for the matching state space.
   virtual double distance(const Config& a, const Config& b) const = 0;
+  /// `distance` is the Euclidean norm of the coordinates' difference, so
+  /// nearest neighbours can come from a k-d tree.
+  virtual bool euclideanMetric() const { return false; }
   /// Largest distance of the space (OMPL's getMaximumExtent), the unit of C-space resolutions.
   virtual double maxExtent() const = 0;
   /// How many steps of `resolution` (a fraction of the extent) the edge a -> b
