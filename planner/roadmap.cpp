@@ -10,13 +10,6 @@
 
 namespace prmkit {
 
-/// The incremental search of the last start and goal (lifelong_astar.h).
-struct Roadmap::Incremental {
-  Incremental(Roadmap& roadmap, Vertex start, Vertex goal)
-      : search(roadmap.graph_, start, goal, [&roadmap, goal](Vertex v) { return roadmap.goalDistance(v, goal); }) {}
-  LifelongAStar search;
-};
-
 Roadmap::Roadmap(const Robot& robot)
     : robot_(robot), nearest_(robot, [this](std::size_t v) -> const Config& { return graph_[v].q; }) {}
 
@@ -35,7 +28,7 @@ Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state) {
     const double length = robot_.distance(graph_[a].q, graph_[b].q);
     edge = boost::add_edge(a, b, RoadmapEdge{length, state}, graph_).first;
     ++version_;
-    if (incremental_) incremental_->search.edgeAdded(a, b, length);
+    if (incremental_) incremental_->edgeAdded(a, b, length);
   }
   graph_[edge].state = state;
   return edge;
@@ -45,7 +38,7 @@ void Roadmap::removeEdge(Edge e) {
   const Vertex a = boost::source(e, graph_), b = boost::target(e, graph_);
   boost::remove_edge(e, graph_);
   ++version_;
-  if (incremental_) incremental_->search.edgeRemoved(a, b);
+  if (incremental_) incremental_->edgeRemoved(a, b);
 }
 
 std::vector<Vertex> Roadmap::neighbours(Vertex v, std::size_t k, double radius) const {
@@ -108,15 +101,16 @@ class GoalVisitor : public boost::default_astar_visitor {
 }  // namespace
 
 std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex goal) {
-  if (!incremental_ || incremental_->search.start() != start || incremental_->search.goal() != goal)
-    incremental_ = std::make_unique<Incremental>(*this, start, goal);
+  if (!incremental_ || incremental_->start() != start || incremental_->goal() != goal)
+    incremental_ =
+        std::make_unique<LifelongAStar>(graph_, start, goal, [this, goal](Vertex v) { return goalDistance(v, goal); });
   auto isRoadmapPath = [&](const std::vector<Vertex>& path) {
     if (path.empty() || path.front() != start || path.back() != goal || path.size() > vertexCount()) return false;
     for (std::size_t i = 0; i + 1 < path.size(); ++i)
       if (!boost::edge(path[i], path[i + 1], graph_).second) return false;
     return true;
   };
-  auto path = incremental_->search.shortestPath();
+  auto path = incremental_->shortestPath();
   if (path && isRoadmapPath(*path)) return path;
   // No path (or one that is not the roadmap's, which would be a defect the
   // counter shows): when start and goal are in different components there is

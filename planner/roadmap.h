@@ -15,6 +15,8 @@
 
 namespace prmkit {
 
+class LifelongAStar;
+
 /// Tentative: the checker answered Unknown with enough confidence (budgeted);
 /// such an edge is used, and checked exactly if it ends up on the path.
 /// Verified: found free by the exact verifier of final paths.
@@ -98,8 +100,7 @@ class Roadmap {
   mutable std::uint64_t labelsVersion_ = static_cast<std::uint64_t>(-1);
   mutable std::vector<std::size_t> labels_;
   NearestVertices nearest_;
-  struct Incremental;
-  std::unique_ptr<Incremental> incremental_;
+  std::unique_ptr<LifelongAStar> incremental_;  // the search of the last start and goal
   std::size_t incrementalFallbacks_ = 0;
 };
 
