@@ -46,6 +46,14 @@ void LifelongAStar::update(Vertex v) {
   s.key = key;
 }
 
+void LifelongAStar::relax(Vertex u, Vertex v, double through) {
+  State& s = state(v);
+  if (v == start_ || !(through < s.rhs)) return;  // the start's rhs stays 0
+  s.rhs = through;
+  s.parent = u;
+  update(v);
+}
+
 void LifelongAStar::chooseParent(Vertex v) {
   State& s = state(v);
   s.rhs = kInfinity;
@@ -63,14 +71,7 @@ void LifelongAStar::chooseParent(Vertex v) {
 void LifelongAStar::edgeAdded(Vertex a, Vertex b, double length) {
   grow();
   for (const auto& [u, v] : {std::pair{a, b}, std::pair{b, a}}) {
-    if (v == start_) continue;
-    const double through = state(u).g + length;
-    State& s = state(v);
-    if (through < s.rhs) {
-      s.rhs = through;
-      s.parent = u;
-      update(v);
-    }
+    relax(u, v, state(u).g + length);
   }
 }
 
@@ -92,7 +93,6 @@ void LifelongAStar::computeShortestPath() {
     if (!(queue_.top().key < keyOf(goal_)) && goal.rhs == goal.g) break;
     const Vertex u = queue_.top().vertex;
     queue_.pop();
-    ++expansions_;
     State& s = states_[u];
     s.queued = false;
     if (s.g > s.rhs) {
@@ -100,14 +100,7 @@ void LifelongAStar::computeShortestPath() {
       const double g = s.g;
       for (const auto& e : boost::make_iterator_range(boost::out_edges(u, graph_))) {
         const Vertex v = boost::target(e, graph_);
-        if (v == start_) continue;
-        const double through = g + graph_[e].length;
-        State& t = state(v);
-        if (through < t.rhs) {
-          t.rhs = through;
-          t.parent = u;
-          update(v);
-        }
+        relax(u, v, g + graph_[e].length);
       }
     } else {
       s.g = kInfinity;

@@ -38,8 +38,6 @@ class LifelongAStar {
   /// The shortest start-goal path over the graph's edges (start first), or
   /// none when the goal is unreachable.
   std::optional<std::vector<Vertex>> shortestPath();
-  /// Vertices expanded (popped from the queue) since construction.
-  std::size_t expansions() const { return expansions_; }
 
  private:
   struct Key {
@@ -74,6 +72,8 @@ class LifelongAStar {
   Key keyOf(Vertex v);
   /// Puts v into the queue (or takes it out) after its g or rhs changed.
   void update(Vertex v);
+  /// A path to v through u costing `through`: v's rhs and parent if shorter.
+  void relax(Vertex u, Vertex v, double through);
   /// rhs(v) = min over v's edges (w, v) of g(w) + length, and its parent.
   void chooseParent(Vertex v);
   void computeShortestPath();
@@ -83,7 +83,6 @@ class LifelongAStar {
   std::function<double(Vertex)> heuristic_;
   std::vector<State> states_;
   Queue queue_;
-  std::size_t expansions_ = 0;
 };
 
 }  // namespace prmkit
