@@ -178,9 +178,15 @@ class AdaptiveChecker final : public Checker {
   /// (inProbeOrder).
   /// Returns the first probe found in collision (confirmed on the exact geometry).
   std::optional<Collision> probeCells(const std::vector<std::uint32_t>& nodes);
-  /// A static collision check at every probe's centre, in the probes' order;
+  /// A static collision check at every probe's centre, in the probes' order,
+  /// skipping the centres an earlier path check found free (staticFree_);
   /// the first in collision.
   std::optional<Collision> staticProbes();
+  /// The cells of segment s already found free by static probes, as a bit
+  /// set over its cells (0 if none are known).
+  std::uint64_t knownStaticFree(std::size_t s) const;
+  /// Records which cells of segment s were found free, for later path checks.
+  void keepStaticFree(std::size_t s, std::uint64_t freeCells);
   /// Calls probe(segment, cell) on every cell of the path in rounds (cell i of
   /// every segment before cell i + 1 of any); the first collision it returns.
   template <class ProbeCentre>
@@ -287,6 +293,18 @@ class AdaptiveChecker final : public Checker {
   std::vector<std::vector<double>> accelerationBounds_;  // [segment][link], when the robot has speed bounds
   std::span<const Config> path_;                         // the path being checked
   std::unordered_map<std::string, std::uint32_t> samplesByKey_;
+
+  /// The cells of a roadmap edge whose static probe passed in an earlier
+  /// path check, keyed by the edge's nodes' bytes in the direction checked.
+  /// A lazy planner's candidate paths share most edges with the one before,
+  /// whose check stopped at its first collision: the static probes of its
+  /// other edges are not repeated. Only a shortcut to a collision: free
+  /// segments are still certified by distances.
+  struct StaticFreeCells {
+    std::uint64_t cells;  // bit k: cell k's centre was found free
+    std::uint32_t count;  // the segment's cell count when it was probed
+  };
+  std::unordered_map<std::string, StaticFreeCells> staticFree_;
 
   /// The pairs' known bounds at roadmap configurations, keyed by the configuration's bytes.
   std::unordered_map<std::string, std::vector<std::pair<std::uint32_t, DistanceBound>>> nodeCache_;

@@ -21,6 +21,7 @@ struct CheckStats {
   std::uint64_t cover_separations = 0;       // static pair tests settled apart by enclosing volumes or convex covers
   std::uint64_t vertex_confirmations = 0;  // static (link, box) tests settled colliding by a link vertex inside the box
   std::uint64_t cache_hits = 0;            // distance bounds reused from an earlier check of the same node
+  std::uint64_t static_probes_reused = 0;  // static probes of a path skipped: an earlier check found the centre free
   std::uint64_t bisection_steps = 0;       // segments split at their midpoint (adaptive)
   std::uint64_t directional_certificates =
       0;                           // (interval, pair) elements certified by directional motion bounds (adaptive)
@@ -51,6 +52,7 @@ struct CheckStats {
     visit(std::string_view("cover_separations"), &CheckStats::cover_separations, std::string_view("count"));
     visit(std::string_view("vertex_confirmations"), &CheckStats::vertex_confirmations, std::string_view("count"));
     visit(std::string_view("cache_hits"), &CheckStats::cache_hits, std::string_view("count"));
+    visit(std::string_view("static_probes_reused"), &CheckStats::static_probes_reused, std::string_view("count"));
     visit(std::string_view("bisection_steps"), &CheckStats::bisection_steps, std::string_view("count"));
     visit(std::string_view("directional_certificates"), &CheckStats::directional_certificates,
           std::string_view("count"));
