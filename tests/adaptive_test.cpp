@@ -84,6 +84,44 @@ TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the
   REQUIRE(coarse.stats().distance_queries == 4 + 2 + 3);
 }
 
+TEST_CASE("adaptive: a path check repeats no static probe an earlier check found free", "[adaptive]") {
+  WallWorld world;
+  // A 0.1 m post on the second segment's midpoint, 0.45 m beyond the first segment's end.
+  world.scene->addObstacle("post", boxMesh({0.1, 0.1, 0.1}), Transform(Eigen::Translation3d(1.0, 0.2, 0)));
+  AdaptiveSettings settings;
+  settings.probes = 4;  // cells in the order 2, 1, 3, 0 (van der Corput)
+  settings.probe_step = 0.0;
+  AdaptiveChecker checker(world.robot, world.scene, settings);
+  const Config a = pose3(-0.5, 0.2, 0), b = pose3(0.5, 0.2, 0), c = pose3(1.5, 0.2, 0);
+  // Round one: cell 2 of the first segment (free), then of the second (the post).
+  const Config path[] = {a, b, c};
+  const PathResult hit = checker.checkPath(path);
+  REQUIRE(hit.verdict == Verdict::Colliding);
+  REQUIRE(hit.first_colliding == std::size_t{1});
+  REQUIRE(checker.stats().static_queries == 2);
+  REQUIRE(checker.stats().static_probes_reused == 0);
+  // The first segment alone: its cell 2 is known free, cells 1, 3 and 0 are checked.
+  checker.resetStats();
+  const Config first[] = {a, b};
+  REQUIRE(checker.checkPath(first).verdict == Verdict::Free);
+  REQUIRE(checker.stats().static_probes_reused == 1);
+  REQUIRE(checker.stats().static_queries == 3);
+  // Backwards: all four cells are known free (mirrored), none is checked; the
+  // distances still certify the segment.
+  checker.resetStats();
+  const Config back[] = {b, a};
+  REQUIRE(checker.checkPath(back).verdict == Verdict::Free);
+  REQUIRE(checker.stats().static_probes_reused == 4);
+  REQUIRE(checker.stats().static_queries == 0);
+  REQUIRE(checker.stats().distance_queries > 0);
+  // The colliding segment learnt nothing: its next check finds the post at once.
+  checker.resetStats();
+  const Config second[] = {b, c};
+  REQUIRE(checker.checkPath(second).verdict == Verdict::Colliding);
+  REQUIRE(checker.stats().static_probes_reused == 0);
+  REQUIRE(checker.stats().static_queries == 1);
+}
+
 TEST_CASE("adaptive: a motion grazing closer than eta is reported colliding and counted", "[adaptive]") {
   WallWorld world;
   AdaptiveSettings settings;
