@@ -232,14 +232,46 @@ bool oneInsideOther(const Mesh& meshA, const SolidInfo& solidA, const Transform&
   return inside(solidA, poseA, meshB, solidB, poseB) || inside(solidB, poseB, meshA, solidA, poseA);
 }
 
+namespace {
+/// FCL reports a failed step (an allocation above all) by its return value
+/// and leaves a model that crashes the first query: every step is checked.
+void requireBvhStep(int code, const char* step, const Mesh& mesh) {
+  if (code == fcl::BVH_OK) return;
+  if (code == fcl::BVH_ERR_MODEL_OUT_OF_MEMORY)
+    throw std::runtime_error(fmt::format("out of memory in FCL's {} for a mesh of {} triangles and {} vertices", step,
+                                         mesh.triangles.size(), mesh.vertices.size()));
+  throw std::invalid_argument(fmt::format("FCL's {} refused a mesh of {} triangles and {} vertices (error {})", step,
+                                          mesh.triangles.size(), mesh.vertices.size(), code));
+}
+}  // namespace
+
 std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh) {
+  // FCL counts in int.
+  if (mesh.triangles.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
+      mesh.vertices.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::invalid_argument(fmt::format("a mesh of {} triangles and {} vertices is too large for FCL",
+                                            mesh.triangles.size(), mesh.vertices.size()));
+  if (mesh.triangles.empty()) throw std::invalid_argument("a mesh with no triangles has no BVH");
+  for (std::size_t v = 0; v < mesh.vertices.size(); ++v)
+    if (!(mesh.vertices[v].cwiseAbs().maxCoeff() <= kMaxCoordinate))
+      throw std::invalid_argument(
+          fmt::format("vertex {} of a mesh is ({}, {}, {}); coordinates must be finite and within "
+                      "{:g} m",
+                      v, mesh.vertices[v].x(), mesh.vertices[v].y(), mesh.vertices[v].z(), kMaxCoordinate));
+  // FCL reads the vertices the triangles name without a check.
+  for (std::size_t t = 0; t < mesh.triangles.size(); ++t)
+    for (const int index : mesh.triangles[t])
+      if (index < 0 || static_cast<std::size_t>(index) >= mesh.vertices.size())
+        throw std::invalid_argument(fmt::format("triangle {} of a mesh names vertex {}; the mesh has {} vertices", t,
+                                                index, mesh.vertices.size()));
   auto model = std::make_shared<BvhModel>();
   std::vector<fcl::Triangle> triangles;
   triangles.reserve(mesh.triangles.size());
   for (const auto& t : mesh.triangles) triangles.emplace_back(t[0], t[1], t[2]);
-  model->beginModel(static_cast<int>(triangles.size()), static_cast<int>(mesh.vertices.size()));
-  model->addSubModel(mesh.vertices, triangles);
-  model->endModel();
+  requireBvhStep(model->beginModel(static_cast<int>(triangles.size()), static_cast<int>(mesh.vertices.size())),
+                 "beginModel", mesh);
+  requireBvhStep(model->addSubModel(mesh.vertices, triangles), "addSubModel", mesh);
+  requireBvhStep(model->endModel(), "endModel", mesh);
   model->computeLocalAABB();
   return model;
 }

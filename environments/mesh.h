@@ -91,6 +91,12 @@ Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Ei
 /// hierarchy (root included) and then `scale`. Throws MeshLoadError.
 Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
 
+/// Largest magnitude of a coordinate (m, or rad for angles) prmkit accepts
+/// in meshes, poses and configuration bounds: squared differences stay far
+/// from overflow (a distance of infinite length broke the roadmap's search)
+/// and lengths keep a resolution near 1e-7 m.
+inline constexpr double kMaxCoordinate = 1e9;
+
 /// Most triangles and scene nodes a mesh file may hold.
 inline constexpr std::size_t kMaxMeshTriangles = 10'000'000;
 inline constexpr std::size_t kMaxMeshNodes = 1'000'000;

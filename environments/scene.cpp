@@ -10,8 +10,8 @@ namespace prmkit {
 void Scene::addObstacle(std::string name, Mesh mesh, const Transform& pose) {
   if (mesh.empty()) throw std::invalid_argument(fmt::format("obstacle '{}' has no triangles", name));
   Obstacle obstacle{std::move(name), std::move(mesh), pose, nullptr, {}, {}, std::nullopt};
+  obstacle.bvh = buildBvh(obstacle.mesh);  // first: it checks the indices and coordinates
   obstacle.solid = solidInfo(obstacle.mesh);
-  obstacle.bvh = buildBvh(obstacle.mesh);
   obstacle.cover = convexCoverOf(obstacle.mesh, *obstacle.bvh);
   auto geometry = obstacle.bvh;
   add(std::move(obstacle), std::move(geometry));
@@ -41,6 +41,11 @@ void Scene::addObstacle(std::string name, const Primitive& primitive, const Tran
 }
 
 void Scene::add(Obstacle obstacle, std::shared_ptr<fcl::CollisionGeometryd> geometry) {
+  if (!obstacle.pose.matrix().allFinite() || !(obstacle.pose.translation().cwiseAbs().maxCoeff() <= kMaxCoordinate))
+    throw std::invalid_argument(
+        fmt::format("obstacle '{}' is placed at ({}, {}, {}); a pose must be finite and within {:g} m", obstacle.name,
+                    obstacle.pose.translation().x(), obstacle.pose.translation().y(), obstacle.pose.translation().z(),
+                    kMaxCoordinate));
   if (!names_.insert(obstacle.name).second)
     throw std::invalid_argument(fmt::format("two obstacles are named '{}'", obstacle.name));
   auto object = std::make_unique<fcl::CollisionObjectd>(std::move(geometry), obstacle.pose);

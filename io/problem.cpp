@@ -40,6 +40,8 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, c
     const Eigen::VectorXd lower = in.vector(in.require(bounds, "lower", "bounds"), "bounds.lower", n);
     const Eigen::VectorXd upper = in.vector(in.require(bounds, "upper", "bounds"), "bounds.upper", n);
     if ((upper - lower).minCoeff() <= 0) in.fail(bounds, "bounds.upper must exceed bounds.lower on every axis");
+    if (std::max(lower.cwiseAbs().maxCoeff(), upper.cwiseAbs().maxCoeff()) > kMaxCoordinate)
+      in.fail(bounds, fmt::format("bounds must lie within +-{:g} m", kMaxCoordinate));
     Mesh body = meshOf(readGeometry(in, in.require(node, "geometry", "robot"), "robot.geometry"));
     if (type == "rigid2d") return std::make_shared<RigidBody2D>(std::move(body), lower, upper);
     return std::make_shared<RigidBody3D>(std::move(body), lower, upper);

@@ -7,6 +7,7 @@
 #include <boost/property_map/vector_property_map.hpp>
 
 #include <cmath>
+#include <stdexcept>
 
 namespace prmkit {
 
@@ -26,6 +27,8 @@ Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state) {
   auto [edge, exists] = boost::edge(a, b, graph_);
   if (!exists) {
     const double length = robot_.distance(graph_[a].q, graph_[b].q);
+    // The robot's bounds keep coordinates within kMaxCoordinate, so lengths are finite.
+    if (!std::isfinite(length)) throw std::logic_error("a roadmap edge of non-finite length");
     edge = boost::add_edge(a, b, RoadmapEdge{length, state}, graph_).first;
     ++version_;
     if (incremental_) incremental_->edgeAdded(a, b, length);
@@ -140,7 +143,10 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPathFromScratch(Vertex start
             .visitor(GoalVisitor(goal)));
   } catch (const GoalReached&) {
     std::vector<Vertex> path{goal};
-    while (path.back() != start) path.push_back(predecessor[path.back()]);
+    // Bounded like LifelongAStar's: a cycle of predecessors (costs that are
+    // not finite) must not grow the path without end.
+    while (path.back() != start && path.size() <= n) path.push_back(predecessor[path.back()]);
+    if (path.back() != start) return std::nullopt;
     std::reverse(path.begin(), path.end());
     return path;
   }

@@ -17,6 +17,15 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
   const auto& joints = description_.joints;
   if (frames.empty() || frames[0].joint != -1)
     throw std::invalid_argument("a chain needs a root frame without a joint");
+  auto placeable = [](const Transform& t) {
+    return t.matrix().allFinite() && t.translation().cwiseAbs().maxCoeff() <= kMaxCoordinate;
+  };
+  if (!placeable(description_.base))
+    throw std::invalid_argument(fmt::format("the chain's base pose must be finite and within {:g} m", kMaxCoordinate));
+  for (const Joint& joint : joints)
+    if (!placeable(joint.origin) || !joint.axis.allFinite())
+      throw std::invalid_argument(fmt::format("joint '{}' has an origin or axis that is not finite or beyond {:g} m",
+                                              joint.name, kMaxCoordinate));
   jointCoordinate_.assign(joints.size(), -1);
   std::vector<double> lower, upper;
   for (std::size_t j = 0; j < joints.size(); ++j) {
@@ -28,8 +37,8 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
     lower.push_back(joints[j].lower);
     upper.push_back(joints[j].upper);
   }
-  bounds_.lower = Eigen::Map<Eigen::VectorXd>(lower.data(), static_cast<Eigen::Index>(lower.size()));
-  bounds_.upper = Eigen::Map<Eigen::VectorXd>(upper.data(), static_cast<Eigen::Index>(upper.size()));
+  setBounds(Eigen::Map<Eigen::VectorXd>(lower.data(), static_cast<Eigen::Index>(lower.size())),
+            Eigen::Map<Eigen::VectorXd>(upper.data(), static_cast<Eigen::Index>(upper.size())));
   for (std::size_t f = 1; f < frames.size(); ++f) {
     const int j = frames[f].joint;
     if (j < 0 || j >= static_cast<int>(joints.size()) || joints[j].parent_frame < 0 ||

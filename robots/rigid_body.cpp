@@ -15,7 +15,7 @@ double angleDifference(double a, double b) { return wrapAngle(b - a); }
 RigidBody2D::RigidBody2D(Mesh body, const Eigen::Vector2d& lower, const Eigen::Vector2d& upper) {
   links_.emplace_back("body", std::move(body));
   coordinateNames_ = {"x", "y", "theta"};
-  bounds_ = {lower, upper};
+  setBounds(lower, upper);
 }
 
 std::shared_ptr<Robot> RigidBody2D::scaled(double factor) const {
@@ -60,7 +60,7 @@ double RigidBody2D::motionBound(std::size_t link, const Config& a, const Config&
 RigidBody3D::RigidBody3D(Mesh body, const Eigen::Vector3d& lower, const Eigen::Vector3d& upper) {
   links_.emplace_back("body", std::move(body));
   coordinateNames_ = {"x", "y", "z", "qx", "qy", "qz", "qw"};
-  bounds_ = {lower, upper};
+  setBounds(lower, upper);
 }
 
 std::shared_ptr<Robot> RigidBody3D::scaled(double factor) const {

@@ -26,6 +26,22 @@ Eigen::Quaterniond unitQuaternion(const Eigen::Vector4d& xyzw) {
   return Eigen::Quaterniond(xyzw[3], xyzw[0], xyzw[1], xyzw[2]).normalized();
 }
 
+void Robot::setBounds(Eigen::VectorXd lower, Eigen::VectorXd upper) {
+  if (lower.size() != upper.size()) throw std::invalid_argument("lower and upper bounds of different sizes");
+  for (Eigen::Index i = 0; i < lower.size(); ++i) {
+    const std::string name = static_cast<std::size_t>(i) < coordinateNames_.size()
+                                 ? coordinateNames_[static_cast<std::size_t>(i)]
+                                 : std::to_string(i);
+    if (!(std::abs(lower[i]) <= kMaxCoordinate && std::abs(upper[i]) <= kMaxCoordinate))
+      throw std::invalid_argument(fmt::format("the bounds of '{}' are [{}, {}]; bounds must be finite and within {:g}",
+                                              name, lower[i], upper[i], kMaxCoordinate));
+    if (!(lower[i] < upper[i]))
+      throw std::invalid_argument(
+          fmt::format("the bounds of '{}' are [{}, {}]; the lower must be below the upper", name, lower[i], upper[i]));
+  }
+  bounds_ = {std::move(lower), std::move(upper)};
+}
+
 void Robot::canonicalize(Config& q) const {
   if (static_cast<std::size_t>(q.size()) != configSize())
     throw std::invalid_argument("a configuration of " + std::to_string(q.size()) + " numbers, the robot needs " +

@@ -168,6 +168,9 @@ class Robot {
   const std::vector<std::pair<int, int>>& selfCollisionPairs() const { return selfCollisionPairs_; }
 
  protected:
+  /// Sets the configuration bounds; std::invalid_argument unless every
+  /// bound is finite, within kMaxCoordinate and lower < upper.
+  void setBounds(Eigen::VectorXd lower, Eigen::VectorXd upper);
   /// The robot-specific part of canonicalize; q has the right size and is finite.
   virtual void doCanonicalize(Config& q) const { (void)q; }
 

@@ -98,3 +98,14 @@ TEST_CASE("checkPath stops at the first colliding segment", "[checkers]") {
   REQUIRE(result.segments[0]->verdict == Verdict::Free);
   REQUIRE_FALSE(result.segments[2].has_value());
 }
+
+TEST_CASE("a BVH is built only from a mesh FCL can take: no triangles or a vertex out of range is refused",
+          "[checkers]") {
+  REQUIRE_THROWS_AS(buildBvh(Mesh{}), std::invalid_argument);
+  Mesh outOfRange = boxMesh({1, 1, 1});
+  outOfRange.triangles.back()[2] = 8;  // the box has vertices 0 to 7
+  REQUIRE_THROWS_WITH(buildBvh(outOfRange), Catch::Contains("names vertex 8; the mesh has 8 vertices"));
+  outOfRange.triangles.back()[2] = -1;
+  REQUIRE_THROWS_AS(buildBvh(outOfRange), std::invalid_argument);
+  REQUIRE(buildBvh(boxMesh({1, 1, 1}))->num_tris == 12);
+}

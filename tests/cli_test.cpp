@@ -143,6 +143,14 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
        test::replaceOnce(kValidProblem, "robot:\n  type: rigid2d\n  geometry: {box: [0.2, 0.2, 0.1]}\n",
                          "robot: rigid2d\n"),
        "p.yaml:2:8: expected 'robot' to be a map"},
+      // Coordinates of 1e300 made every roadmap edge infinitely long, and the
+      // search's path reconstruction looped until memory ran out.
+      {"bounds beyond the coordinate limit", test::replaceOnce(kValidProblem, "upper: [4, 4]", "upper: [1e300, 1e300]"),
+       "p.yaml:5:9: bounds must lie within +-1e+09 m"},
+      {"obstacle beyond the coordinate limit", test::replaceOnce(kValidProblem, "xyz: [2, 2, 0]", "xyz: [2e12, 2, 0]"),
+       "a pose must be finite and within 1e+09 m"},
+      {"mesh beyond the coordinate limit", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "box: [1e300, 1, 0.1]"),
+       "coordinates must be finite and within 1e+09 m"},
       {"duplicate key", kValidProblem + "goal: [0.5, 3.5, 0]\n",
        "p.yaml:12:1: duplicate key 'goal' (first at line 10, column 1)"},
       {"duplicate nested key", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 5, time: 50}"),
