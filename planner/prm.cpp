@@ -14,30 +14,47 @@ namespace {
 constexpr int kExpansionCandidates = 8;
 }  // namespace
 
-std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
-  RoadmapComponents components(2);
+/// One search's working state: the roadmap's components, the connection
+/// counts per vertex, the pool that checks a vertex's edges, and the steps.
+struct Prm::Search {
+  Prm& planner;
+  Checker& checker;
+  Roadmap& roadmap;
+  PlanResult& result;
+  RoadmapComponents components{2};
   // Connection attempts and failures per vertex: Kavraki et al. (1996,
   // section 2.3) expand the vertices with the highest failure ratio f / (n + 1).
   std::vector<std::uint32_t> attempts{0, 0}, failures{0, 0};
-  auto addVertex = [&](const Config& q, std::size_t source) {
+  // A vertex's edges are checked together, on every thread when there are
+  // several, and added in neighbour order, so the roadmap does not depend on
+  // the thread count. skip_same_component decides edge by edge on components
+  // the previous edges just changed, so it stays on one thread.
+  EdgeCheckPool pool;
+  std::vector<std::pair<const Config*, const Config*>> candidates;
+  std::size_t expansionSource;
+
+  Search(Prm& planner, Checker& checker, Roadmap& roadmap, PlanResult& result)
+      : planner(planner),
+        checker(checker),
+        roadmap(roadmap),
+        result(result),
+        pool(checker, planner.settings_.skip_same_component ? 1 : resolveThreads(planner.settings_.threads)),
+        expansionSource(planner.settings_.expand > 0 ? nodeSource(result, "expansion") : kNoSource) {}
+  ~Search() { planner.workerCheckStats_ += pool.workerStats(); }
+
+  Vertex addVertex(const Config& q, std::size_t source) {
     const Vertex v = roadmap.addVertex(q, source);
     components.addVertex();
     attempts.push_back(0);
     failures.push_back(0);
     return v;
-  };
-  const std::size_t dof = checker.robot().dof();
-  // A vertex's edges are checked together, on every thread when there are
-  // several, and added in neighbour order, so the roadmap does not depend on
-  // the thread count. skip_same_component decides edge by edge on components
-  // the previous edges just changed, so it stays on one thread.
-  EdgeCheckPool pool(checker, settings_.skip_same_component ? 1 : resolveThreads(settings_.threads));
-  std::vector<std::pair<const Config*, const Config*>> candidates;
-  auto addChecked = [&](Vertex v, Vertex n, const EdgeResult& edge) {
+  }
+
+  void addChecked(Vertex v, Vertex n, const EdgeResult& edge) {
     ++result.planner_stats.edges_attempted;
     ++attempts[v];
     ++attempts[n];
-    if (const auto state = acceptEdge(edge, result)) {
+    if (const auto state = planner.acceptEdge(edge, result)) {
       roadmap.addEdge(n, v, *state);
       components.join(n, v);
     } else {
@@ -46,11 +63,12 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
       ++failures[v];
       ++failures[n];
     }
-  };
-  auto connect = [&](Vertex v) {
-    const std::vector<Vertex> near =
-        roadmap.neighbours(v, neighbourCount(roadmap.vertexCount(), dof), settings_.radius);
-    if (settings_.skip_same_component) {
+  }
+
+  void connect(Vertex v) {
+    const std::vector<Vertex> near = roadmap.neighbours(
+        v, planner.neighbourCount(roadmap.vertexCount(), checker.robot().dof()), planner.settings_.radius);
+    if (planner.settings_.skip_same_component) {
       for (Vertex n : near)
         if (!components.connected(n, v)) addChecked(v, n, checker.checkEdge(roadmap.config(n), roadmap.config(v)));
       return;
@@ -59,35 +77,39 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
     for (Vertex n : near) candidates.emplace_back(&roadmap.config(n), &roadmap.config(v));
     const std::vector<EdgeResult> verdicts = pool.check(candidates);
     for (std::size_t i = 0; i < near.size(); ++i) addChecked(v, near[i], verdicts[i]);
-  };
-  struct AddWorkerStats {
-    EdgeCheckPool& pool;
-    CheckStats& into;
-    ~AddWorkerStats() { into += pool.workerStats(); }
-  } addWorkerStats{pool, workerCheckStats_};
+  }
 
-  const std::size_t expansionSource = settings_.expand > 0 ? nodeSource(result, "expansion") : kNoSource;
-  auto failureRatio = [&](Vertex v) { return failures[v] / (attempts[v] + 1.0); };
-  // Random-bounce walk (Kavraki et al. 1996, section 2.3): from a poorly
-  // connected vertex, move straight in random directions, each time until the
-  // robot would collide; every stop becomes a vertex joined to the previous
-  // one by the edge just checked, and the last is connected as a new sample.
-  auto expand = [&]() {
-    NodeSourceStats& stats = result.node_sources[expansionSource];
-    const std::uint64_t checksBefore = checker.stats().static_queries;
-    Vertex from = static_cast<Vertex>(rng_.uniformInt(0, static_cast<int>(roadmap.vertexCount()) - 1));
+  double failureRatio(Vertex v) const { return failures[v] / (attempts[v] + 1.0); }
+
+  /// The most poorly connected of a few random vertices.
+  Vertex expansionStart() {
+    auto randomVertex = [&] {
+      return static_cast<Vertex>(planner.rng_.uniformInt(0, static_cast<int>(roadmap.vertexCount()) - 1));
+    };
+    Vertex from = randomVertex();
     for (int c = 1; c < kExpansionCandidates; ++c) {
-      const auto candidate = static_cast<Vertex>(rng_.uniformInt(0, static_cast<int>(roadmap.vertexCount()) - 1));
+      const Vertex candidate = randomVertex();
       if (failureRatio(candidate) > failureRatio(from)) from = candidate;
     }
+    return from;
+  }
+
+  /// Random-bounce walk (Kavraki et al. 1996, section 2.3): from a poorly
+  /// connected vertex, move straight in random directions, each time until the
+  /// robot would collide; every stop becomes a vertex joined to the previous
+  /// one by the edge just checked, and the last is connected as a new sample.
+  void expand() {
+    NodeSourceStats& stats = result.node_sources[expansionSource];
+    const std::uint64_t checksBefore = checker.stats().static_queries;
+    Vertex from = expansionStart();
     const Robot& robot = checker.robot();
-    const double step = settings_.expand_step * robot.maxExtent();
-    const auto accepted = [this](const EdgeResult& edge) { return usable(edge); };
+    const double step = planner.settings_.expand_step * robot.maxExtent();
+    const auto accepted = [this](const EdgeResult& edge) { return planner.usable(edge); };
     std::optional<Vertex> last;
     Config direction, target;
-    for (std::size_t bounce = 0; bounce < settings_.expand_bounces; ++bounce) {
-      if (sampleLimitReached(result)) break;
-      robot.sampleUniform(rng_, direction);
+    for (std::size_t bounce = 0; bounce < planner.settings_.expand_bounces; ++bounce) {
+      if (planner.sampleLimitReached(result)) break;
+      robot.sampleUniform(planner.rng_, direction);
       ++result.planner_stats.samples_drawn;
       ++stats.samples_drawn;
       const Config& at = roadmap.config(from);
@@ -108,7 +130,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
         if (reached.t <= 0) continue;  // blocked at once: bounce in another direction
       }
       const Vertex v = addVertex(reached.end, expansionSource);
-      roadmap.addEdge(from, v, *acceptEdge(reached.verdict, result));
+      roadmap.addEdge(from, v, *planner.acceptEdge(reached.verdict, result));
       components.join(from, v);
       ++stats.nodes;
       ++result.planner_stats.expansion_nodes;
@@ -117,14 +139,17 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
     }
     stats.static_checks += checker.stats().static_queries - checksBefore;
     if (last) connect(*last);
-  };
+  }
+};
 
-  connect(1);  // the goal may see the start directly
+std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
+  Search search(*this, checker, roadmap, result);
+  search.connect(1);  // the goal may see the start directly
   // Components only grow; after a tentative edge fails verification they may
   // claim a connection that is gone, so then every new vertex tries a search.
   bool edgeRemoved = false;
   while (true) {
-    if (components.connected(0, 1)) {
+    if (search.components.connected(0, 1)) {
       ++result.planner_stats.graph_searches;
       if (auto path = roadmap.shortestPath(0, 1)) {
         if (confirmTentative(*path, roadmap, result)) return path;
@@ -133,14 +158,14 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
       }
       if (!edgeRemoved) return std::nullopt;  // cannot happen without removals
     }
-    if (expansionSource != kNoSource && rng_.uniform01() < settings_.expand) {
+    if (search.expansionSource != kNoSource && rng_.uniform01() < settings_.expand) {
       if (sampleLimitReached(result)) return std::nullopt;
-      expand();
+      search.expand();
       continue;
     }
     const auto sample = sampleValid(result);
     if (!sample) return std::nullopt;
-    connect(addVertex(sample->q, sample->source));
+    search.connect(search.addVertex(sample->q, sample->source));
   }
 }
 

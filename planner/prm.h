@@ -11,6 +11,7 @@ class Prm final : public Planner {
   using Planner::Planner;
 
  private:
+  struct Search;
   std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;
 };
 

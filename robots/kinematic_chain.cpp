@@ -13,6 +13,17 @@
 namespace prmkit {
 
 KinematicChain::KinematicChain(ChainDescription description) : description_(std::move(description)) {
+  readJoints();
+  for (auto& [frame, mesh] : description_.geometry) {
+    links_.emplace_back(description_.frames.at(frame).name, mesh);
+    linkFrames_.push_back(frame);
+  }
+  computeMotionTerms();
+  computeSpeedPoints();
+  findSelfCollisionPairs();
+}
+
+void KinematicChain::readJoints() {
   const auto& frames = description_.frames;
   const auto& joints = description_.joints;
   if (frames.empty() || frames[0].joint != -1)
@@ -45,12 +56,11 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
         joints[j].parent_frame >= static_cast<int>(f))
       throw std::invalid_argument(fmt::format("frame '{}' must hang from an earlier frame", frames[f].name));
   }
+}
 
-  for (auto& [frame, mesh] : description_.geometry) {
-    links_.emplace_back(frames.at(frame).name, mesh);
-    linkFrames_.push_back(frame);
-  }
-
+void KinematicChain::computeMotionTerms() {
+  const auto& frames = description_.frames;
+  const auto& joints = description_.joints;
   // Lever arms: walking from the link's frame towards the root, `reach` is an
   // upper bound (over all configurations) on the distance from the current
   // frame's origin to any point of the link, by the triangle inequality over
@@ -73,7 +83,9 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
       f = joint.parent_frame;
     }
   }
+}
 
+void KinematicChain::computeSpeedPoints() {
   for (const Link& link : links_) {
     if (link.mesh.vertices.size() <= 64) {
       speedPoints_.push_back(link.mesh.vertices);
@@ -117,9 +129,11 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
     for (const Eigen::Vector3d& x : points) reach = std::max(reach, x.norm());
     speedReach_.push_back(reach);
   }
+}
 
-  // Self-collision: every pair of links except links on the same frame, on
-  // frames joined by one joint (adjacent), and the disabled pairs.
+void KinematicChain::findSelfCollisionPairs() {
+  const auto& frames = description_.frames;
+  const auto& joints = description_.joints;
   std::set<std::pair<std::string, std::string>> disabled;
   for (const auto& [a, b] : description_.disabled_pairs) {
     disabled.emplace(a, b);

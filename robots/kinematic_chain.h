@@ -85,6 +85,14 @@ class KinematicChain final : public Robot {
   const std::vector<int>& linkFrames() const { return linkFrames_; }
 
  private:
+  /// The constructor's steps, in order.
+  /// Checks the frames and joints; the coordinates and their bounds.
+  void readJoints();
+  void computeMotionTerms();
+  void computeSpeedPoints();
+  /// Every pair of links except links on one frame, on frames joined by one joint, and the disabled pairs.
+  void findSelfCollisionPairs();
+
   ChainDescription description_;
   std::vector<int> jointCoordinate_;  // per joint, index in the configuration or -1
   std::vector<int> linkFrames_;
