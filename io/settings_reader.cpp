@@ -16,8 +16,8 @@ namespace {
 void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettings& s) {
   in.requireMap(p, "planner",
                 {"type", "k", "radius", "batch", "batch_fraction", "enhance", "sampler", "sampler_sigma", "expand",
-                 "expand_bounces", "expand_step", "path_check", "skip_same_component", "shortcut",
-                 "shortcut_attempts", "min_confidence", "verify_final_path", "threads"});
+                 "expand_bounces", "expand_step", "path_check", "skip_same_component", "shortcut", "shortcut_attempts",
+                 "min_confidence", "verify_final_path", "threads"});
   if (p["min_confidence"]) {
     s.min_confidence = in.number(p["min_confidence"], "planner.min_confidence (%)");
     if (s.min_confidence < 0 || s.min_confidence > 100)
@@ -47,8 +47,7 @@ void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettin
     if (!(value >= 0 && value <= 1)) in.fail(p[key], fmt::format("planner.{} is a fraction in [0, 1]", key));
   };
   fraction("sampler_sigma", s.sampler_sigma);
-  if (p["sampler_sigma"] && s.sampler_sigma == 0)
-    in.fail(p["sampler_sigma"], "planner.sampler_sigma must be positive");
+  if (p["sampler_sigma"] && s.sampler_sigma == 0) in.fail(p["sampler_sigma"], "planner.sampler_sigma must be positive");
   fraction("enhance", s.enhance);
   fraction("batch_fraction", s.batch_fraction);
   fraction("expand", s.expand);
@@ -64,8 +63,7 @@ void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettin
     s.skip_same_component = in.boolean(p["skip_same_component"], "planner.skip_same_component");
   if (p["shortcut"]) s.shortcut = in.boolean(p["shortcut"], "planner.shortcut");
   if (p["shortcut_attempts"])
-    s.shortcut_attempts =
-        static_cast<std::size_t>(in.integer(p["shortcut_attempts"], "planner.shortcut_attempts", 1));
+    s.shortcut_attempts = static_cast<std::size_t>(in.integer(p["shortcut_attempts"], "planner.shortcut_attempts", 1));
 }
 
 void readLimitsAndSeed(const YamlReader& in, const YAML::Node& root, PlannerSettings& s) {
@@ -81,7 +79,6 @@ void readLimitsAndSeed(const YamlReader& in, const YAML::Node& root, PlannerSett
     s.seed = static_cast<std::uint32_t>(seed);
   }
 }
-
 
 /// Reads a strategy's section by walking its fields (checkers/settings_fields.h):
 /// the section's keys, their types and ranges all come from that one list.

@@ -282,6 +282,150 @@ std::vector<std::string> readSrdfGroupJoints(
   return joints;
 }
 
+namespace {
+bool movable(const urdf::Joint& j) {
+  return j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::CONTINUOUS || j.type == urdf::Joint::PRISMATIC;
+}
+
+/// A parsed URDF as a chain description: which joints are planned (the
+/// SRDF group's, or every movable joint that does not mimic), the values of
+/// the locked ones, and the frames in depth-first order.
+class UrdfChain {
+ public:
+  UrdfChain(const urdf::ModelInterface& model, const std::filesystem::path& urdf, const UrdfOptions& options)
+      : model_(model), urdf_(urdf), options_(options) {
+    for (const auto& [name, joint] : model_.joints_)
+      parentJoint_[joint->child_link_name] = {name, joint->parent_link_name};
+    findPlannedJoints();
+    for (const auto& [name, value] : options_.locked_values) {
+      if (!model_.getJoint(name))
+        throw RobotLoadError(fmt::format("URDF '{}' has no joint '{}' (given a value)", urdf_.string(), name));
+      if (!std::isfinite(value))
+        throw RobotLoadError(fmt::format("joint '{}' is given a value that is not finite", name));
+    }
+  }
+
+  /// Depth first from the root with an explicit stack (a URDF's tree can be
+  /// as deep as it is long: no recursion on it), children in file order, so
+  /// that frames and joints come in the same order as a recursive walk.
+  ChainDescription describe(const urdf::LinkConstSharedPtr& root) const {
+    ChainDescription d;
+    d.kind = "urdf";
+    d.base = options_.base;
+    struct Pending {
+      urdf::LinkConstSharedPtr link;
+      int parent_frame;  // -1: the root
+    };
+    std::vector<Pending> stack{{root, -1}};
+    while (!stack.empty()) {
+      const Pending next = stack.back();
+      stack.pop_back();
+      int jointIndex = -1;
+      if (next.parent_frame >= 0) {
+        d.joints.push_back(jointOf(*next.link->parent_joint, next.parent_frame));
+        jointIndex = static_cast<int>(d.joints.size()) - 1;
+      }
+      const int frame = static_cast<int>(d.frames.size());
+      d.frames.push_back({next.link->name, jointIndex});
+      Mesh merged;
+      for (const auto& c : next.link->collision_array)
+        if (c) merged.append(collisionMesh(*c, urdf_.parent_path(), next.link->name));
+      if (!merged.empty()) d.geometry.emplace_back(frame, std::move(merged));
+      for (auto child = next.link->child_links.rbegin(); child != next.link->child_links.rend(); ++child)
+        stack.push_back({*child, frame});
+    }
+    return d;
+  }
+
+ private:
+  void findPlannedJoints() {
+    if (options_.group.empty()) {
+      for (const auto& [name, joint] : model_.joints_)
+        if (movable(*joint) && !joint->mimic) planned_.insert(name);
+      return;
+    }
+    if (!options_.srdf)
+      throw RobotLoadError(fmt::format("URDF '{}': planning group '{}' needs an SRDF", urdf_.string(), options_.group));
+    for (const auto& name : readSrdfGroupJoints(*options_.srdf, options_.group, parentJoint_)) {
+      const auto joint = model_.getJoint(name);
+      if (!joint)
+        throw RobotLoadError(fmt::format("SRDF '{}': group '{}' names joint '{}', which URDF '{}' does not have",
+                                         options_.srdf->string(), options_.group, name, urdf_.string()));
+      if (movable(*joint)) planned_.insert(name);
+    }
+    if (planned_.empty())
+      throw RobotLoadError(fmt::format("SRDF '{}': group '{}' has no revolute, continuous or prismatic joint",
+                                       options_.srdf->string(), options_.group));
+  }
+
+  std::pair<double, double> limitsOf(const urdf::Joint& j) const {
+    if (j.type == urdf::Joint::CONTINUOUS) return {-std::numbers::pi, std::numbers::pi};
+    if (!j.limits) throw RobotLoadError(fmt::format("URDF '{}': joint '{}' needs <limit>", urdf_.string(), j.name));
+    return {j.limits->lower, j.limits->upper};
+  }
+
+  /// A joint outside the planning group: its given value, its mimicked
+  /// master's (at most 32 deep), or 0 clamped to its limits.
+  double lockedValue(const urdf::Joint& j, int depth) const {
+    if (j.mimic) {
+      const auto master = model_.getJoint(j.mimic->joint_name);
+      if (!master || depth > 32)
+        throw RobotLoadError(
+            fmt::format("URDF '{}': joint '{}' mimics '{}', which is not a joint (or mimics in a cycle)",
+                        urdf_.string(), j.name, j.mimic->joint_name));
+      if (planned_.count(master->name))
+        throw RobotLoadError(
+            fmt::format("URDF '{}': joint '{}' mimics the planned joint '{}'; mimic joints are supported "
+                        "only outside the planning group (give a group that leaves '{}' out)",
+                        urdf_.string(), j.name, master->name, master->name));
+      return j.mimic->multiplier * lockedValue(*master, depth + 1) + j.mimic->offset;
+    }
+    const auto [lower, upper] = limitsOf(j);
+    const auto given = options_.locked_values.find(j.name);
+    if (given == options_.locked_values.end()) return std::clamp(0.0, lower, upper);
+    if (given->second < lower - 1e-9 || given->second > upper + 1e-9)
+      throw RobotLoadError(
+          fmt::format("joint '{}' is locked at {} outside its limits [{}, {}]", j.name, given->second, lower, upper));
+    return given->second;
+  }
+
+  Joint jointOf(const urdf::Joint& uj, int parentFrame) const {
+    Joint joint;
+    joint.name = uj.name;
+    joint.parent_frame = parentFrame;
+    joint.origin = toTransform(uj.parent_to_joint_origin_transform);
+    joint.axis = Eigen::Vector3d(uj.axis.x, uj.axis.y, uj.axis.z);
+    joint.type = JointType::Fixed;
+    if (!movable(uj) && uj.type != urdf::Joint::FIXED)
+      throw RobotLoadError(
+          fmt::format("URDF '{}': joint '{}' is floating or planar; only revolute, continuous, "
+                      "prismatic and fixed joints are supported",
+                      urdf_.string(), uj.name));
+    if (!movable(uj)) return joint;
+    if (joint.axis.norm() < 1e-12)
+      throw RobotLoadError(fmt::format("URDF '{}': joint '{}' has a zero axis", urdf_.string(), uj.name));
+    joint.axis.normalize();
+    const bool revolute = uj.type != urdf::Joint::PRISMATIC;
+    if (planned_.count(uj.name)) {
+      joint.type = revolute ? JointType::Revolute : JointType::Prismatic;
+      std::tie(joint.lower, joint.upper) = limitsOf(uj);
+    } else {
+      // A locked joint is a fixed joint whose origin includes its motion.
+      const double value = lockedValue(uj, 0);
+      joint.origin = revolute ? joint.origin * Transform(Eigen::AngleAxisd(value, joint.axis))
+                              : joint.origin * Transform(Eigen::Translation3d(value * joint.axis));
+    }
+    return joint;
+  }
+
+  const urdf::ModelInterface& model_;
+  const std::filesystem::path& urdf_;
+  const UrdfOptions& options_;
+  std::map<std::string, std::pair<std::string, std::string>> parentJoint_;  // child link -> (joint, parent link)
+  std::set<std::string> planned_;
+};
+}  // namespace
+
 std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf, const UrdfOptions& options) {
   tinyxml2::XMLDocument doc;
   const std::string text = normalizedUrdf(readDescription(urdf, "URDF"), doc, urdf);
@@ -290,127 +434,7 @@ std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
   requireEveryCollisionRead(*model, doc, urdf);
   const auto root = model->getRoot();
   if (!root) throw RobotLoadError(fmt::format("URDF '{}' has no root link", urdf.string()));
-  const auto urdfDir = urdf.parent_path();
-
-  std::map<std::string, std::pair<std::string, std::string>> parentJoint;
-  for (const auto& [name, joint] : model->joints_)
-    parentJoint[joint->child_link_name] = {name, joint->parent_link_name};
-  auto movable = [](const urdf::Joint& j) {
-    return j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::CONTINUOUS || j.type == urdf::Joint::PRISMATIC;
-  };
-
-  // Which joints are planned for; the others are locked at a value.
-  std::set<std::string> planned;
-  if (!options.group.empty()) {
-    if (!options.srdf)
-      throw RobotLoadError(fmt::format("URDF '{}': planning group '{}' needs an SRDF", urdf.string(), options.group));
-    for (const auto& name : readSrdfGroupJoints(*options.srdf, options.group, parentJoint)) {
-      const auto joint = model->getJoint(name);
-      if (!joint)
-        throw RobotLoadError(fmt::format("SRDF '{}': group '{}' names joint '{}', which URDF '{}' does not have",
-                                         options.srdf->string(), options.group, name, urdf.string()));
-      if (movable(*joint)) planned.insert(name);
-    }
-    if (planned.empty())
-      throw RobotLoadError(fmt::format("SRDF '{}': group '{}' has no revolute, continuous or prismatic joint",
-                                       options.srdf->string(), options.group));
-  } else {
-    for (const auto& [name, joint] : model->joints_)
-      if (movable(*joint) && !joint->mimic) planned.insert(name);
-  }
-  for (const auto& [name, value] : options.locked_values) {
-    if (!model->getJoint(name))
-      throw RobotLoadError(fmt::format("URDF '{}' has no joint '{}' (given a value)", urdf.string(), name));
-    if (!std::isfinite(value))
-      throw RobotLoadError(fmt::format("joint '{}' is given a value that is not finite", name));
-  }
-  auto limitsOf = [&](const urdf::Joint& j) -> std::pair<double, double> {
-    if (j.type == urdf::Joint::CONTINUOUS) return {-std::numbers::pi, std::numbers::pi};
-    if (!j.limits) throw RobotLoadError(fmt::format("URDF '{}': joint '{}' needs <limit>", urdf.string(), j.name));
-    return {j.limits->lower, j.limits->upper};
-  };
-  std::function<double(const urdf::Joint&, int)> lockedValue = [&](const urdf::Joint& j, int depth) -> double {
-    if (j.mimic) {
-      const auto master = model->getJoint(j.mimic->joint_name);
-      if (!master || depth > 32)
-        throw RobotLoadError(
-            fmt::format("URDF '{}': joint '{}' mimics '{}', which is not a joint (or mimics in a cycle)", urdf.string(),
-                        j.name, j.mimic->joint_name));
-      if (planned.count(master->name))
-        throw RobotLoadError(
-            fmt::format("URDF '{}': joint '{}' mimics the planned joint '{}'; mimic joints are supported "
-                        "only outside the planning group (give a group that leaves '{}' out)",
-                        urdf.string(), j.name, master->name, master->name));
-      return j.mimic->multiplier * lockedValue(*master, depth + 1) + j.mimic->offset;
-    }
-    const auto [lower, upper] = limitsOf(j);
-    const auto given = options.locked_values.find(j.name);
-    if (given == options.locked_values.end()) return std::clamp(0.0, lower, upper);
-    if (given->second < lower - 1e-9 || given->second > upper + 1e-9)
-      throw RobotLoadError(
-          fmt::format("joint '{}' is locked at {} outside its limits [{}, {}]", j.name, given->second, lower, upper));
-    return given->second;
-  };
-
-  ChainDescription d;
-  d.kind = "urdf";
-  d.base = options.base;
-  auto jointOf = [&](const urdf::Joint& uj, int parentFrame) {
-    Joint joint;
-    joint.name = uj.name;
-    joint.parent_frame = parentFrame;
-    joint.origin = toTransform(uj.parent_to_joint_origin_transform);
-    joint.axis = Eigen::Vector3d(uj.axis.x, uj.axis.y, uj.axis.z);
-    if (!movable(uj) && uj.type != urdf::Joint::FIXED)
-      throw RobotLoadError(
-          fmt::format("URDF '{}': joint '{}' is floating or planar; only revolute, continuous, "
-                      "prismatic and fixed joints are supported",
-                      urdf.string(), uj.name));
-    if (movable(uj)) {
-      if (joint.axis.norm() < 1e-12)
-        throw RobotLoadError(fmt::format("URDF '{}': joint '{}' has a zero axis", urdf.string(), uj.name));
-      joint.axis.normalize();
-      const bool revolute = uj.type != urdf::Joint::PRISMATIC;
-      if (planned.count(uj.name)) {
-        joint.type = revolute ? JointType::Revolute : JointType::Prismatic;
-        std::tie(joint.lower, joint.upper) = limitsOf(uj);
-      } else {
-        // A locked joint is a fixed joint whose origin includes its motion.
-        const double value = lockedValue(uj, 0);
-        joint.origin = revolute ? joint.origin * Transform(Eigen::AngleAxisd(value, joint.axis))
-                                : joint.origin * Transform(Eigen::Translation3d(value * joint.axis));
-        joint.type = JointType::Fixed;
-      }
-    } else {
-      joint.type = JointType::Fixed;
-    }
-    return joint;
-  };
-  // Depth first from the root with an explicit stack (a URDF's tree can be
-  // as deep as it is long: no recursion on it), children in file order, so
-  // that frames and joints come in the same order as a recursive walk.
-  struct Pending {
-    urdf::LinkConstSharedPtr link;
-    int parent_frame;  // -1: the root
-  };
-  std::vector<Pending> stack{{root, -1}};
-  while (!stack.empty()) {
-    const Pending next = stack.back();
-    stack.pop_back();
-    int jointIndex = -1;
-    if (next.parent_frame >= 0) {
-      d.joints.push_back(jointOf(*next.link->parent_joint, next.parent_frame));
-      jointIndex = static_cast<int>(d.joints.size()) - 1;
-    }
-    const int frame = static_cast<int>(d.frames.size());
-    d.frames.push_back({next.link->name, jointIndex});
-    Mesh merged;
-    for (const auto& c : next.link->collision_array)
-      if (c) merged.append(collisionMesh(*c, urdfDir, next.link->name));
-    if (!merged.empty()) d.geometry.emplace_back(frame, std::move(merged));
-    for (auto child = next.link->child_links.rbegin(); child != next.link->child_links.rend(); ++child)
-      stack.push_back({*child, frame});
-  }
+  ChainDescription d = UrdfChain(*model, urdf, options).describe(root);
   if (d.geometry.empty()) throw RobotLoadError(fmt::format("URDF '{}' has no collision geometry", urdf.string()));
   if (options.srdf) d.disabled_pairs = readSrdfDisabledPairs(*options.srdf);
   d.disabled_pairs.insert(d.disabled_pairs.end(), options.allowed_pairs.begin(), options.allowed_pairs.end());
