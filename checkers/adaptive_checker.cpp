@@ -392,15 +392,17 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::inProbeOrder(ProbeCen
   return std::nullopt;
 }
 
-std::uint64_t AdaptiveChecker::knownStaticFree(std::size_t s) const {
+std::uint64_t AdaptiveChecker::knownStaticFree(std::size_t s, const std::string& key) const {
   const std::size_t cells = cells_[s].size();
-  const std::string a = configKey(path_[s]), b = configKey(path_[s + 1]);
-  if (const auto found = staticFree_.find(a + b); found != staticFree_.end() && found->second.count == cells)
+  if (const auto found = staticFree_.find(key); found != staticFree_.end() && found->second.count == cells)
     return found->second.cells;
   // The edge checked the other way: cell k is cell cells - 1 - k there (the
   // centres coincide up to the interpolation's rounding, which a shortcut to
   // a collision may ignore).
-  if (const auto found = staticFree_.find(b + a); found != staticFree_.end() && found->second.count == cells) {
+  // The key is the two nodes' bytes; the other way round it is the halves swapped.
+  const std::size_t half = key.size() / 2;
+  if (const auto found = staticFree_.find(key.substr(half) + key.substr(0, half));
+      found != staticFree_.end() && found->second.count == cells) {
     std::uint64_t mirrored = 0;
     for (std::size_t k = 0; k < cells; ++k)
       if (found->second.cells >> k & 1u) mirrored |= std::uint64_t{1} << (cells - 1 - k);
@@ -409,16 +411,19 @@ std::uint64_t AdaptiveChecker::knownStaticFree(std::size_t s) const {
   return 0;
 }
 
-void AdaptiveChecker::keepStaticFree(std::size_t s, std::uint64_t freeCells) {
+void AdaptiveChecker::keepStaticFree(std::size_t s, std::string key, std::uint64_t freeCells) {
   if (freeCells == 0) return;
   if (staticFree_.size() >= settings_.cache_nodes) staticFree_.clear();
-  staticFree_[configKey(path_[s]) + configKey(path_[s + 1])] =
-      StaticFreeCells{freeCells, static_cast<std::uint32_t>(cells_[s].size())};
+  staticFree_[std::move(key)] = StaticFreeCells{freeCells, static_cast<std::uint32_t>(cells_[s].size())};
 }
 
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::staticProbes() {
+  std::vector<std::string> keys(cells_.size());
   std::vector<std::uint64_t> freeCells(cells_.size());
-  for (std::size_t s = 0; s < cells_.size(); ++s) freeCells[s] = knownStaticFree(s);
+  for (std::size_t s = 0; s < cells_.size(); ++s) {
+    keys[s] = configKey(path_[s]) + configKey(path_[s + 1]);
+    freeCells[s] = knownStaticFree(s, keys[s]);
+  }
   const auto hit = inProbeOrder([&](std::size_t s, std::size_t cell) -> std::optional<Collision> {
     const std::uint64_t bit = std::uint64_t{1} << cell;
     if (freeCells[s] & bit) {
@@ -433,7 +438,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::staticProbes() {
   });
   // A segment found colliding leaves the roadmap; the others keep what was learnt.
   for (std::size_t s = 0; s < cells_.size(); ++s)
-    if (!hit || hit->segment != s) keepStaticFree(s, freeCells[s]);
+    if (!hit || hit->segment != s) keepStaticFree(s, std::move(keys[s]), freeCells[s]);
   return hit;
 }
 

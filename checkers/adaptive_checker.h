@@ -182,11 +182,11 @@ class AdaptiveChecker final : public Checker {
   /// skipping the centres an earlier path check found free (staticFree_);
   /// the first in collision.
   std::optional<Collision> staticProbes();
-  /// The cells of segment s already found free by static probes, as a bit
-  /// set over its cells (0 if none are known).
-  std::uint64_t knownStaticFree(std::size_t s) const;
+  /// The cells of segment s (its nodes' bytes `key`) already found free by
+  /// static probes, as a bit set over its cells (0 if none are known).
+  std::uint64_t knownStaticFree(std::size_t s, const std::string& key) const;
   /// Records which cells of segment s were found free, for later path checks.
-  void keepStaticFree(std::size_t s, std::uint64_t freeCells);
+  void keepStaticFree(std::size_t s, std::string key, std::uint64_t freeCells);
   /// Calls probe(segment, cell) on every cell of the path in rounds (cell i of
   /// every segment before cell i + 1 of any); the first collision it returns.
   template <class ProbeCentre>

@@ -96,6 +96,10 @@ Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scal
 /// from overflow (a distance of infinite length broke the roadmap's search)
 /// and lengths keep a resolution near 1e-7 m.
 inline constexpr double kMaxCoordinate = 1e9;
+/// A pose with finite entries whose translation is within kMaxCoordinate.
+inline bool withinCoordinateLimit(const Transform& pose) {
+  return pose.matrix().allFinite() && pose.translation().cwiseAbs().maxCoeff() <= kMaxCoordinate;
+}
 
 /// Most triangles and scene nodes a mesh file may hold.
 inline constexpr std::size_t kMaxMeshTriangles = 10'000'000;

@@ -41,7 +41,7 @@ void Scene::addObstacle(std::string name, const Primitive& primitive, const Tran
 }
 
 void Scene::add(Obstacle obstacle, std::shared_ptr<fcl::CollisionGeometryd> geometry) {
-  if (!obstacle.pose.matrix().allFinite() || !(obstacle.pose.translation().cwiseAbs().maxCoeff() <= kMaxCoordinate))
+  if (!withinCoordinateLimit(obstacle.pose))
     throw std::invalid_argument(
         fmt::format("obstacle '{}' is placed at ({}, {}, {}); a pose must be finite and within {:g} m", obstacle.name,
                     obstacle.pose.translation().x(), obstacle.pose.translation().y(), obstacle.pose.translation().z(),

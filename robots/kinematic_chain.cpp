@@ -28,21 +28,16 @@ void KinematicChain::readJoints() {
   const auto& joints = description_.joints;
   if (frames.empty() || frames[0].joint != -1)
     throw std::invalid_argument("a chain needs a root frame without a joint");
-  auto placeable = [](const Transform& t) {
-    return t.matrix().allFinite() && t.translation().cwiseAbs().maxCoeff() <= kMaxCoordinate;
-  };
-  if (!placeable(description_.base))
+  if (!withinCoordinateLimit(description_.base))
     throw std::invalid_argument(fmt::format("the chain's base pose must be finite and within {:g} m", kMaxCoordinate));
   for (const Joint& joint : joints)
-    if (!placeable(joint.origin) || !joint.axis.allFinite())
+    if (!withinCoordinateLimit(joint.origin) || !joint.axis.allFinite())
       throw std::invalid_argument(fmt::format("joint '{}' has an origin or axis that is not finite or beyond {:g} m",
                                               joint.name, kMaxCoordinate));
   jointCoordinate_.assign(joints.size(), -1);
   std::vector<double> lower, upper;
   for (std::size_t j = 0; j < joints.size(); ++j) {
     if (joints[j].type == JointType::Fixed) continue;
-    if (!(joints[j].lower < joints[j].upper))
-      throw std::invalid_argument(fmt::format("joint '{}' has lower limit >= upper limit", joints[j].name));
     jointCoordinate_[j] = static_cast<int>(coordinateNames_.size());
     coordinateNames_.push_back(joints[j].name);
     lower.push_back(joints[j].lower);
