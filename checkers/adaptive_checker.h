@@ -8,9 +8,12 @@
 #include "checkers/collision_queries.h"
 #include "checkers/settings_fields.h"
 
+#include <memory>
+#include <mutex>
 #include <queue>
 #include <span>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 namespace prmkit {
@@ -307,7 +310,24 @@ class AdaptiveChecker final : public Checker {
   std::unordered_map<std::string, StaticFreeCells> staticFree_;
 
   /// The pairs' known bounds at roadmap configurations, keyed by the configuration's bytes.
-  std::unordered_map<std::string, std::vector<std::pair<std::uint32_t, DistanceBound>>> nodeCache_;
+  using NodeBounds = std::unordered_map<std::string, std::vector<std::pair<std::uint32_t, DistanceBound>>>;
+  NodeBounds nodeCache_;
+  /// The node cache in rounds (Checker::startRounds), shared with the clones
+  /// made since: checks read `settled` and add what they measured to `learnt`;
+  /// endRound merges `learnt` into `settled`, keeping the better of two bounds
+  /// for the same node and pair (betterBound), so the result does not depend
+  /// on the order in which the checks ran.
+  struct SharedNodeBounds {
+    NodeBounds settled;
+    std::mutex mutex;
+    std::vector<std::tuple<std::string, std::uint32_t, DistanceBound>> learnt;  // guarded by mutex
+  };
+  std::shared_ptr<SharedNodeBounds> rounds_;
+  void doStartRounds() override;
+  void doEndRound() override;
+  void doStopRounds() override;
+  /// Keeps the bounds measured at the path's nodes for later checks.
+  void keepNodeBounds(const std::vector<std::uint32_t>& nodes);
 };
 
 }  // namespace prmkit

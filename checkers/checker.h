@@ -59,6 +59,21 @@ class Checker {
   /// but one is Unknown, else Free.
   PathResult checkPath(std::span<const Config> path);
 
+  /// What checks learn and keep for later checks (adaptive: distance bounds
+  /// at roadmap nodes) reaches later checks at once, or in rounds between
+  /// startRounds() and stopRounds(): a check then sees what the rounds before
+  /// its own learnt, on this checker and on every clone made of it since
+  /// startRounds(), and nothing of its own round's. A verdict, and the work
+  /// behind it, then depend on the check and the rounds before it, never on
+  /// which instance made it or on how many there are (a planner's result does
+  /// not depend on its thread count). Strategies that keep nothing ignore rounds.
+  void startRounds() { doStartRounds(); }
+  /// Ends the round: what its checks learnt (on this checker and its clones),
+  /// merged in an order-independent way, becomes visible. Only while none of them is checking.
+  void endRound() { doEndRound(); }
+  /// Ends the last round and goes back to learning at once.
+  void stopRounds() { doStopRounds(); }
+
   CheckStats stats() const { return stats_; }
   void resetStats() { stats_ = CheckStats{}; }
   const Robot& robot() const { return *robot_; }
@@ -76,6 +91,9 @@ class Checker {
   virtual EdgeResult doCheckEdge(const Config& a, const Config& b) = 0;
   /// Default: edge by edge, stopping at the first colliding segment.
   virtual PathResult doCheckPath(std::span<const Config> path);
+  virtual void doStartRounds() {}
+  virtual void doEndRound() {}
+  virtual void doStopRounds() {}
 };
 
 }  // namespace prmkit

@@ -57,8 +57,10 @@ std::string RunSpec::key() const {
 
 std::vector<std::string> RunSpec::overrides() const {
   std::vector<std::string> out = problem_overrides;
+  // One thread per run unless the grid says otherwise: runs go in parallel
+  // by worker processes (--jobs), and a run's result does not depend on it.
   out.insert(out.end(), {"planner.type=" + planner, "checker.type=" + checker, fmt::format("seed={}", seed),
-                         fmt::format("limits.time={}", time_limit_s)});
+                         fmt::format("limits.time={}", time_limit_s), "planner.threads=1"});
   for (const auto& [key, value] : parameters) out.push_back(key + "=" + value);
   return out;
 }

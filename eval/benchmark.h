@@ -32,7 +32,8 @@ struct RunSpec {
   std::string combination() const;
   /// Unique within a sweep: problem file, combination and seed.
   std::string key() const;
-  /// The overrides that turn the problem file into this run.
+  /// The overrides that turn the problem file into this run (on one thread,
+  /// unless `parameters` set planner.threads).
   std::vector<std::string> overrides() const;
 };
 

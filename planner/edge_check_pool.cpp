@@ -10,6 +10,9 @@ std::size_t resolveThreads(std::size_t requested) {
 }
 
 EdgeCheckPool::EdgeCheckPool(Checker& checker, std::size_t threads) : checker_(checker) {
+  // Every thread count, one included, checks in rounds: a batch's checks see
+  // what the batches before learnt and nothing of each other's.
+  checker_.startRounds();
   for (std::size_t i = 1; i < threads; ++i) clones_.push_back(checker.clone());
   for (std::size_t i = 0; i < clones_.size(); ++i) workers_.emplace_back([this, i] { work(i); });
 }
@@ -21,6 +24,7 @@ EdgeCheckPool::~EdgeCheckPool() {
   }
   wake_.notify_all();
   workers_.clear();  // joins
+  checker_.stopRounds();
 }
 
 void EdgeCheckPool::drain(Checker& checker) {
@@ -72,6 +76,7 @@ std::vector<EdgeResult> EdgeCheckPool::check(const std::vector<std::pair<const C
     drain(checker_);
   }
   edges_ = nullptr;
+  checker_.endRound();
   if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
   return std::move(results_);
 }

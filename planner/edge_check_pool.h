@@ -23,8 +23,11 @@ class EdgeCheckPool {
   EdgeCheckPool& operator=(const EdgeCheckPool&) = delete;
 
   std::size_t threads() const { return clones_.size() + 1; }
-  /// Checks every edge (a, b) and returns the verdicts in the same order.
-  /// Which thread checks which edge varies. An exception thrown by a check on
+  /// Checks every edge (a, b) and returns the verdicts in the same order, as
+  /// one round of the checker's (Checker::startRounds): what a check learns
+  /// reaches the next call's checks, not this one's, so the verdicts do not
+  /// depend on the thread count. Which thread checks which edge varies. Checks
+  /// made with the checker outside this pool while it exists join the next round. An exception thrown by a check on
   /// any thread is rethrown here, after every thread has stopped.
   std::vector<EdgeResult> check(const std::vector<std::pair<const Config*, const Config*>>& edges);
   /// The work of the workers' clones so far (the caller's checker counts its own).

@@ -45,14 +45,12 @@ struct PlannerSettings {
   bool skip_same_component = false;  // prm: do not try edges inside one connected component
   bool shortcut = false;             // random shortcutting of the returned path
   std::size_t shortcut_attempts = 100;
-  /// prm: threads for the edge checks of each new vertex, each on its own
-  /// checker clone (0: every core). A vertex's edges are checked together and
-  /// added in order, so the roadmap and path for a seed do not depend on it,
-  /// as long as verdicts do not depend on a checker's history: they do not for
-  /// `discrete` and `budgeted`; `adaptive`'s can, for an edge grazing an
-  /// obstacle closer than eta (reported colliding, unresolved), through the
-  /// bounds its clone has cached at roadmap nodes. Hence one thread by default.
-  std::size_t threads = 1;
+  /// prm: threads for edge checks, each on its own checker clone (0: every
+  /// core). The new vertices of a round are sampled on one thread and their
+  /// edges checked together, as one round of the checker's
+  /// (Checker::startRounds), then added in order: the roadmap, path and
+  /// counters for a seed do not depend on the thread count.
+  std::size_t threads = 0;
   double time_limit_s = 10.0;
   /// Time the run spent before `solve` (loading the problem, building the
   /// checkers), in s: it counts against time_limit_s, so that the limit

@@ -3,6 +3,7 @@
 #include "planner/edge_check_pool.h"
 #include "planner/local_planner.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace prmkit {
@@ -12,10 +13,18 @@ namespace {
 /// connected of a few random ones, which costs O(1) where Kavraki et al.'s
 /// weighted draw over all vertices costs O(n) per expansion.
 constexpr int kExpansionCandidates = 8;
+
+/// New vertices connected in one round: at least 1, about one per 32 vertices
+/// of the roadmap, at most 32. A round's edges are checked together, so that
+/// threads share a few hundred edges rather than one vertex's k; the rule
+/// depends on the roadmap alone, never on the thread count. Once a round
+/// joins start and goal, its later vertices are still connected, so a small
+/// roadmap keeps small rounds.
+std::size_t roundVertices(std::size_t roadmapVertices) { return std::clamp<std::size_t>(roadmapVertices / 32, 1, 32); }
 }  // namespace
 
 /// One search's working state: the roadmap's components, the connection
-/// counts per vertex, the pool that checks a vertex's edges, and the steps.
+/// counts per vertex, the pool that checks a round's edges, and the steps.
 struct Prm::Search {
   Prm& planner;
   Checker& checker;
@@ -25,11 +34,13 @@ struct Prm::Search {
   // Connection attempts and failures per vertex: Kavraki et al. (1996,
   // section 2.3) expand the vertices with the highest failure ratio f / (n + 1).
   std::vector<std::uint32_t> attempts{0, 0}, failures{0, 0};
-  // A vertex's edges are checked together, on every thread when there are
-  // several, and added in neighbour order, so the roadmap does not depend on
-  // the thread count. skip_same_component decides edge by edge on components
-  // the previous edges just changed, so it stays on one thread.
-  EdgeCheckPool pool;
+  // A round's edges are checked together, on every thread when there are
+  // several, as one round of the checker's (Checker::startRounds), and added
+  // in order, so the roadmap does not depend on the thread count.
+  // skip_same_component decides edge by edge on components the previous
+  // edges just changed, so it stays on one thread, without a pool.
+  std::optional<EdgeCheckPool> pool;
+  std::vector<std::pair<Vertex, Vertex>> queued;  // (new vertex, neighbour), in the order found
   std::vector<std::pair<const Config*, const Config*>> candidates;
   std::size_t expansionSource;
 
@@ -38,9 +49,12 @@ struct Prm::Search {
         checker(checker),
         roadmap(roadmap),
         result(result),
-        pool(checker, planner.settings_.skip_same_component ? 1 : resolveThreads(planner.settings_.threads)),
-        expansionSource(planner.settings_.expand > 0 ? nodeSource(result, "expansion") : kNoSource) {}
-  ~Search() { planner.workerCheckStats_ += pool.workerStats(); }
+        expansionSource(planner.settings_.expand > 0 ? nodeSource(result, "expansion") : kNoSource) {
+    if (!planner.settings_.skip_same_component) pool.emplace(checker, resolveThreads(planner.settings_.threads));
+  }
+  ~Search() {
+    if (pool) planner.workerCheckStats_ += pool->workerStats();
+  }
 
   Vertex addVertex(const Config& q, std::size_t source) {
     const Vertex v = roadmap.addVertex(q, source);
@@ -65,18 +79,26 @@ struct Prm::Search {
     }
   }
 
-  void connect(Vertex v) {
-    const std::vector<Vertex> near = roadmap.neighbours(
-        v, planner.neighbourCount(roadmap.vertexCount(), checker.robot().dof()), planner.settings_.radius);
-    if (planner.settings_.skip_same_component) {
-      for (Vertex n : near)
+  /// Queues the edges from v (just added) to its neighbours, for the round's check.
+  void queueEdges(Vertex v) {
+    for (Vertex n : roadmap.neighbours(v, planner.neighbourCount(roadmap.vertexCount(), checker.robot().dof()),
+                                       planner.settings_.radius))
+      queued.emplace_back(v, n);
+  }
+
+  /// Checks the queued edges and adds them in the order they were queued.
+  void checkQueued() {
+    if (!pool) {
+      for (const auto& [v, n] : queued)
         if (!components.connected(n, v)) addChecked(v, n, checker.checkEdge(roadmap.config(n), roadmap.config(v)));
-      return;
+    } else {
+      // Pointers taken now: adding vertices may move the roadmap's configurations.
+      candidates.clear();
+      for (const auto& [v, n] : queued) candidates.emplace_back(&roadmap.config(n), &roadmap.config(v));
+      const std::vector<EdgeResult> verdicts = pool->check(candidates);
+      for (std::size_t i = 0; i < verdicts.size(); ++i) addChecked(queued[i].first, queued[i].second, verdicts[i]);
     }
-    candidates.clear();
-    for (Vertex n : near) candidates.emplace_back(&roadmap.config(n), &roadmap.config(v));
-    const std::vector<EdgeResult> verdicts = pool.check(candidates);
-    for (std::size_t i = 0; i < near.size(); ++i) addChecked(v, near[i], verdicts[i]);
+    queued.clear();
   }
 
   double failureRatio(Vertex v) const { return failures[v] / (attempts[v] + 1.0); }
@@ -138,16 +160,21 @@ struct Prm::Search {
       last = v;
     }
     stats.static_checks += checker.stats().static_queries - checksBefore;
-    if (last) connect(*last);
+    if (last) {
+      queueEdges(*last);
+      checkQueued();
+    }
   }
 };
 
 std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
   Search search(*this, checker, roadmap, result);
-  search.connect(1);  // the goal may see the start directly
+  search.queueEdges(1);  // the goal may see the start directly
+  search.checkQueued();
   // Components only grow; after a tentative edge fails verification they may
-  // claim a connection that is gone, so then every new vertex tries a search.
+  // claim a connection that is gone, so then every round tries a search.
   bool edgeRemoved = false;
+  bool samplesLeft = true;
   while (true) {
     if (search.components.connected(0, 1)) {
       ++result.planner_stats.graph_searches;
@@ -158,14 +185,30 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
       }
       if (!edgeRemoved) return std::nullopt;  // cannot happen without removals
     }
-    if (search.expansionSource != kNoSource && rng_.uniform01() < settings_.expand) {
-      if (sampleLimitReached(result)) return std::nullopt;
-      search.expand();
-      continue;
+    if (!samplesLeft) return std::nullopt;
+    // A round: new vertices until the round is full or an expansion is drawn.
+    bool expandNext = false;
+    const std::size_t round = roundVertices(roadmap.vertexCount());
+    for (std::size_t added = 0; added < round; ++added) {
+      if (search.expansionSource != kNoSource && rng_.uniform01() < settings_.expand) {
+        expandNext = true;
+        break;
+      }
+      const auto sample = sampleValid(result);
+      if (!sample) {
+        samplesLeft = false;
+        break;
+      }
+      search.queueEdges(search.addVertex(sample->q, sample->source));
     }
-    const auto sample = sampleValid(result);
-    if (!sample) return std::nullopt;
-    search.connect(search.addVertex(sample->q, sample->source));
+    search.checkQueued();
+    if (expandNext) {
+      if (sampleLimitReached(result)) {
+        samplesLeft = false;
+        continue;
+      }
+      search.expand();
+    }
   }
 }
 

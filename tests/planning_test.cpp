@@ -302,14 +302,15 @@ TEST_CASE("prm: the path, roadmap and counters do not depend on the thread count
           INFO(field);
           REQUIRE(result.planner_stats.*member == reference->planner_stats.*member);
         });
-        // Every thread's checks are counted, once.
-        REQUIRE(result.check_stats.edges_checked == reference->check_stats.edges_checked);
-        REQUIRE(result.check_stats.static_queries == reference->check_stats.static_queries);
-        // The discrete checker keeps nothing between checks: all its work is the same.
-        if (checkerType == "discrete") {
-          REQUIRE(result.check_stats.bv_tests == reference->check_stats.bv_tests);
-          REQUIRE(result.check_stats.primitive_tests == reference->check_stats.primitive_tests);
-        }
+        // Every thread's checks are counted, once, and each check sees the
+        // same node bounds on every thread count (rounds): all the work is the same.
+        CheckStats::forEachField([&](std::string_view field, auto member, std::string_view unit) {
+          if (unit != "count") return;
+          INFO(field);
+          REQUIRE(result.check_stats.*member == reference->check_stats.*member);
+        });
+        // ... with the node cache in use (chain5's short run never reuses a bound).
+        if (checkerType == "adaptive" && name == "arm6_shelf") REQUIRE(result.check_stats.cache_hits > 0);
       }
     }
   }
