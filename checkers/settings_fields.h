@@ -9,7 +9,7 @@
 // A Fields visitor has these members (any may ignore what it does not need):
 //   number(name, double&, NumberRange)
 //   integer(name, Integer&, NumberRange)      for any integer type
-//   choice(name, T&, std::array<Choice<T>, N>)
+//   choice(name, T&, Choices)                  a range of Choice<T>
 //   boolean(name, bool&)
 //   geometry(Geometry&)   the checker-wide `geometry`, not a field of the section
 #include "checkers/collision_queries.h"
@@ -51,8 +51,8 @@ struct FieldNames {
   void integer(std::string_view name, Integer&, const NumberRange&) {
     names.emplace_back(name);
   }
-  template <class T, std::size_t N>
-  void choice(std::string_view name, T&, const std::array<Choice<T>, N>&) {
+  template <class T, class Choices>
+  void choice(std::string_view name, T&, const Choices&) {
     names.emplace_back(name);
   }
   void boolean(std::string_view name, bool&) { names.emplace_back(name); }
@@ -69,8 +69,8 @@ class FieldValidator {
   void integer(std::string_view name, Integer& value, const NumberRange& range) {
     check(name, static_cast<double>(value), range);
   }
-  template <class T, std::size_t N>
-  void choice(std::string_view, T&, const std::array<Choice<T>, N>&) {}
+  template <class T, class Choices>
+  void choice(std::string_view, T&, const Choices&) {}
   void boolean(std::string_view, bool&) {}
   void geometry(Geometry&) {}
 
@@ -87,8 +87,8 @@ struct LengthScaler {
   }
   template <class Integer>
   void integer(std::string_view, Integer&, const NumberRange&) {}
-  template <class T, std::size_t N>
-  void choice(std::string_view, T&, const std::array<Choice<T>, N>&) {}
+  template <class T, class Choices>
+  void choice(std::string_view, T&, const Choices&) {}
   void boolean(std::string_view, bool&) {}
   void geometry(Geometry&) {}
 };
@@ -99,8 +99,8 @@ struct GeometrySetter {
   void number(std::string_view, double&, const NumberRange&) {}
   template <class Integer>
   void integer(std::string_view, Integer&, const NumberRange&) {}
-  template <class T, std::size_t N>
-  void choice(std::string_view, T&, const std::array<Choice<T>, N>&) {}
+  template <class T, class Choices>
+  void choice(std::string_view, T&, const Choices&) {}
   void boolean(std::string_view, bool&) {}
   void geometry(Geometry& geometry) { geometry = value; }
 };

@@ -101,8 +101,8 @@ class YamlFields {
       value = static_cast<Integer>(read);
     }
   }
-  template <class T, std::size_t N>
-  void choice(std::string_view name, T& value, const std::array<Choice<T>, N>& choices) {
+  template <class T, class Choices>
+  void choice(std::string_view name, T& value, const Choices& choices) {
     if (const YAML::Node node = given(name)) {
       std::vector<std::string> names;
       for (const auto& choice : choices) names.emplace_back(choice.name);

@@ -7,6 +7,7 @@
 #include "eval/verify.h"
 #include "checkers/adaptive_checker.h"
 #include "checkers/budgeted_checker.h"
+#include "checkers/checker_registry.h"
 #include "checkers/collision_queries.h"
 #include "checkers/discrete_checker.h"
 #include "robots/planar_chain.h"
@@ -74,9 +75,20 @@ struct AdaptiveLeverStrategy {
   }
 };
 
+/// A strategy defined in the test folder and registered at run time, made
+/// through the registry by name like any other.
+struct SampledStepsStrategy {
+  static constexpr bool exact = false;
+  static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
+    CheckerSettings settings;
+    settings.type = "sampled_steps";
+    return makeChecker(settings, std::move(robot), std::move(scene));
+  }
+};
+
 /// Every strategy, and every setting that changes how a verdict is reached.
-using Strategies =
-    std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshStrategy, AdaptiveLeverStrategy, BudgetedStrategy>;
+using Strategies = std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshStrategy, AdaptiveLeverStrategy,
+                              BudgetedStrategy, SampledStepsStrategy>;
 
 /// The independent truth (plain FCL every this fraction of the C-space
 /// extent, no motion bounds) runs beside the motion-bound truth, so that a

@@ -2,6 +2,8 @@
 #include "io/problem.h"
 #include "test_support.h"
 
+#include "sampled_steps_checker.h"
+
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -25,8 +27,8 @@ struct Defaults {
   void integer(std::string_view name, Integer& value, const NumberRange&) {
     values[std::string(name)] = fmt::format("{}", value);
   }
-  template <class T, std::size_t N>
-  void choice(std::string_view name, T& value, const std::array<Choice<T>, N>& choices) {
+  template <class T, class Choices>
+  void choice(std::string_view name, T& value, const Choices& choices) {
     for (const auto& choice : choices)
       if (choice.value == value) values[std::string(name)] = std::string(choice.name);
   }
@@ -43,8 +45,8 @@ struct OutOfRange {
     // Below zero an unsigned field's value is not representable; the reader refuses it as text.
     if (std::is_signed_v<Integer> || range.min > 0) add(name, range);
   }
-  template <class T, std::size_t N>
-  void choice(std::string_view, T&, const std::array<Choice<T>, N>&) {}
+  template <class T, class Choices>
+  void choice(std::string_view, T&, const Choices&) {}
   void boolean(std::string_view, bool&) {}
   void geometry(Geometry&) {}
   void add(std::string_view name, const NumberRange& range) {
@@ -64,8 +66,8 @@ struct SetNumber {
   void integer(std::string_view name, Integer& v, const NumberRange&) {
     if (name == field) v = static_cast<Integer>(value);
   }
-  template <class T, std::size_t N>
-  void choice(std::string_view, T&, const std::array<Choice<T>, N>&) {}
+  template <class T, class Choices>
+  void choice(std::string_view, T&, const Choices&) {}
   void boolean(std::string_view, bool&) {}
   void geometry(Geometry&) {}
 };
@@ -76,6 +78,9 @@ TEST_CASE("registry: docs/problem-format.md lists every strategy's fields and th
   const std::string docs = test::readText(test::sourceDir() / "docs" / "problem-format.md");
   CheckerSettings settings;
   forEachStrategy(settings, [&](std::string_view name, auto& strategy) {
+    // A strategy registered at run time documents itself where it is defined.
+    for (const RegisteredStrategy& registered : registeredStrategies())
+      if (registered.defaults.name() == name) return;
     INFO("strategy " << name);
     // The section's heading line names its keys in the fields' order.
     const std::string heading = fmt::format("`{}: {{{}}}`", name, fmt::join(fieldNames(strategy), ", "));
@@ -130,7 +135,8 @@ TEST_CASE("registry: every bounded field is refused out of range by the reader a
 }
 
 TEST_CASE("registry: names, the verifier and the checker-wide geometry", "[registry]") {
-  REQUIRE(checkerNames() == std::vector<std::string>{"discrete", "adaptive", "budgeted"});
+  // The test folder's own strategy (sampled_steps_checker.cpp) registered itself at start.
+  REQUIRE(checkerNames() == std::vector<std::string>{"discrete", "adaptive", "budgeted", "sampled_steps"});
   const Problem problem =
       loadProblem(test::problemFile("maze2d"), {{"checker.type=discrete", "checker.geometry=mesh"}, true});
   const auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
@@ -156,4 +162,51 @@ TEST_CASE("registry: names, the verifier and the checker-wide geometry", "[regis
   REQUIRE(scaled.checker.of<AdaptiveChecker>().eta == Approx(0.01));
   REQUIRE(scaled.checker.of<DiscreteChecker>().eps == Approx(0.1));
   REQUIRE(scaled.checker.of<DiscreteChecker>().resolution == 0.01);
+}
+
+TEST_CASE("registry: a strategy registered at run time is read, overridden, validated and made like the others",
+          "[registry]") {
+  using test::SampledStepsChecker;
+  test::TempDir dir;
+  const std::string maze =
+      std::regex_replace(test::readText(test::problemFile("maze2d")), std::regex("\nchecker:[^\n]*"), "");
+  const auto withChecker = [&](const std::string& section) {
+    const std::filesystem::path file = dir.path / "registered.yaml";
+    std::ofstream(file) << maze << "\n" << section;
+    return file;
+  };
+  // Every kind of field: integer, number, choice, boolean, and the checker-wide geometry.
+  const auto file = withChecker(
+      "checker:\n  type: sampled_steps\n  geometry: mesh\n"
+      "  sampled_steps: {steps: 40, max_step: 0.25, order: forward, check_ends: true}\n");
+  const Problem problem = loadProblem(file, {{"checker.sampled_steps.steps=7"}, true});
+  const auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  REQUIRE(checker->name() == "sampled_steps");
+  const auto& settings = dynamic_cast<const SampledStepsChecker&>(*checker).settings();
+  REQUIRE(settings.steps == 7);
+  REQUIRE(settings.max_step == 0.25);
+  REQUIRE(settings.order == test::SampledStepsSettings::Order::Forward);
+  REQUIRE(settings.check_ends);
+  REQUIRE(settings.geometry == Geometry::Mesh);
+  REQUIRE(checker->description().find("7 configurations") != std::string::npos);
+  // A bad choice is refused with the file's line and column, and the spellings.
+  try {
+    loadProblem(withChecker("checker:\n  sampled_steps: {order: backwards}\n"));
+    FAIL("the reader accepted it");
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    INFO(message);
+    REQUIRE(message.find("registered.yaml:") != std::string::npos);
+    REQUIRE(message.find("coarse_to_fine") != std::string::npos);
+  }
+  // An unknown key of its section is refused too.
+  REQUIRE_THROWS_AS(loadProblem(withChecker("checker:\n  sampled_steps: {stepz: 3}\n")), InputError);
+  // A name can be registered once.
+  REQUIRE_THROWS_AS(registerChecker<SampledStepsChecker>(), std::invalid_argument);
+  // It checks: a straight edge through maze2d's walls collides at the first configuration
+  // found, which lies on the edge.
+  const EdgeResult verdict = checker->checkEdge(problem.start, problem.goal);
+  REQUIRE(verdict.verdict == Verdict::Colliding);
+  REQUIRE(verdict.witness_t > 0.0);
+  REQUIRE(verdict.witness_t < 1.0);
 }
