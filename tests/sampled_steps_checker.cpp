@@ -28,9 +28,7 @@ double coarseToFine(std::size_t i, std::size_t n, std::vector<bool>& done) {
 
 SampledStepsChecker::SampledStepsChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
                                          Settings settings)
-    : Checker(std::move(robot), std::move(scene)),
-      settings_(settings),
-      collision_(robot_, scene_, settings.geometry) {
+    : Checker(std::move(robot), std::move(scene)), settings_(settings), collision_(robot_, scene_, settings.geometry) {
   static_cast<void>(kRegistered);
   validateFields(settings_, std::string(kName));
 }

@@ -25,8 +25,9 @@ struct SampledStepsSettings {
   void fields(Fields& f) {
     f.integer("steps", steps, {.min = 1.0, .max = 1e6, .unit = "configurations"});
     f.number("max_step", max_step, {.min = 0.0, .unit = "C-space distance; 0: no limit"});
-    f.choice("order", order,
-             std::array{Choice<Order>{"forward", Order::Forward}, Choice<Order>{"coarse_to_fine", Order::CoarseToFine}});
+    f.choice(
+        "order", order,
+        std::array{Choice<Order>{"forward", Order::Forward}, Choice<Order>{"coarse_to_fine", Order::CoarseToFine}});
     f.boolean("check_ends", check_ends);
     f.geometry(geometry);
   }
