@@ -59,94 +59,120 @@ std::size_t bucketOf(double confidence) {
   if (confidence >= 100.0) return kBuckets - 1;
   return std::min<std::size_t>(static_cast<std::size_t>(confidence / 10.0), kBuckets - 2);
 }
-}  // namespace
 
-LinLiResult runLinLi(const LinLiExperiment& experiment) {
-  const Problem problem = loadProblem(experiment.problem);
-  const Robot& robot = *problem.robot;
-  CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
-  CheckStats oracleStats;
-
-  // Learning phase: start, goal and valid samples, each joined to its k nearest.
-  std::vector<Config> nodes{problem.start, problem.goal};
-  ompl::RNG rng(experiment.seed);
-  Config q;
-  for (std::size_t attempts = 0; nodes.size() < experiment.samples + 2; ++attempts) {
-    if (attempts > 1000 * experiment.samples) throw std::invalid_argument("too few valid samples for the roadmap");
-    robot.sampleUniform(rng, q);
-    if (!oracle.inCollision(q, oracleStats)) nodes.push_back(q);
+/// The experiment's roadmap and the traversal runs over its edges.
+class LinLiRun {
+ public:
+  explicit LinLiRun(const LinLiExperiment& experiment)
+      : experiment_(experiment),
+        problem_(loadProblem(experiment.problem)),
+        robot_(*problem_.robot),
+        oracle_(problem_.robot, problem_.scene, Geometry::Mesh) {
+    buildRoadmap();
+    truth_.resize(edges_.size());
   }
-  std::vector<std::pair<std::size_t, std::size_t>> edges;
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    std::vector<std::size_t> order(nodes.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-      return robot.distance(nodes[i], nodes[x]) < robot.distance(nodes[i], nodes[y]);
-    });
-    for (std::size_t n = 1; n <= std::min(experiment.k, nodes.size() - 1); ++n) {
-      const std::pair<std::size_t, std::size_t> edge{std::min(i, order[n]), std::max(i, order[n])};
-      if (std::find(edges.begin(), edges.end(), edge) == edges.end()) edges.push_back(edge);
+
+  std::size_t edgeCount() const { return edges_.size(); }
+
+  /// One traversal order (run 0: coherence, 1: depth-first) at one budget
+  /// over every edge's samples, counted into row and, at Table 2's budget,
+  /// into table2.
+  void runOrder(std::uint64_t budget, int run, LinLiRow& row, std::vector<LinLiBucket>& table2) {
+    TraversalSettings settings = experiment_.traversal;
+    settings.budget_bv_tests = budget;
+    settings.order = run == 0 ? TraversalOrder::Coherence : TraversalOrder::DepthFirst;
+    BvttTraversal traversal(settings);
+    CheckStats stats;
+    std::size_t checks = 0;
+    double confidenceSum = 0.0;
+    for (std::size_t e = 0; e < edges_.size(); ++e) {
+      const Config& a = nodes_[edges_[e].first];
+      const Config& b = nodes_[edges_[e].second];
+      const std::size_t n = sampleCount(e);
+      truth_[e].resize(n, -1);
+      // As the budgeted checker: the sequence starts with an exact check of the valid endpoint.
+      traversal.forget();
+      robot_.linkPoses(a, poses_);
+      robotMeshPairs(robot_, *problem_.scene, poses_, pairs_);
+      traversal.check(pairs_, stats, 0);
+      for (std::size_t i = 1; i < n; ++i) {
+        robot_.interpolate(a, b, static_cast<double>(i) / static_cast<double>(n), q_);
+        robot_.linkPoses(q_, poses_);
+        robotMeshPairs(robot_, *problem_.scene, poses_, pairs_);
+        const TraversalResult check = traversal.check(pairs_, stats);
+        ++checks;
+        if (truth_[e][i] < 0) truth_[e][i] = oracle_.inCollision(q_, oracleStats_) ? 1 : 0;
+        if (!check.complete) {
+          ++row.incomplete[run];
+          confidenceSum += check.confidence;
+          if (budget == experiment_.table2_budget) {
+            LinLiBucket& bucket = table2[bucketOf(check.confidence)];
+            ++(truth_[e][i] ? bucket.colliding[run] : bucket.free[run]);
+          }
+        }
+        if (check.colliding) break;  // a checker stops at the first collision found
+      }
+    }
+    row.mean_confidence[run] =
+        row.incomplete[run] > 0 ? confidenceSum / static_cast<double>(row.incomplete[run]) : 100.0;
+    row.checks = std::max(row.checks, checks);
+  }
+
+ private:
+  /// Learning phase: start, goal and valid samples, each joined to its k nearest.
+  void buildRoadmap() {
+    nodes_ = {problem_.start, problem_.goal};
+    ompl::RNG rng(experiment_.seed);
+    for (std::size_t attempts = 0; nodes_.size() < experiment_.samples + 2; ++attempts) {
+      if (attempts > 1000 * experiment_.samples) throw std::invalid_argument("too few valid samples for the roadmap");
+      robot_.sampleUniform(rng, q_);
+      if (!oracle_.inCollision(q_, oracleStats_)) nodes_.push_back(q_);
+    }
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      std::vector<std::size_t> order(nodes_.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        return robot_.distance(nodes_[i], nodes_[x]) < robot_.distance(nodes_[i], nodes_[y]);
+      });
+      for (std::size_t n = 1; n <= std::min(experiment_.k, nodes_.size() - 1); ++n) {
+        const std::pair<std::size_t, std::size_t> edge{std::min(i, order[n]), std::max(i, order[n])};
+        if (std::find(edges_.begin(), edges_.end(), edge) == edges_.end()) edges_.push_back(edge);
+      }
     }
   }
 
-  // FCL's verdict at each edge sample, computed once and shared by every run.
-  std::vector<std::vector<signed char>> truth(edges.size());
-  const double step = experiment.resolution * robot.maxExtent();
-  auto sampleCount = [&](std::size_t e) {
-    const double length = robot.distance(nodes[edges[e].first], nodes[edges[e].second]);
+  std::size_t sampleCount(std::size_t e) const {
+    const double step = experiment_.resolution * robot_.maxExtent();
+    const double length = robot_.distance(nodes_[edges_[e].first], nodes_[edges_[e].second]);
     return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(length / step)));
-  };
+  }
 
+  const LinLiExperiment& experiment_;
+  const Problem problem_;
+  const Robot& robot_;
+  CollisionQueries oracle_;
+  CheckStats oracleStats_;
+  std::vector<Config> nodes_;
+  std::vector<std::pair<std::size_t, std::size_t>> edges_;
+  /// FCL's verdict at each edge sample (-1: not yet), computed once and shared by every run.
+  std::vector<std::vector<signed char>> truth_;
+  std::vector<Transform> poses_;
+  std::vector<MeshPair> pairs_;
+  Config q_;
+};
+}  // namespace
+
+LinLiResult runLinLi(const LinLiExperiment& experiment) {
+  LinLiRun runs(experiment);
   LinLiResult result;
-  result.edges = edges.size();
+  result.edges = runs.edgeCount();
   result.table2.resize(kBuckets);
   for (std::size_t b = 0; b < kBuckets; ++b)
     result.table2[b] = {
         b + 1 == kBuckets ? std::string("100") : fmt::format("{}-{}", 10 * b, 10 * (b + 1)), {0, 0}, {0, 0}};
-  std::vector<Transform> poses;
-  std::vector<MeshPair> pairs;
   for (const std::uint64_t budget : experiment.budgets) {
     LinLiRow row{budget, 0, {0, 0}, {0.0, 0.0}};
-    for (int run = 0; run < 2; ++run) {
-      TraversalSettings settings = experiment.traversal;
-      settings.budget_bv_tests = budget;
-      settings.order = run == 0 ? TraversalOrder::Coherence : TraversalOrder::DepthFirst;
-      BvttTraversal traversal(settings);
-      CheckStats stats;
-      std::size_t checks = 0;
-      double confidenceSum = 0.0;
-      for (std::size_t e = 0; e < edges.size(); ++e) {
-        const Config& a = nodes[edges[e].first];
-        const Config& b = nodes[edges[e].second];
-        const std::size_t n = sampleCount(e);
-        truth[e].resize(n, -1);
-        // As the budgeted checker: the sequence starts with an exact check of the valid endpoint.
-        traversal.forget();
-        robot.linkPoses(a, poses);
-        robotMeshPairs(robot, *problem.scene, poses, pairs);
-        traversal.check(pairs, stats, 0);
-        for (std::size_t i = 1; i < n; ++i) {
-          robot.interpolate(a, b, static_cast<double>(i) / static_cast<double>(n), q);
-          robot.linkPoses(q, poses);
-          robotMeshPairs(robot, *problem.scene, poses, pairs);
-          const TraversalResult check = traversal.check(pairs, stats);
-          ++checks;
-          if (truth[e][i] < 0) truth[e][i] = oracle.inCollision(q, oracleStats) ? 1 : 0;
-          if (!check.complete) {
-            ++row.incomplete[run];
-            confidenceSum += check.confidence;
-            if (budget == experiment.table2_budget) {
-              LinLiBucket& bucket = result.table2[bucketOf(check.confidence)];
-              ++(truth[e][i] ? bucket.colliding[run] : bucket.free[run]);
-            }
-          }
-          if (check.colliding) break;  // a checker stops at the first collision found
-        }
-      }
-      row.mean_confidence[run] =
-          row.incomplete[run] > 0 ? confidenceSum / static_cast<double>(row.incomplete[run]) : 100.0;
-      row.checks = std::max(row.checks, checks);
-    }
+    for (int run = 0; run < 2; ++run) runs.runOrder(budget, run, row, result.table2);
     result.table1.push_back(row);
   }
   return result;

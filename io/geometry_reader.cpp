@@ -13,97 +13,118 @@
 namespace prmkit {
 
 namespace {
+// One reader per generator: the keys it accepts, then each number it takes.
+Mesh readSpring(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  in.requireMap(node, what, {"type", "turns", "coil_radius", "wire_radius", "pitch", "segments", "sides"});
+  SpringParams p;
+  setNumber(in, node, "turns", what, p.turns);
+  setNumber(in, node, "coil_radius", what, p.coil_radius);
+  setNumber(in, node, "wire_radius", what, p.wire_radius);
+  setNumber(in, node, "pitch", what, p.pitch);
+  setNumber(in, node, "segments", what, p.segments);
+  setNumber(in, node, "sides", what, p.sides);
+  return springMesh(p);
+}
+
+void readGearParams(const YamlReader& in, const YAML::Node& node, const std::string& what, GearParams& p) {
+  in.requireMap(node, what, {"type", "teeth", "root_radius", "tip_radius", "bore_radius", "thickness"});
+  setNumber(in, node, "teeth", what, p.teeth);
+  setNumber(in, node, "root_radius", what, p.root_radius);
+  setNumber(in, node, "tip_radius", what, p.tip_radius);
+  setNumber(in, node, "bore_radius", what, p.bore_radius);
+  setNumber(in, node, "thickness", what, p.thickness);
+}
+
+Mesh readGear(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  GearParams p;
+  readGearParams(in, node, what, p);
+  return gearMesh(p);
+}
+
+Mesh readGearPlate(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  in.requireMap(node, what,
+                {"type", "gear", "clearance", "plate_size", "plate_thickness", "plate_height", "spindle_length"});
+  GearPlateParams p;
+  if (node["gear"]) readGearParams(in, node["gear"], what + ".gear", p.gear);
+  setNumber(in, node, "clearance", what, p.clearance);
+  setNumber(in, node, "plate_size", what, p.plate_size);
+  setNumber(in, node, "plate_thickness", what, p.plate_thickness);
+  setNumber(in, node, "plate_height", what, p.plate_height);
+  setNumber(in, node, "spindle_length", what, p.spindle_length);
+  return gearPlateMotorMesh(p);
+}
+
+Mesh readSlotWall(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  in.requireMap(node, what, {"type", "width", "height", "thickness", "slot_width", "slot_height"});
+  SlotWallParams p;
+  setNumber(in, node, "width", what, p.width);
+  setNumber(in, node, "height", what, p.height);
+  setNumber(in, node, "thickness", what, p.thickness);
+  setNumber(in, node, "slot_width", what, p.slot_width);
+  setNumber(in, node, "slot_height", what, p.slot_height);
+  return slotWallMesh(p);
+}
+
+Mesh readTwistedSlot(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  in.requireMap(node, what, {"type", "plates", "spacing", "twist", "size", "thickness", "slot_width", "slot_height"});
+  TwistedSlotParams p;
+  setNumber(in, node, "plates", what, p.plates);
+  setNumber(in, node, "spacing", what, p.spacing);
+  setNumber(in, node, "twist", what, p.twist);
+  setNumber(in, node, "size", what, p.size);
+  setNumber(in, node, "thickness", what, p.thickness);
+  setNumber(in, node, "slot_width", what, p.slot_width);
+  setNumber(in, node, "slot_height", what, p.slot_height);
+  return twistedSlotMesh(p);
+}
+
+Mesh readBugTrap(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  in.requireMap(node, what, {"type", "size", "wall", "opening", "lip", "height", "lids"});
+  BugTrapParams p;
+  setNumber(in, node, "size", what, p.size);
+  setNumber(in, node, "wall", what, p.wall);
+  setNumber(in, node, "opening", what, p.opening);
+  setNumber(in, node, "lip", what, p.lip);
+  setNumber(in, node, "height", what, p.height);
+  if (node["lids"]) p.lids = in.boolean(node["lids"], what + ".lids");
+  return bugTrapMesh(p);
+}
+
+Mesh readRandomObstacles(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  in.requireMap(node, what,
+                {"type", "count", "region_min", "region_max", "min_size", "max_size", "planar", "polygons", "seed"});
+  RandomBoxesParams p;
+  setNumber(in, node, "count", what, p.count);
+  if (node["region_min"]) p.region_min = in.vector(node["region_min"], what + ".region_min", 3);
+  if (node["region_max"]) p.region_max = in.vector(node["region_max"], what + ".region_max", 3);
+  setNumber(in, node, "min_size", what, p.min_size);
+  setNumber(in, node, "max_size", what, p.max_size);
+  if (node["planar"]) p.planar = in.boolean(node["planar"], what + ".planar");
+  if (node["polygons"]) p.polygons = in.boolean(node["polygons"], what + ".polygons");
+  setNumber(in, node, "seed", what, p.seed);
+  if ((p.region_max - p.region_min).minCoeff() <= 0) in.fail(node, "region_max must exceed region_min on every axis");
+  return randomObstaclesMesh(p);
+}
+
 Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::string& what) {
-  const std::string type =
-      in.oneOf(in.require(node, "type", what), what + ".type",
-               {"spring", "gear", "gear_plate", "slot_wall", "twisted_slot", "bug_trap", "random"});
+  using Reader = Mesh (*)(const YamlReader&, const YAML::Node&, const std::string&);
+  static const std::vector<std::pair<std::string, Reader>> generators{{"spring", readSpring},
+                                                                      {"gear", readGear},
+                                                                      {"gear_plate", readGearPlate},
+                                                                      {"slot_wall", readSlotWall},
+                                                                      {"twisted_slot", readTwistedSlot},
+                                                                      {"bug_trap", readBugTrap},
+                                                                      {"random", readRandomObstacles}};
+  std::vector<std::string> names;
+  for (const auto& generator : generators) names.push_back(generator.first);
+  const std::string type = in.oneOf(in.require(node, "type", what), what + ".type", names);
   try {
-    if (type == "spring") {
-      in.requireMap(node, what, {"type", "turns", "coil_radius", "wire_radius", "pitch", "segments", "sides"});
-      SpringParams p;
-      setNumber(in, node, "turns", what, p.turns);
-      setNumber(in, node, "coil_radius", what, p.coil_radius);
-      setNumber(in, node, "wire_radius", what, p.wire_radius);
-      setNumber(in, node, "pitch", what, p.pitch);
-      setNumber(in, node, "segments", what, p.segments);
-      setNumber(in, node, "sides", what, p.sides);
-      return springMesh(p);
-    }
-    auto readGear = [&](const YAML::Node& g, const std::string& gwhat, GearParams& p) {
-      in.requireMap(g, gwhat, {"type", "teeth", "root_radius", "tip_radius", "bore_radius", "thickness"});
-      setNumber(in, g, "teeth", gwhat, p.teeth);
-      setNumber(in, g, "root_radius", gwhat, p.root_radius);
-      setNumber(in, g, "tip_radius", gwhat, p.tip_radius);
-      setNumber(in, g, "bore_radius", gwhat, p.bore_radius);
-      setNumber(in, g, "thickness", gwhat, p.thickness);
-    };
-    if (type == "gear") {
-      GearParams p;
-      readGear(node, what, p);
-      return gearMesh(p);
-    }
-    if (type == "gear_plate") {
-      in.requireMap(node, what,
-                    {"type", "gear", "clearance", "plate_size", "plate_thickness", "plate_height", "spindle_length"});
-      GearPlateParams p;
-      if (node["gear"]) readGear(node["gear"], what + ".gear", p.gear);
-      setNumber(in, node, "clearance", what, p.clearance);
-      setNumber(in, node, "plate_size", what, p.plate_size);
-      setNumber(in, node, "plate_thickness", what, p.plate_thickness);
-      setNumber(in, node, "plate_height", what, p.plate_height);
-      setNumber(in, node, "spindle_length", what, p.spindle_length);
-      return gearPlateMotorMesh(p);
-    }
-    if (type == "slot_wall") {
-      in.requireMap(node, what, {"type", "width", "height", "thickness", "slot_width", "slot_height"});
-      SlotWallParams p;
-      setNumber(in, node, "width", what, p.width);
-      setNumber(in, node, "height", what, p.height);
-      setNumber(in, node, "thickness", what, p.thickness);
-      setNumber(in, node, "slot_width", what, p.slot_width);
-      setNumber(in, node, "slot_height", what, p.slot_height);
-      return slotWallMesh(p);
-    }
-    if (type == "twisted_slot") {
-      in.requireMap(node, what,
-                    {"type", "plates", "spacing", "twist", "size", "thickness", "slot_width", "slot_height"});
-      TwistedSlotParams p;
-      setNumber(in, node, "plates", what, p.plates);
-      setNumber(in, node, "spacing", what, p.spacing);
-      setNumber(in, node, "twist", what, p.twist);
-      setNumber(in, node, "size", what, p.size);
-      setNumber(in, node, "thickness", what, p.thickness);
-      setNumber(in, node, "slot_width", what, p.slot_width);
-      setNumber(in, node, "slot_height", what, p.slot_height);
-      return twistedSlotMesh(p);
-    }
-    if (type == "bug_trap") {
-      in.requireMap(node, what, {"type", "size", "wall", "opening", "lip", "height", "lids"});
-      BugTrapParams p;
-      setNumber(in, node, "size", what, p.size);
-      setNumber(in, node, "wall", what, p.wall);
-      setNumber(in, node, "opening", what, p.opening);
-      setNumber(in, node, "lip", what, p.lip);
-      setNumber(in, node, "height", what, p.height);
-      if (node["lids"]) p.lids = in.boolean(node["lids"], what + ".lids");
-      return bugTrapMesh(p);
-    }
-    in.requireMap(node, what,
-                  {"type", "count", "region_min", "region_max", "min_size", "max_size", "planar", "polygons", "seed"});
-    RandomBoxesParams p;
-    setNumber(in, node, "count", what, p.count);
-    if (node["region_min"]) p.region_min = in.vector(node["region_min"], what + ".region_min", 3);
-    if (node["region_max"]) p.region_max = in.vector(node["region_max"], what + ".region_max", 3);
-    setNumber(in, node, "min_size", what, p.min_size);
-    setNumber(in, node, "max_size", what, p.max_size);
-    if (node["planar"]) p.planar = in.boolean(node["planar"], what + ".planar");
-    if (node["polygons"]) p.polygons = in.boolean(node["polygons"], what + ".polygons");
-    setNumber(in, node, "seed", what, p.seed);
-    if ((p.region_max - p.region_min).minCoeff() <= 0) in.fail(node, "region_max must exceed region_min on every axis");
-    return randomObstaclesMesh(p);
+    for (const auto& [name, read] : generators)
+      if (name == type) return read(in, node, what);
   } catch (const std::invalid_argument& e) {
     in.fail(node, e.what());
   }
+  in.fail(node, "unknown generator");  // oneOf refused it already
 }
 }  // namespace
 

@@ -156,61 +156,69 @@ std::map<std::string, std::string> problemValues(const CfgFile& cfg) {
   return values;
 }
 
-}  // namespace
+/// A [problem] section turned into the YAML problem it stands for, step by
+/// step, each node located at the .cfg line it came from.
+class OmplAppProblem {
+ public:
+  explicit OmplAppProblem(const std::filesystem::path& file)
+      : file_(file), cfg_(readCfg(file)), values_(problemValues(cfg_)) {
+    is3D_ = values_.count("start.z") || values_.count("goal.z") || values_.count("start.axis.x");
+    axes_ = is3D_ ? std::vector<std::string>{"x", "y", "z"} : std::vector<std::string>{"x", "y"};
+  }
 
-YamlReader readOmplAppConfig(const std::filesystem::path& file) {
-  const CfgFile cfg = readCfg(file);
-  auto values = problemValues(cfg);
-  auto lineOf = [&](const std::string& key) { return cfg.lineOf("problem", key); };
-  auto require = [&](const std::string& key) -> const std::string& {
-    const auto it = values.find(key);
-    if (it == values.end()) throw InputError(fmt::format("{}: [problem] needs '{}'", file.string(), key));
+  YamlReader build() {
+    root_["name"] = values_.count("name") ? values_["name"] : file_.stem().string();
+    addBodies();
+    if (values_.count("sampler")) {
+      root_["planner"]["sampler"] = checkedSampler(values_["sampler"], lineOf("sampler"));
+      located_.emplace_back(root_["planner"]["sampler"], lineOf("sampler"));
+    }
+    if (values_.count("objective.threshold")) number("objective.threshold");
+    addBounds();
+    for (const std::string end : {"start", "goal"}) addEnd(end);
+    return YamlReader(file_, root_, std::move(located_));
+  }
+
+ private:
+  std::string lineOf(const std::string& key) const { return cfg_.lineOf("problem", key); }
+  const std::string& require(const std::string& key) const {
+    const auto it = values_.find(key);
+    if (it == values_.end()) throw InputError(fmt::format("{}: [problem] needs '{}'", file_.string(), key));
     return it->second;
-  };
-  auto number = [&](const std::string& key) { return parsedNumber(require(key), key, lineOf(key)); };
-  const bool is3D = values.count("start.z") || values.count("goal.z") || values.count("start.axis.x");
-
-  std::vector<std::pair<YAML::Node, std::string>> located;
-  YAML::Node root(YAML::NodeType::Map);
-  root["name"] = values.count("name") ? values["name"] : file.stem().string();
-  auto meshPath = [&](const std::string& key) {
-    const std::filesystem::path path = file.parent_path() / require(key);
+  }
+  double number(const std::string& key) const { return parsedNumber(require(key), key, lineOf(key)); }
+  std::string meshPath(const std::string& key) const {
+    const std::filesystem::path path = file_.parent_path() / require(key);
     return std::filesystem::absolute(path).lexically_normal().string();
-  };
-  root["robot"]["type"] = is3D ? "rigid3d" : "rigid2d";
-  root["robot"]["geometry"]["mesh"]["file"] = meshPath("robot");
-  root["robot"]["geometry"]["mesh"]["center"] = true;
-  located.emplace_back(root["robot"]["geometry"]["mesh"]["file"], lineOf("robot"));
-  // Without a world the robot moves in an empty workspace (OMPL.app's rule).
-  root["scene"]["obstacles"] = YAML::Node(YAML::NodeType::Sequence);
-  const bool hasWorld = values.count("world") > 0;
-  if (hasWorld) {
-    YAML::Node obstacle(YAML::NodeType::Map);
-    obstacle["name"] = "world";
-    obstacle["mesh"]["file"] = meshPath("world");
-    located.emplace_back(obstacle["mesh"]["file"], lineOf("world"));
-    root["scene"]["obstacles"].push_back(obstacle);
   }
-  if (values.count("sampler")) {
-    root["planner"]["sampler"] = checkedSampler(values["sampler"], lineOf("sampler"));
-    located.emplace_back(root["planner"]["sampler"], lineOf("sampler"));
-  }
-  if (values.count("objective.threshold")) number("objective.threshold");
 
-  const std::vector<std::string> axes =
-      is3D ? std::vector<std::string>{"x", "y", "z"} : std::vector<std::string>{"x", "y"};
-  YAML::Node lower(YAML::NodeType::Sequence), upper(YAML::NodeType::Sequence);
-  const bool hasVolume = values.count("volume.min.x") > 0;
-  Eigen::AlignedBox3d inferred;
-  if (!hasVolume) {
-    // OMPL.app infers the bounds from the world mesh and the start and goal
-    // positions, enlarged by 10 % (and here by the robot's size, so that a
-    // workspace without a world is not flat).
+  void addBodies() {
+    root_["robot"]["type"] = is3D_ ? "rigid3d" : "rigid2d";
+    root_["robot"]["geometry"]["mesh"]["file"] = meshPath("robot");
+    root_["robot"]["geometry"]["mesh"]["center"] = true;
+    located_.emplace_back(root_["robot"]["geometry"]["mesh"]["file"], lineOf("robot"));
+    // Without a world the robot moves in an empty workspace (OMPL.app's rule).
+    root_["scene"]["obstacles"] = YAML::Node(YAML::NodeType::Sequence);
+    if (values_.count("world")) {
+      YAML::Node obstacle(YAML::NodeType::Map);
+      obstacle["name"] = "world";
+      obstacle["mesh"]["file"] = meshPath("world");
+      located_.emplace_back(obstacle["mesh"]["file"], lineOf("world"));
+      root_["scene"]["obstacles"].push_back(obstacle);
+    }
+  }
+
+  /// OMPL.app infers the bounds from the world mesh and the start and goal
+  /// positions, enlarged by 10 % (and here by the robot's size, so that a
+  /// workspace without a world is not flat).
+  Eigen::AlignedBox3d inferredBounds() const {
+    const bool hasWorld = values_.count("world") > 0;
+    Eigen::AlignedBox3d inferred;
     try {
       if (hasWorld) inferred = loadMeshFile(meshPath("world")).bounds();
       for (const std::string end : {"start", "goal"}) {
         Eigen::Vector3d p = Eigen::Vector3d::Zero();
-        for (std::size_t i = 0; i < axes.size(); ++i) p[static_cast<Eigen::Index>(i)] = number(end + "." + axes[i]);
+        for (std::size_t i = 0; i < axes_.size(); ++i) p[static_cast<Eigen::Index>(i)] = number(end + "." + axes_[i]);
         inferred.extend(p);
       }
       const Mesh robot = loadMeshFile(meshPath("robot"));
@@ -221,22 +229,29 @@ YamlReader readOmplAppConfig(const std::filesystem::path& file) {
     } catch (const MeshLoadError& e) {
       throw InputError(fmt::format("{}: {}", lineOf(hasWorld ? "world" : "robot"), e.what()));
     }
-  }
-  for (std::size_t i = 0; i < axes.size(); ++i) {
-    lower.push_back(hasVolume ? number("volume.min." + axes[i]) : inferred.min()[static_cast<Eigen::Index>(i)]);
-    upper.push_back(hasVolume ? number("volume.max." + axes[i]) : inferred.max()[static_cast<Eigen::Index>(i)]);
-  }
-  root["bounds"]["lower"] = lower;
-  root["bounds"]["upper"] = upper;
-  if (hasVolume) {
-    located.emplace_back(root["bounds"]["lower"], lineOf("volume.min.x"));
-    located.emplace_back(root["bounds"]["upper"], lineOf("volume.max.x"));
+    return inferred;
   }
 
-  for (const std::string end : {"start", "goal"}) {
+  void addBounds() {
+    const bool hasVolume = values_.count("volume.min.x") > 0;
+    const Eigen::AlignedBox3d inferred = hasVolume ? Eigen::AlignedBox3d() : inferredBounds();
+    YAML::Node lower(YAML::NodeType::Sequence), upper(YAML::NodeType::Sequence);
+    for (std::size_t i = 0; i < axes_.size(); ++i) {
+      lower.push_back(hasVolume ? number("volume.min." + axes_[i]) : inferred.min()[static_cast<Eigen::Index>(i)]);
+      upper.push_back(hasVolume ? number("volume.max." + axes_[i]) : inferred.max()[static_cast<Eigen::Index>(i)]);
+    }
+    root_["bounds"]["lower"] = lower;
+    root_["bounds"]["upper"] = upper;
+    if (hasVolume) {
+      located_.emplace_back(root_["bounds"]["lower"], lineOf("volume.min.x"));
+      located_.emplace_back(root_["bounds"]["upper"], lineOf("volume.max.x"));
+    }
+  }
+
+  void addEnd(const std::string& end) {
     YAML::Node q(YAML::NodeType::Sequence);
-    for (const auto& axis : axes) q.push_back(number(end + "." + axis));
-    if (is3D) {
+    for (const auto& axis : axes_) q.push_back(number(end + "." + axis));
+    if (is3D_) {
       Eigen::Vector3d axis(number(end + ".axis.x"), number(end + ".axis.y"), number(end + ".axis.z"));
       const double theta = number(end + ".theta");
       Eigen::Quaterniond rotation = Eigen::Quaterniond::Identity();
@@ -248,11 +263,22 @@ YamlReader readOmplAppConfig(const std::filesystem::path& file) {
     } else {
       q.push_back(number(end + ".theta"));
     }
-    root[end] = q;
-    located.emplace_back(root[end], lineOf(end + ".x"));
+    root_[end] = q;
+    located_.emplace_back(root_[end], lineOf(end + ".x"));
   }
-  return YamlReader(file, root, std::move(located));
-}
+
+  std::filesystem::path file_;
+  CfgFile cfg_;
+  std::map<std::string, std::string> values_;
+  bool is3D_ = false;
+  std::vector<std::string> axes_;
+  YAML::Node root_{YAML::NodeType::Map};
+  std::vector<std::pair<YAML::Node, std::string>> located_;
+};
+
+}  // namespace
+
+YamlReader readOmplAppConfig(const std::filesystem::path& file) { return OmplAppProblem(file).build(); }
 
 OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
   const CfgFile cfg = readCfg(file);
