@@ -1,11 +1,16 @@
 #pragma once
-// The roadmap's nearest-neighbour queries. Where the robot's metric is the
-// Euclidean norm of its coordinates (joint-space chains and arms), a k-d tree
-// (nanoflann's dynamic index: trees of 2^i points, rebuilt as points arrive)
-// over a contiguous copy of the coordinates; otherwise (the SE(2) and SE(3)
-// metrics, which a k-d tree cannot prune on) OMPL's GNAT with the robot's
-// metric. On a Panda roadmap GNAT evaluated about a thousand distances per
-// new vertex at 20 000 vertices, each two pointer hops from the graph.
+// The roadmap's nearest-neighbour queries, on a k-d tree (nanoflann's
+// dynamic index: trees of 2^i points, rebuilt as points arrive) over a
+// contiguous copy of coordinates. Where the robot's metric is the Euclidean
+// norm of its coordinates (joint-space chains and arms) the tree answers
+// directly. Where the robot has a Euclidean embedding that never
+// overestimates its metric (SE(2), SE(3): Robot::embed), the tree finds
+// candidates and the metric decides, exactly: the k nearest by the embedding
+// give a radius R (the k-th smallest metric distance among them); every
+// vertex within R by the metric is within R in the embedding, so one radius
+// search there and the metric on what it returns give the k nearest. Other
+// robots use OMPL's GNAT with the robot's metric, which evaluated about a
+// thousand distances per new vertex on 20 000-vertex roadmaps.
 #include "robots/robot.h"
 
 #include <ompl/datastructures/NearestNeighborsGNATNoThreadSafety.h>
@@ -32,15 +37,27 @@ class NearestVertices {
   void nearestK(std::size_t v, std::size_t k, std::vector<std::size_t>& out) const;
   /// The vertices within `radius` of vertex v, v itself among them, nearest first.
   void nearestR(std::size_t v, double radius, std::vector<std::size_t>& out) const;
-  /// "k-d tree" or "GNAT".
-  std::string structure() const { return kdTree_ ? "k-d tree" : "GNAT"; }
+  /// "k-d tree", "k-d tree on an embedding" or "GNAT".
+  std::string structure() const;
   /// Bytes of the k-d tree's copy of the coordinates (0 with GNAT).
   std::size_t coordinateBytes() const;
+  /// Metric evaluations made by queries on an embedding so far.
+  std::size_t metricEvaluations() const { return metricEvaluations_; }
 
  private:
   struct KdTree;
+  /// The k nearest (or, with radius > 0, all within radius) by the metric,
+  /// from candidates the embedding's k-d tree finds.
+  void nearestEmbedded(std::size_t v, std::size_t k, double radius, std::vector<std::size_t>& out) const;
+
+  const Robot& robot_;
+  std::function<const Config&(std::size_t)> config_;
   std::unique_ptr<KdTree> kdTree_;
+  bool embedded_ = false;  // the tree holds Robot::embed coordinates, not the configurations
   ompl::NearestNeighborsGNATNoThreadSafety<std::size_t> gnat_;
+  mutable std::size_t metricEvaluations_ = 0;
+  mutable std::vector<double> query_;
+  mutable std::vector<std::pair<double, std::size_t>> ranked_;
 };
 
 }  // namespace prmkit

@@ -41,6 +41,13 @@ double RigidBody2D::distance(const Config& a, const Config& b) const {
   return (b.head<2>() - a.head<2>()).norm() + std::abs(angleDifference(a[2], b[2]));
 }
 
+void RigidBody2D::embed(const Config& q, std::size_t, double* out) const {
+  out[0] = q[0];
+  out[1] = q[1];
+  out[2] = std::cos(q[2]);
+  out[3] = std::sin(q[2]);
+}
+
 double RigidBody2D::maxExtent() const { return (bounds_.upper - bounds_.lower).norm() + kPi; }
 
 double RigidBody2D::resolutionSteps(const Config& a, const Config& b, double resolution) const {
@@ -117,6 +124,14 @@ double halfAngle(const Config& a, const Config& b) {
 
 double RigidBody3D::distance(const Config& a, const Config& b) const {
   return (b.head<3>() - a.head<3>()).norm() + halfAngle(a, b);
+}
+
+void RigidBody3D::embed(const Config& q, std::size_t variant, double* out) const {
+  // Variant 0 in the hemisphere w >= 0, where the nearest rotations of most
+  // configurations have their variant 0 too.
+  const double sign = (q[6] >= 0.0 ? 1.0 : -1.0) * (variant == 0 ? 1.0 : -1.0);
+  for (int i = 0; i < 3; ++i) out[i] = q[i];
+  for (int i = 3; i < 7; ++i) out[i] = sign * q[i];
 }
 
 double RigidBody3D::maxExtent() const { return (bounds_.upper - bounds_.lower).norm() + kPi / 2; }

@@ -15,6 +15,9 @@ class RigidBody2D final : public Robot {
   void sampleUniform(ompl::RNG& rng, Config& out) const override;
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   double distance(const Config& a, const Config& b) const override;
+  /// (x, y, cos theta, sin theta): the chord 2 sin(|dtheta| / 2) never exceeds |dtheta|.
+  std::size_t embeddingDimension() const override { return 4; }
+  void embed(const Config& q, std::size_t variant, double* out) const override;
   double maxExtent() const override;
   /// Translation against the bounds' diagonal, rotation against pi.
   double resolutionSteps(const Config& a, const Config& b, double resolution) const override;
@@ -47,6 +50,11 @@ class RigidBody3D final : public Robot {
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   /// OMPL's SE(3) metric: |dt| + acos(|<qa, qb>|).
   double distance(const Config& a, const Config& b) const override;
+  /// (x, y, z, +-q): the chord |qa -+ qb| never exceeds acos(|<qa, qb>|);
+  /// variant 0 has w >= 0, variant 1 is its opposite (the same rotation).
+  std::size_t embeddingDimension() const override { return 7; }
+  std::size_t embeddingVariants() const override { return 2; }
+  void embed(const Config& q, std::size_t variant, double* out) const override;
   double maxExtent() const override;
   /// Translation against the bounds' diagonal, rotation against pi / 2 (OMPL's SO(3) extent).
   double resolutionSteps(const Config& a, const Config& b, double resolution) const override;

@@ -96,6 +96,16 @@ class Robot {
   /// `distance` is the Euclidean norm of the coordinates' difference, so
   /// nearest neighbours can come from a k-d tree.
   virtual bool euclideanMetric() const { return false; }
+  /// Coordinates in a Euclidean space that never overestimate the metric:
+  /// |embed(a, 0) - embed(b, w)| <= distance(a, b) for some variant w
+  /// (configurations the metric identifies, as SE(3)'s q and -q, have one
+  /// variant each, and every variant of b is that close to a only if b is).
+  /// A k-d tree over variant 0 then finds exact nearest neighbours under a
+  /// metric it cannot prune on: candidates by the embedding, then the metric.
+  /// 0: no embedding.
+  virtual std::size_t embeddingDimension() const { return 0; }
+  virtual std::size_t embeddingVariants() const { return 1; }
+  virtual void embed(const Config& /*q*/, std::size_t /*variant*/, double* /*out*/) const {}
   /// Largest distance of the space (OMPL's getMaximumExtent), the unit of C-space resolutions.
   virtual double maxExtent() const = 0;
   /// How many steps of `resolution` (a fraction of the extent) the edge a -> b

@@ -1,6 +1,7 @@
 #include "io/problem.h"
 #include "eval/verify.h"
 #include "planner/edge_check_pool.h"
+#include "planner/nearest_vertices.h"
 #include "planner/roadmap.h"
 
 #include <boost/graph/connected_components.hpp>
@@ -337,5 +338,53 @@ TEST_CASE("edge check pool: verdicts in order on every thread count, a failing c
     withBad.insert(withBad.begin() + 20, {&configs[0], &wrongSize});
     REQUIRE_THROWS_AS(pool.check(withBad), std::invalid_argument);
     REQUIRE(pool.check(edges).size() == edges.size());  // still usable
+  }
+}
+
+TEST_CASE(
+    "nearest vertices on an embedding: the same k nearest and radius sets as brute force, with few metric "
+    "evaluations",
+    "[planning]") {
+  for (const std::string name : {"maze2d", "bug_trap3d"}) {
+    const Problem problem = loadProblem(test::problemFile(name));
+    const Robot& robot = *problem.robot;
+    REQUIRE(robot.embeddingDimension() > 0);
+    std::vector<Config> configs(3000);
+    ompl::RNG rng(17);
+    for (Config& q : configs) robot.sampleUniform(rng, q);
+    // Exact duplicates and mirrored quaternions (the same rotation) are the hard ties.
+    configs[10] = configs[9];
+    if (robot.embeddingVariants() > 1) {
+      configs[12] = configs[11];
+      configs[12].tail<4>() *= -1.0;
+    }
+    NearestVertices nearest(robot, [&](std::size_t v) -> const Config& { return configs[v]; });
+    REQUIRE(nearest.structure() == "k-d tree on an embedding");
+    for (std::size_t v = 0; v < configs.size(); ++v) nearest.add(v, configs[v]);
+    std::vector<std::size_t> found;
+    std::size_t queries = 0;
+    for (std::size_t v = 0; v < configs.size(); v += 37) {
+      std::vector<std::pair<double, std::size_t>> all;
+      for (std::size_t u = 0; u < configs.size(); ++u) all.emplace_back(robot.distance(configs[v], configs[u]), u);
+      std::sort(all.begin(), all.end());
+      INFO(name << " vertex " << v);
+      for (const std::size_t k : {1, 10, 25}) {
+        nearest.nearestK(v, k, found);
+        ++queries;
+        REQUIRE(found.size() == k);
+        // The same distances in the same order (the vertices too, but for exact ties).
+        for (std::size_t i = 0; i < k; ++i) REQUIRE(robot.distance(configs[v], configs[found[i]]) == all[i].first);
+      }
+      const double radius = all[15].first;
+      nearest.nearestR(v, radius, found);
+      ++queries;
+      std::size_t within = 0;
+      while (within < all.size() && all[within].first <= radius) ++within;
+      REQUIRE(found.size() == within);
+      for (std::size_t i = 0; i < within; ++i) REQUIRE(found[i] == all[i].second);
+    }
+    // The point of the embedding: far fewer metric evaluations than vertices.
+    INFO(nearest.metricEvaluations() << " metric evaluations for " << queries << " queries");
+    REQUIRE(nearest.metricEvaluations() < queries * configs.size() / 10);
   }
 }
