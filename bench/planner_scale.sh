@@ -6,6 +6,8 @@
 #   bench/planner_scale.sh [SAMPLE_LIMITS...]      (default: 1000 10000 100000)
 #   ARM_LIMIT_MAX=N: skip the arm above N samples (default 10000: prm checks
 #   every edge, about 10 ms of checker time per Panda vertex)
+#   PLOT=file.png: also draw planning time split into the checker's and the
+#   rest against roadmap size, one panel per robot and planner (matplotlib)
 #
 # Rigid body: the shipped bug_trap3d with a rod 0.22 m square in section,
 # which cannot pass the 0.2 m exit, so the roadmap grows until the sample
@@ -25,10 +27,14 @@ B=${PRMKIT_BENCHDATA:-../shared/benchdata}/mbm_panda_vamp
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+rows="$work/rows.jsonl"
 row() {  # label stats.json
-  python3 - "$1" "$2" <<'PY'
+  python3 - "$1" "$2" "$rows" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[2]))
+with open(sys.argv[3], "a") as rows:
+    rows.write(json.dumps({"run": sys.argv[1], "vertices": s["roadmap_vertices"], "time_s": s["time_s"],
+                           "check_time_s": s["check_time_s"]}) + "\n")
 outside = 1 - s["check_time_s"] / s["time_s"] if s["time_s"] > 0 else 0
 print(f'{sys.argv[1]:<28} {s["roadmap_vertices"]:>9} {s["roadmap_edges"]:>10} {s["time_s"]:>9.2f} '
       f'{s["check_time_s"]:>9.2f} {100 * outside:>8.1f} {s["roadmap_bytes_per_vertex"]:>8.0f} '
@@ -51,3 +57,36 @@ for planner in lazy_prm prm; do
     fi
   done
 done
+if [ -n "${PLOT:-}" ] && [ -s "$rows" ]; then
+  python3 - "$rows" "$PLOT" <<'PY'
+import json, sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+rows = [json.loads(line) for line in open(sys.argv[1])]
+series = sorted({" ".join(r["run"].split()[:2]) for r in rows})
+fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+for name in series:
+    mine = sorted((r for r in rows if r["run"].startswith(name + " ")), key=lambda r: r["vertices"])
+    vertices = [r["vertices"] for r in mine]
+    line, = left.plot(vertices, [r["time_s"] for r in mine], marker="o", label=f"{name}: planning")
+    left.plot(vertices, [r["check_time_s"] for r in mine], marker="x", linestyle="--", color=line.get_color(),
+              label=f"{name}: in the checker")
+    right.plot(vertices, [100 * (1 - r["check_time_s"] / r["time_s"]) if r["time_s"] > 0 else 0 for r in mine],
+               marker="o", color=line.get_color(), label=name)
+left.set_xscale("log")
+left.set_yscale("log")
+left.set_xlabel("roadmap vertices")
+left.set_ylabel("time (s)")
+left.legend(fontsize=6)
+right.axhline(25, color="grey", linestyle=":", label="target 25%")
+right.set_xscale("log")
+right.set_ylim(0, 100)
+right.set_xlabel("roadmap vertices")
+right.set_ylabel("share outside the checker (%)")
+right.legend(fontsize=7)
+fig.tight_layout()
+fig.savefig(sys.argv[2], dpi=110)
+print(f"wrote {sys.argv[2]}")
+PY
+fi

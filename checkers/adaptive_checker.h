@@ -76,7 +76,7 @@ inline constexpr int kMaxAdaptiveProbes = 64;
 
 template <class Fields>
 void AdaptiveSettings::fields(Fields& f) {
-  f.number("eta", eta, {.min = 0.0, .length = true, .unit = "m; 0: 1e-6 of the scene's size"});
+  f.number("eta", eta, {.min = 0.0, .max = kMaxCoordinate, .length = true, .unit = "m; 0: 1e-6 of the scene's size"});
   f.number("distance_relative_error", distance_relative_error, {.min = 0.0});
   f.integer("cache_nodes", cache_nodes, {.min = 1.0, .unit = "configurations"});
   f.choice("motion_bound", speed_bounds, std::array{Choice<bool>{"speed", true}, Choice<bool>{"lever", false}});

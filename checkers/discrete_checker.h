@@ -34,8 +34,8 @@ struct DiscreteSettings {
   /// Where an edge is sampled: shared with `budgeted`.
   template <class Fields>
   void samplingFields(Fields& f) {
-    f.number("resolution", resolution,
-             {.min = 0.0, .max = 1.0, .min_exclusive = true, .unit = "fraction of the C-space extent"});
+    // Below 1 / kMaxSegments an edge across the C-space could not be split.
+    f.number("resolution", resolution, {.min = 1e-9, .max = 1.0, .unit = "fraction of the C-space extent"});
     f.choice("space", space,
              std::array{Choice<Space>{"cspace", Space::CSpace}, Choice<Space>{"workspace", Space::Workspace}});
     f.number("eps", eps, {.min = 0.0, .min_exclusive = true, .length = true, .unit = "m"});

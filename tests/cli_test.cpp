@@ -151,6 +151,11 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
        "a pose must be finite and within 1e+09 m"},
       {"mesh beyond the coordinate limit", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "box: [1e300, 1, 0.1]"),
        "coordinates must be finite and within 1e+09 m"},
+      // A step too small to split an edge into at most 10^9 segments was refused only at the first edge.
+      {"discretization step too small", kValidProblem + "checker: {type: discrete, discrete: {resolution: 1e-300}}\n",
+       "p.yaml:12:50: checker.discrete.resolution must be in [1e-09, 1]"},
+      {"eta beyond the coordinate limit", kValidProblem + "checker: {adaptive: {eta: 1e300}}\n",
+       "p.yaml:12:27: checker.adaptive.eta must be in [0, 1e+09]"},
       {"duplicate key", kValidProblem + "goal: [0.5, 3.5, 0]\n",
        "p.yaml:12:1: duplicate key 'goal' (first at line 10, column 1)"},
       {"duplicate nested key", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 5, time: 50}"),
