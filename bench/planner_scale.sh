@@ -58,7 +58,8 @@ for planner in lazy_prm prm; do
   done
 done
 if [ -n "${PLOT:-}" ] && [ -s "$rows" ]; then
-  python3 - "$rows" "$PLOT" <<'PY'
+  # Debian's matplotlib, for Debian's python3 (scripts/install-deps.sh).
+  /usr/bin/python3 - "$rows" "$PLOT" <<'PY'
 import json, sys
 import matplotlib
 matplotlib.use("Agg")
