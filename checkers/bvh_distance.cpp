@@ -347,35 +347,79 @@ bool BvhDistance::primitiveOverlap(const PlacedBody& a, const PlacedBody& b, Che
   return traversePrimitive(a, b, std::numeric_limits<double>::denorm_min(), 0.0, stats, nullptr).lower <= 0.0;
 }
 
-DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const PlacedBody& bodyB, double threshold,
-                                             double relativeError, CheckStats& stats, const DistanceBound* hint) {
-  using Eigen::Vector3d;
-  const BvhModel& a = bodyA.bvh;
-  const Primitive& primitive = *bodyB.primitive;
-  const ModelInfo& infoA = modelInfo(a);
-  // Everything is measured in the primitive's frame, where its support points are closed forms.
-  const Transform relative = bodyB.pose.inverse() * bodyA.pose;
-  const Eigen::Matrix3d rotation = relative.linear();
-  const Vector3d translation = relative.translation();
-  const double scale =
-      translation.norm() + infoA.enclosing.center.norm() + infoA.enclosing.radius + primitive.boundingRadius();
-  // The distance from a convex set of support function h to the primitive is
-  // at least the slab gap <n, support(-n)> - h(n) for any unit n (a to b);
-  // GJK finds the n that makes it the distance.
-  auto gapAlong = [&](const Vector3d& direction, auto&& reach) {
+namespace {
+/// The best-first search both distance traversals share (the node-pair queue
+/// of Larsen, Gottschalk, Lin and Manocha's PQP): pairs leave the heap closest
+/// bound first while they can beat the cutoff; each first offers a point pair
+/// (an upper bound, which may lower the cutoff), then is measured at the
+/// leaves (`measureLeaf` returns true when they touch, which ends the search)
+/// or split (`split(pair, push)` pushes its children with their bounds).
+/// Returns the smallest bound of a pair not queued; `heap` keeps the pairs
+/// not popped.
+template <class Pair, class Cutoff, class NodePoint, class Leaf, class MeasureLeaf, class Split>
+double bestFirst(std::vector<Pair>& heap, Cutoff&& cutoff, NodePoint&& nodePoint, Leaf&& leaf,
+                 MeasureLeaf&& measureLeaf, Split&& split) {
+  const auto closerFirst = [](const Pair& x, const Pair& y) { return x.bound > y.bound; };
+  double pruned = std::numeric_limits<double>::infinity();
+  auto push = [&](const Pair& child) {
+    if (child.bound >= cutoff()) {
+      pruned = std::min(pruned, child.bound);
+    } else {
+      heap.push_back(child);
+      std::push_heap(heap.begin(), heap.end(), closerFirst);
+    }
+  };
+  while (!heap.empty()) {
+    const Pair top = heap.front();
+    if (top.bound >= cutoff()) break;
+    std::pop_heap(heap.begin(), heap.end(), closerFirst);
+    heap.pop_back();
+    nodePoint(top);
+    if (top.bound >= cutoff()) {
+      pruned = std::min(pruned, top.bound);
+      continue;
+    }
+    if (leaf(top)) {
+      if (measureLeaf(top)) {
+        heap.clear();
+        break;
+      }
+      continue;
+    }
+    split(top, push);
+  }
+  return pruned;
+}
+
+/// A mesh measured against a primitive in the primitive's frame, where its
+/// support points are closed forms: the distance from a convex set of support
+/// function h to the primitive is at least the slab gap <n, support(-n)> -
+/// h(n) for any unit n (a to b); GJK finds the n that makes it the distance.
+struct PrimitiveFrame {
+  const Primitive& primitive;
+  Eigen::Matrix3d rotation;  // a's frame to the primitive's
+  Eigen::Vector3d translation;
+  double scale;  // the coordinates' magnitude, for rounding margins
+  CheckStats& stats;
+
+  template <class Reach>
+  double gapAlong(const Eigen::Vector3d& direction, Reach&& reach) const {
     const double length = direction.norm();
     if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
-    const Vector3d n = direction / length;
+    const Eigen::Vector3d n = direction / length;
     return provenGap(n.dot(primitive.support(-n)) - reach(n), scale);
-  };
-  // Node bounds: the node's oriented box (its triangles' vertices lie in it).
-  auto nodeBound = [&](int node, double enough) {
+  }
+
+  /// A lower bound for a node's oriented box (its triangles' vertices lie in
+  /// it): along the line of centres first (one support point each), then by
+  /// GJK when that is below `enough`.
+  template <class Box>
+  double boxBound(const Box& box, double enough) const {
+    using Eigen::Vector3d;
     ++stats.bv_tests;
-    const auto& box = a.getBV(node).bv.obb;
     const Vector3d center = rotation * box.To + translation;
     const Eigen::Matrix3d axes = rotation * box.axis;
     auto reach = [&](const Vector3d& n) { return n.dot(center) + (axes.transpose() * n).cwiseAbs().dot(box.extent); };
-    // Along the line of centres first: one support point each.
     const double cheap = gapAlong(-center, reach);
     if (cheap >= enough) return cheap;
     ++stats.gjk_queries;
@@ -390,7 +434,43 @@ DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const Plac
     stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
     if (gjk.may_overlap) return cheap;
     return std::max(cheap, gapAlong(gjk.direction, reach));
-  };
+  }
+
+  /// A triangle (corners in a's frame) against the primitive: a proven lower
+  /// bound and a measured distance (both 0 where they may overlap).
+  std::pair<double, double> triangle(const std::array<Eigen::Vector3d, 3>& local, double cutoff) const {
+    using Eigen::Vector3d;
+    ++stats.primitive_tests;
+    ++stats.gjk_queries;
+    const std::array<Vector3d, 3> corners = {rotation * local[0] + translation, rotation * local[1] + translation,
+                                             rotation * local[2] + translation};
+    auto reach = [&](const Vector3d& n) { return std::max({n.dot(corners[0]), n.dot(corners[1]), n.dot(corners[2])}); };
+    auto triangleSupport = [&](const Vector3d& d) {
+      const double d0 = d.dot(corners[0]), d1 = d.dot(corners[1]), d2 = d.dot(corners[2]);
+      return d0 >= d1 ? (d0 >= d2 ? corners[0] : corners[2]) : (d1 >= d2 ? corners[1] : corners[2]);
+    };
+    const Vector3d centroid = (corners[0] + corners[1] + corners[2]) / 3.0;
+    const GjkResult gjk =
+        gjkAgainstPrimitive(triangleSupport, primitive, centroid.isZero() ? Vector3d(Vector3d::UnitX()) : centroid,
+                            cutoff * (1.0 + 1e-9), scale);
+    stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
+    if (gjk.may_overlap) return {0.0, 0.0};
+    return {gapAlong(gjk.direction, reach), gjk.distance};
+  }
+};
+}  // namespace
+
+DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const PlacedBody& bodyB, double threshold,
+                                             double relativeError, CheckStats& stats, const DistanceBound* hint) {
+  using Eigen::Vector3d;
+  const BvhModel& a = bodyA.bvh;
+  const ModelInfo& infoA = modelInfo(a);
+  const Transform relative = bodyB.pose.inverse() * bodyA.pose;
+  const Vector3d translation = relative.translation();
+  const PrimitiveFrame frame{
+      *bodyB.primitive, relative.linear(), translation,
+      translation.norm() + infoA.enclosing.center.norm() + infoA.enclosing.radius + bodyB.primitive->boundingRadius(),
+      stats};
   double best = std::numeric_limits<double>::infinity();  // an upper bound: a measured point pair
   double leafLower = std::numeric_limits<double>::infinity();
   int closest = -1;
@@ -402,72 +482,34 @@ DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const Plac
   };
   auto cutoff = [&] { return std::min(threshold, best / (1.0 + relativeError)); };
   auto measureTriangle = [&](int triangle) {
-    ++stats.primitive_tests;
-    ++stats.gjk_queries;
     const fcl::Triangle& t = a.tri_indices[triangle];
-    const std::array<Vector3d, 3> corners = {rotation * a.vertices[t[0]] + translation,
-                                             rotation * a.vertices[t[1]] + translation,
-                                             rotation * a.vertices[t[2]] + translation};
-    auto reach = [&](const Vector3d& n) { return std::max({n.dot(corners[0]), n.dot(corners[1]), n.dot(corners[2])}); };
-    auto triangleSupport = [&](const Vector3d& d) {
-      const double d0 = d.dot(corners[0]), d1 = d.dot(corners[1]), d2 = d.dot(corners[2]);
-      return d0 >= d1 ? (d0 >= d2 ? corners[0] : corners[2]) : (d1 >= d2 ? corners[1] : corners[2]);
-    };
-    const Vector3d centroid = (corners[0] + corners[1] + corners[2]) / 3.0;
-    const GjkResult gjk =
-        gjkAgainstPrimitive(triangleSupport, primitive, centroid.isZero() ? Vector3d(Vector3d::UnitX()) : centroid,
-                            cutoff() * (1.0 + 1e-9), scale);
-    stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
-    if (gjk.may_overlap) {
-      leafLower = 0.0;
-      offer(0.0, triangle);
-      return;
-    }
-    leafLower = std::min(leafLower, gapAlong(gjk.direction, reach));
-    offer(gjk.distance, triangle);
-  };
-  // An upper bound near the root: a vertex of the node's first triangle, whose distance to the primitive is exact.
-  auto nodePoint = [&](int node) {
-    const int triangle = infoA.node_triangles[static_cast<std::size_t>(node)];
-    const Vector3d x = rotation * a.vertices[a.tri_indices[triangle][0]] + translation;
-    offer((x - primitive.closestPoint(x)).norm(), triangle);
+    const auto [lower, distance] = frame.triangle({a.vertices[t[0]], a.vertices[t[1]], a.vertices[t[2]]}, cutoff());
+    leafLower = std::min(leafLower, lower);
+    offer(distance, triangle);
   };
   if (hint && hint->closest_a >= 0 && hint->closest_a < a.num_tris) measureTriangle(hint->closest_a);
 
-  const auto closerFirst = [](const NodePair& x, const NodePair& y) { return x.bound > y.bound; };
-  double pruned = std::numeric_limits<double>::infinity();
   heap_.clear();
-  if (leafLower > 0.0) heap_.push_back({nodeBound(0, cutoff()), 0, -1});
-  while (!heap_.empty()) {
-    const NodePair top = heap_.front();
-    if (top.bound >= cutoff()) break;
-    std::pop_heap(heap_.begin(), heap_.end(), closerFirst);
-    heap_.pop_back();
-    nodePoint(top.a);
-    if (top.bound >= cutoff()) {
-      pruned = std::min(pruned, top.bound);
-      continue;
-    }
-    const auto& node = a.getBV(top.a);
-    if (node.isLeaf()) {
-      measureTriangle(node.primitiveId());
-      if (leafLower <= 0.0) {
-        heap_.clear();
-        break;
-      }
-      continue;
-    }
-    for (int child = 0; child < 2; ++child) {
-      const int i = node.first_child + child;
-      const double bound = nodeBound(i, cutoff());
-      if (bound >= cutoff()) {
-        pruned = std::min(pruned, bound);
-      } else {
-        heap_.push_back({bound, i, -1});
-        std::push_heap(heap_.begin(), heap_.end(), closerFirst);
-      }
-    }
-  }
+  if (leafLower > 0.0) heap_.push_back({frame.boxBound(a.getBV(0).bv.obb, cutoff()), 0, -1});
+  const double pruned = bestFirst(
+      heap_, cutoff,
+      // An upper bound near the root: a vertex of the node's first triangle, whose distance to the primitive is exact.
+      [&](const NodePair& pair) {
+        const int triangle = infoA.node_triangles[static_cast<std::size_t>(pair.a)];
+        const Vector3d x = frame.rotation * a.vertices[a.tri_indices[triangle][0]] + frame.translation;
+        offer((x - frame.primitive.closestPoint(x)).norm(), triangle);
+      },
+      [&](const NodePair& pair) { return a.getBV(pair.a).isLeaf(); },
+      [&](const NodePair& pair) {
+        measureTriangle(a.getBV(pair.a).primitiveId());
+        return leafLower <= 0.0;
+      },
+      [&](const NodePair& pair, auto&& push) {
+        for (int child = 0; child < 2; ++child) {
+          const int i = a.getBV(pair.a).first_child + child;
+          push(NodePair{frame.boxBound(a.getBV(i).bv.obb, cutoff()), i, -1});
+        }
+      });
   double lower = std::min(leafLower, pruned);
   if (!heap_.empty()) lower = std::min(lower, heap_.front().bound);
   return DistanceBound{std::max(lower, 0.0), best, closest, -1};
@@ -533,46 +575,28 @@ DistanceBound BvhDistance::traverse(const PlacedBody& bodyA, const PlacedBody& b
       hint->closest_b < b.num_tris)
     measureTriangles(hint->closest_a, hint->closest_b);
 
-  const auto closerFirst = [](const NodePair& x, const NodePair& y) { return x.bound > y.bound; };
-  double pruned = std::numeric_limits<double>::infinity();  // smallest bound of a node pair not queued
   auto cutoff = [&] { return std::min(threshold, best / (1.0 + relativeError)); };
-
   heap_.clear();
   heap_.push_back({nodeDistance(0, 0), 0, 0});
-  while (!heap_.empty()) {
-    const NodePair top = heap_.front();
-    if (top.bound >= cutoff()) break;
-    std::pop_heap(heap_.begin(), heap_.end(), closerFirst);
-    heap_.pop_back();
-    const auto& nodeA = a.getBV(top.a);
-    const auto& nodeB = b.getBV(top.b);
-    nodePointDistance(top.a, top.b);
-    if (top.bound >= cutoff()) {
-      pruned = std::min(pruned, top.bound);
-      continue;
-    }
-    if (nodeA.isLeaf() && nodeB.isLeaf()) {
-      measureTriangles(nodeA.primitiveId(), nodeB.primitiveId());
-      if (leafLower <= 0.0) {
-        heap_.clear();
-        break;
-      }
-      continue;
-    }
-    // Descend into the larger volume, as FCL's own traversals do.
-    const bool splitA = !nodeA.isLeaf() && (nodeB.isLeaf() || nodeA.bv.size() > nodeB.bv.size());
-    for (int child = 0; child < 2; ++child) {
-      const int i = splitA ? nodeA.first_child + child : top.a;
-      const int j = splitA ? top.b : nodeB.first_child + child;
-      const double bound = nodeDistance(i, j);
-      if (bound >= cutoff()) {
-        pruned = std::min(pruned, bound);
-      } else {
-        heap_.push_back({bound, i, j});
-        std::push_heap(heap_.begin(), heap_.end(), closerFirst);
-      }
-    }
-  }
+  // The smallest bound of a node pair not queued.
+  const double pruned = bestFirst(
+      heap_, cutoff, [&](const NodePair& pair) { nodePointDistance(pair.a, pair.b); },
+      [&](const NodePair& pair) { return a.getBV(pair.a).isLeaf() && b.getBV(pair.b).isLeaf(); },
+      [&](const NodePair& pair) {
+        measureTriangles(a.getBV(pair.a).primitiveId(), b.getBV(pair.b).primitiveId());
+        return leafLower <= 0.0;
+      },
+      [&](const NodePair& pair, auto&& push) {
+        // Descend into the larger volume, as FCL's own traversals do.
+        const auto& nodeA = a.getBV(pair.a);
+        const auto& nodeB = b.getBV(pair.b);
+        const bool splitA = !nodeA.isLeaf() && (nodeB.isLeaf() || nodeA.bv.size() > nodeB.bv.size());
+        for (int child = 0; child < 2; ++child) {
+          const int i = splitA ? nodeA.first_child + child : pair.a;
+          const int j = splitA ? pair.b : nodeB.first_child + child;
+          push(NodePair{nodeDistance(i, j), i, j});
+        }
+      });
   double lower = std::min(leafLower, pruned);
   if (!heap_.empty()) lower = std::min(lower, heap_.front().bound);
   if (lower < threshold) ++stats.exact_distance_queries;

@@ -66,6 +66,32 @@ double BvttTraversal::priority(const Node& node, const MeshPair& pair, const Eig
   return 0.0;
 }
 
+namespace {
+/// The deepest depth reached below each visited node (children come after parents).
+template <class Visits>
+void propagateDeepest(Visits& visited) {
+  for (std::size_t i = visited.size(); i-- > 0;)
+    if (visited[i].parent >= 0) {
+      int& deepest = visited[static_cast<std::size_t>(visited[i].parent)].deepest;
+      deepest = std::max(deepest, visited[i].deepest);
+    }
+}
+
+/// Lin & Li, Fig. 9: r = the fraction of the dangerous nodes (from the
+/// previous cut) that this run checked and found free (no contact was found,
+/// so every checked one stayed free); the confidence is r times the previous one.
+template <class Visits>
+double checkedShare(const Visits& visited, const std::unordered_set<std::uint64_t>& reference) {
+  if (reference.empty()) return 0.0;
+  std::unordered_set<std::uint64_t> checked;
+  checked.reserve(visited.size());
+  for (const auto& v : visited) checked.insert(v.key);
+  std::size_t checkedReference = 0;
+  for (std::uint64_t k : reference) checkedReference += checked.count(k);
+  return static_cast<double>(checkedReference) / static_cast<double>(reference.size());
+}
+}  // namespace
+
 TraversalResult BvttTraversal::check(std::span<const MeshPair> pairs, CheckStats& stats,
                                      std::optional<std::uint64_t> budgetOverride) {
   const std::uint64_t budget = budgetOverride.value_or(settings_.budget_bv_tests);
@@ -139,30 +165,12 @@ TraversalResult BvttTraversal::check(std::span<const MeshPair> pairs, CheckStats
     }
   }
   result.complete = result.colliding || heap_.empty();
-
-  // Deepest depth reached below each visited node (children come after parents).
-  for (std::size_t i = visited_.size(); i-- > 0;)
-    if (visited_[i].parent >= 0) {
-      int& deepest = visited_[static_cast<std::size_t>(visited_[i].parent)].deepest;
-      deepest = std::max(deepest, visited_[i].deepest);
-    }
-
-  if (result.complete) {
-    result.confidence = 100.0;
-  } else {
-    // Fig. 9: r = fraction of the dangerous nodes (from the previous cut) that
-    // this run checked and found free (no contact was found, so all checked
-    // ones stayed free); confidence = r * previous confidence.
-    std::unordered_set<std::uint64_t> checked;
-    checked.reserve(visited_.size());
-    for (const Visit& v : visited_) checked.insert(v.key);
-    const auto& reference = dangerous_.empty() ? previousCut_ : dangerous_;
-    std::size_t checkedReference = 0;
-    for (std::uint64_t k : reference) checkedReference += checked.count(k);
-    const double r =
-        reference.empty() ? 0.0 : static_cast<double>(checkedReference) / static_cast<double>(reference.size());
-    result.confidence = std::min(r * previousConfidence_, kMaxInexactConfidence);
-  }
+  propagateDeepest(visited_);
+  result.confidence =
+      result.complete
+          ? 100.0
+          : std::min(checkedShare(visited_, dangerous_.empty() ? previousCut_ : dangerous_) * previousConfidence_,
+                     kMaxInexactConfidence);
   remember();
   previousConfidence_ = result.confidence;
   return result;
