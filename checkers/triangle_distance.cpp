@@ -3,10 +3,24 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace prmkit {
 
 using Eigen::Vector3d;
+
+namespace {
+/// Ericson 5.1.5: p projects onto the edge from `start` along `edge` when its
+/// barycentric region test `region` <= 0 and its dot products with the edge
+/// from either end, `fromStart` and `fromEnd`, straddle it; then the
+/// projection (the start itself for a degenerate edge).
+std::optional<Vector3d> onEdge(double region, double fromStart, double fromEnd, const Vector3d& start,
+                               const Vector3d& edge) {
+  if (!(region <= 0.0 && fromStart >= 0.0 && fromEnd <= 0.0)) return std::nullopt;
+  const double denominator = fromStart - fromEnd;
+  return denominator > 0.0 ? Vector3d(start + (fromStart / denominator) * edge) : start;
+}
+}  // namespace
 
 Vector3d closestPointOnTriangle(const Vector3d& p, const Vector3d& a, const Vector3d& b, const Vector3d& c) {
   const Vector3d ab = b - a, ac = c - a, ap = p - a;
@@ -16,23 +30,14 @@ Vector3d closestPointOnTriangle(const Vector3d& p, const Vector3d& a, const Vect
   const double d3 = ab.dot(bp), d4 = ac.dot(bp);
   if (d3 >= 0.0 && d4 <= d3) return b;
   const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
-    const double denominator = d1 - d3;
-    return denominator > 0.0 ? Vector3d(a + (d1 / denominator) * ab) : a;
-  }
+  if (const auto q = onEdge(vc, d1, d3, a, ab)) return *q;
   const Vector3d cp = p - c;
   const double d5 = ab.dot(cp), d6 = ac.dot(cp);
   if (d6 >= 0.0 && d5 <= d6) return c;
   const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
-    const double denominator = d2 - d6;
-    return denominator > 0.0 ? Vector3d(a + (d2 / denominator) * ac) : a;
-  }
+  if (const auto q = onEdge(vb, d2, d6, a, ac)) return *q;
   const double va = d3 * d6 - d5 * d4;
-  if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
-    const double denominator = (d4 - d3) + (d5 - d6);
-    return denominator > 0.0 ? Vector3d(b + ((d4 - d3) / denominator) * (c - b)) : b;
-  }
+  if (const auto q = onEdge(va, d4 - d3, -(d5 - d6), b, c - b)) return *q;
   const double sum = va + vb + vc;
   if (!(sum > 0.0) || !std::isfinite(sum)) return a;
   return a + ab * (vb / sum) + ac * (vc / sum);
