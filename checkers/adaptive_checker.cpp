@@ -42,19 +42,13 @@ double vanDerCorput(unsigned i) {
   return t;
 }
 
-double sceneSize(const Scene& scene, const Robot& robot) {
-  const Eigen::AlignedBox3d box = scene.bounds();
-  double size = box.isEmpty() ? 0.0 : box.diagonal().norm();
-  for (const auto& link : robot.links()) size = std::max(size, 2.0 * link.radius);
-  return size > 0.0 ? size : 1.0;
-}
 }  // namespace
 
 AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
                                  AdaptiveSettings settings)
     : Checker(robot, scene),
       settings_(settings),
-      eta_(settings.eta > 0.0 ? settings.eta : 1e-6 * sceneSize(*scene_, *robot_)),
+      eta_(settings.eta > 0.0 ? settings.eta : 1e-6 * problemSize(*scene_, *robot_)),
       collision_(robot_, scene_, settings.geometry),
       distance_() {
   validateFields(settings_, "adaptive");
@@ -276,17 +270,11 @@ std::optional<DistanceBound> AdaptiveChecker::ensure(std::uint32_t sampleIndex, 
   const auto [a, b] = placedBodies(sampleIndex, pair);
   if (!bound.known()) sample.touched.push_back(pair);
   sample.from_cache[pair] = false;
-  const bool convex = settings_.geometry == Geometry::Convex;
-  bound = distance_.lowerBound(a, b, threshold, settings_.distance_relative_error, convex, stats_, &hint,
-                               BvhDistance::AtConvexContact::Stop);
-  // Convex bodies whose hulls may touch usually do: the exact collision test
-  // first, the exact distance only if it finds them apart.
-  if (bound.convex_contact) {
-    if (collision_.overlap(a, b, stats_)) return std::nullopt;
-    bound = distance_.lowerBound(a, b, threshold, settings_.distance_relative_error, convex, stats_, &hint);
-    return bound;
-  }
-  if (bound.touching() && collision_.overlap(a, b, stats_)) return std::nullopt;
+  const BoundOrContact found =
+      distanceOrContact(distance_, collision_, a, b, threshold, settings_.distance_relative_error,
+                        settings_.geometry == Geometry::Convex, stats_, &hint);
+  bound = found.bound;
+  if (found.contact) return std::nullopt;
   return bound;
 }
 

@@ -1,6 +1,7 @@
 #include "checkers/bvh_distance.h"
 
 #include "checkers/gjk.h"
+#include "checkers/slab_gap.h"
 #include "checkers/triangle_distance.h"
 
 #include <algorithm>
@@ -61,52 +62,6 @@ double BvhDistance::sphereGap(const Eigen::Vector3d& centreA, double radiusA, co
 }
 
 namespace {
-/// max over the hull of <u, x> in the world, x = pose * vertex (every vertex: exact).
-double support(const ConvexHull& hull, const Transform& pose, const Eigen::Vector3d& u) {
-  const Eigen::Vector3d local = pose.linear().transpose() * u;
-  double best = -std::numeric_limits<double>::infinity();
-  for (const auto& v : hull.vertices) best = std::max(best, local.dot(v));
-  return best + u.dot(pose.translation());
-}
-
-/// A computed slab gap less its rounding margin, 64 ulps of the coordinates'
-/// magnitude (0 when it is not a number).
-double provenGap(double gap, double magnitude) {
-  const double margin = 64.0 * std::numeric_limits<double>::epsilon() * magnitude;
-  return std::isfinite(gap) ? std::max(gap - margin, 0.0) : 0.0;
-}
-
-/// The slab gap along u (a to b) between two placed convex hulls, minus a
-/// rounding margin: a lower bound on the distance between them (and so
-/// between the meshes they contain) for any u (triangle_distance.h). The margin covers the dot products
-/// and pose products (relative to the coordinates' magnitude) and qhull's own
-/// roundoff, which may leave a mesh vertex outside the hull of the vertices it
-/// keeps by a few ulps.
-double slabGap(const ConvexHull& a, const Transform& poseA, const ConvexHull& b, const Transform& poseB,
-               const Eigen::Vector3d& u) {
-  const double length = u.norm();
-  if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
-  const double magnitude = std::max(a.radius, b.radius) + poseA.translation().norm() + poseB.translation().norm();
-  return provenGap((-support(b, poseB, -u) - support(a, poseA, u)) / length, magnitude);
-}
-
-/// max over the placed primitive of <u, x> (its closed-form support point).
-double support(const Primitive& primitive, const Transform& pose, const Eigen::Vector3d& u) {
-  return u.dot(pose * primitive.support(pose.linear().transpose() * u));
-}
-
-/// The slab gap along u between a placed hull and a placed primitive, less
-/// the same rounding margin (the primitive's support points are closed forms,
-/// exact up to a few roundings).
-double slabGap(const ConvexHull& a, const Transform& poseA, const Primitive& b, const Transform& poseB,
-               const Eigen::Vector3d& u) {
-  const double length = u.norm();
-  if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
-  const double magnitude =
-      std::max(a.radius, b.boundingRadius()) + poseA.translation().norm() + poseB.translation().norm();
-  return provenGap((-support(b, poseB, -u) - support(a, poseA, u)) / length, magnitude);
-}
-
 /// The slab gap along the hint's direction by climbing from its support
 /// vertices (gjk.h): cheap, and exact on a convex hull up to rounding, but
 /// only a guess of whether the proven gap (slabGap) is worth computing.
@@ -292,7 +247,8 @@ DistanceBound BvhDistance::hullPrimitiveBound(const PlacedBody& a, const PlacedB
     const Eigen::Vector3d& u = hint->direction;
     const int vertex = supportVertex(hull, a.pose.linear().transpose() * u, hint->support_a);
     const double estimate =
-        (-support(primitive, b.pose, -u) - u.dot(a.pose * hull.vertices[static_cast<std::size_t>(vertex)])) / u.norm();
+        (-placedSupport(primitive, b.pose, -u) - u.dot(a.pose * hull.vertices[static_cast<std::size_t>(vertex)])) /
+        u.norm();
     if (estimate >= threshold) {
       const double gap = slabGap(hull, a.pose, primitive, b.pose, u);
       if (gap >= threshold) {

@@ -7,6 +7,13 @@
 
 namespace prmkit {
 
+double problemSize(const Scene& scene, const Robot& robot) {
+  const Eigen::AlignedBox3d box = scene.bounds();
+  double size = box.isEmpty() ? 0.0 : box.diagonal().norm();
+  for (const auto& link : robot.links()) size = std::max(size, 2.0 * link.radius);
+  return size > 0.0 ? size : 1.0;
+}
+
 namespace {
 class WallTimer {
  public:

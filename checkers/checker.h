@@ -31,6 +31,10 @@ struct PathResult {
   std::optional<std::size_t> first_colliding;
 };
 
+/// The scale relative tolerances follow (m): the diagonal of the scene's
+/// bounds, or the robot's largest link diameter if larger; 1 if both are 0.
+double problemSize(const Scene& scene, const Robot& robot);
+
 class Checker {
  public:
   Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene);

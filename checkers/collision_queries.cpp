@@ -183,6 +183,18 @@ bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* 
 
 std::string geometryName(Geometry geometry) { return geometry == Geometry::Convex ? "convex" : "mesh"; }
 
+BoundOrContact distanceOrContact(BvhDistance& distance, CollisionQueries& collision, const PlacedBody& a,
+                                 const PlacedBody& b, double threshold, double relativeError, bool useHulls,
+                                 CheckStats& stats, const DistanceBound* hint) {
+  const DistanceBound bound =
+      distance.lowerBound(a, b, threshold, relativeError, useHulls, stats, hint, BvhDistance::AtConvexContact::Stop);
+  if (bound.convex_contact) {
+    if (collision.overlap(a, b, stats)) return {bound, true};
+    return {distance.lowerBound(a, b, threshold, relativeError, useHulls, stats, hint), false};
+  }
+  return {bound, bound.touching() && collision.overlap(a, b, stats)};
+}
+
 std::string describe(const Contact& contact, const Robot& robot, const Scene& scene) {
   const auto& links = robot.links();
   if (contact.link < 0) return "nothing";

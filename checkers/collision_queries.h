@@ -71,6 +71,19 @@ class CollisionQueries {
   std::vector<Transform> poses_;
 };
 
+/// The step exact strategies take at a sample: a lower bound on the two
+/// bodies' distance that answers `threshold` (BvhDistance::lowerBound), and
+/// whether they touch, confirmed by the exact test. Convex bodies whose hulls
+/// may touch usually do: the exact test comes first there, and the exact
+/// distance only if it finds them apart.
+struct BoundOrContact {
+  DistanceBound bound;
+  bool contact = false;
+};
+BoundOrContact distanceOrContact(BvhDistance& distance, CollisionQueries& collision, const PlacedBody& a,
+                                 const PlacedBody& b, double threshold, double relativeError, bool useHulls,
+                                 CheckStats& stats, const DistanceBound* hint);
+
 /// Human-readable "link 'a' with obstacle 'b'".
 std::string describe(const Contact& contact, const Robot& robot, const Scene& scene);
 

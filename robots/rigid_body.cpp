@@ -64,6 +64,12 @@ double RigidBody2D::motionBound(std::size_t link, const Config& a, const Config&
   return (b.head<2>() - a.head<2>()).norm() + links_[link].radius * std::abs(angleDifference(a[2], b[2]));
 }
 
+void RigidBody2D::linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const {
+  const double turn = angleDifference(a[2], b[2]);
+  out.resize(links_.size());
+  for (std::size_t i = 0; i < links_.size(); ++i) out[i] = links_[i].radius * turn * turn;
+}
+
 RigidBody3D::RigidBody3D(Mesh body, const Eigen::Vector3d& lower, const Eigen::Vector3d& upper) {
   links_.emplace_back("body", std::move(body));
   coordinateNames_ = {"x", "y", "z", "qx", "qy", "qz", "qw"};
@@ -148,6 +154,12 @@ void RigidBody3D::linkPoses(const Config& q, std::vector<Transform>& out) const 
 
 double RigidBody3D::motionBound(std::size_t link, const Config& a, const Config& b) const {
   return (b.head<3>() - a.head<3>()).norm() + links_[link].radius * 2.0 * halfAngle(a, b);
+}
+
+void RigidBody3D::linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const {
+  const double turn = 2.0 * halfAngle(a, b);
+  out.resize(links_.size());
+  for (std::size_t i = 0; i < links_.size(); ++i) out[i] = links_[i].radius * turn * turn;
 }
 
 }  // namespace prmkit

@@ -24,6 +24,9 @@ class RigidBody2D final : public Robot {
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
   /// l = |dt| + R |dtheta|: no point of a body of radius R about its origin travels further.
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;
+  /// R dtheta^2: the translation is linear, so only the turn at a constant rate accelerates a point.
+  bool hasAccelerationBounds() const override { return true; }
+  void linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const override;
   std::shared_ptr<Robot> scaled(double factor) const override;
   void scaleConfig(Config& q, double factor) const override { q.head<2>() *= factor; }
 
@@ -61,6 +64,10 @@ class RigidBody3D final : public Robot {
   void linkPoses(const Config& q, std::vector<Transform>& out) const override;
   /// l = |dt| + R * angle(R_a, R_b), the angle slerp sweeps at constant rate.
   double motionBound(std::size_t link, const Config& a, const Config& b) const override;
+  /// R angle^2: the translation is linear and slerp turns about a fixed axis
+  /// at a constant rate, so a point at radius r accelerates by r angle^2.
+  bool hasAccelerationBounds() const override { return true; }
+  void linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const override;
 
   std::shared_ptr<Robot> scaled(double factor) const override;
   void scaleConfig(Config& q, double factor) const override { q.head<3>() *= factor; }

@@ -174,6 +174,12 @@ class Robot {
   /// above the exact value, for rounding.
   virtual double linkDirectionalSpeed(std::size_t link, const LinkTwist& twist, const Eigen::Vector3d& direction) const;
   virtual void linkAccelerationBounds(const Config& a, const Config& b, std::vector<double>& out) const;
+  /// linkAccelerationBounds is available (all robots with speed bounds, and
+  /// rigid bodies, whose points accelerate only by turning). A piece of the
+  /// edge of width w keeps every point within A w^2 / 8 of the straight
+  /// segment between its positions at the piece's ends (the interpolation
+  /// error of a C2 curve), which is what swept convex hulls are grown by.
+  virtual bool hasAccelerationBounds() const { return hasSpeedBounds(); }
 
   const std::vector<std::pair<int, int>>& selfCollisionPairs() const { return selfCollisionPairs_; }
 
