@@ -22,10 +22,12 @@ struct CheckStats {
   std::uint64_t vertex_confirmations = 0;  // static (link, box) tests settled colliding by a link vertex inside the box
   std::uint64_t cache_hits = 0;            // distance bounds reused from an earlier check of the same node
   std::uint64_t static_probes_reused = 0;  // static probes of a path skipped: an earlier check found the centre free
-  std::uint64_t bisection_steps = 0;       // segments split at their midpoint (adaptive)
+  std::uint64_t bisection_steps = 0;       // segments split at their midpoint (adaptive, swept)
   std::uint64_t directional_certificates =
-      0;                           // (interval, pair) elements certified by directional motion bounds (adaptive)
-  std::uint64_t queue_pushes = 0;  // (segment, pair) elements put in the priority queue (adaptive)
+      0;                                 // (interval, pair) elements certified by directional motion bounds (adaptive)
+  std::uint64_t queue_pushes = 0;        // (segment, pair) elements put in the priority queue (adaptive, swept)
+  std::uint64_t swept_tests = 0;         // swept convex hull tests against one convex set of a body (swept)
+  std::uint64_t swept_certificates = 0;  // (interval, pair) elements certified by swept volumes (swept)
   std::uint64_t unresolved_as_colliding = 0;  // segments shorter than eta reported Colliding without a witness
   std::uint64_t edges_checked = 0;
   std::uint64_t paths_checked = 0;
@@ -57,6 +59,8 @@ struct CheckStats {
     visit(std::string_view("directional_certificates"), &CheckStats::directional_certificates,
           std::string_view("count"));
     visit(std::string_view("queue_pushes"), &CheckStats::queue_pushes, std::string_view("count"));
+    visit(std::string_view("swept_tests"), &CheckStats::swept_tests, std::string_view("count"));
+    visit(std::string_view("swept_certificates"), &CheckStats::swept_certificates, std::string_view("count"));
     visit(std::string_view("unresolved_as_colliding"), &CheckStats::unresolved_as_colliding, std::string_view("count"));
     visit(std::string_view("edges_checked"), &CheckStats::edges_checked, std::string_view("count"));
     visit(std::string_view("paths_checked"), &CheckStats::paths_checked, std::string_view("count"));

@@ -11,6 +11,7 @@
 #include "checkers/checker.h"
 #include "checkers/discrete_checker.h"
 #include "checkers/registered_settings.h"
+#include "checkers/swept_checker.h"
 
 #include <functional>
 #include <string_view>
@@ -20,7 +21,7 @@ namespace prmkit {
 
 /// Every strategy. Each class has `using Settings` (a struct with a
 /// `fields(Fields&)` list, checkers/settings_fields.h) and a `kName`.
-using CheckerTypes = std::tuple<DiscreteChecker, AdaptiveChecker, BudgetedChecker>;
+using CheckerTypes = std::tuple<DiscreteChecker, AdaptiveChecker, BudgetedChecker, SweptChecker>;
 
 namespace detail {
 template <class Tuple>

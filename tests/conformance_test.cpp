@@ -10,6 +10,7 @@
 #include "checkers/checker_registry.h"
 #include "checkers/collision_queries.h"
 #include "checkers/discrete_checker.h"
+#include "checkers/swept_checker.h"
 #include "robots/planar_chain.h"
 #include "robots/rigid_body.h"
 #include "test_support.h"
@@ -75,6 +76,14 @@ struct AdaptiveLeverStrategy {
   }
 };
 
+/// Swept convex volumes (Xavier 1997), split widest first: never Free on a colliding edge.
+struct SweptStrategy {
+  static constexpr bool exact = true;
+  static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
+    return std::make_unique<SweptChecker>(std::move(robot), std::move(scene), SweptSettings{});
+  }
+};
+
 /// A strategy defined in the test folder and registered at run time, made
 /// through the registry by name like any other.
 struct SampledStepsStrategy {
@@ -88,7 +97,7 @@ struct SampledStepsStrategy {
 
 /// Every strategy, and every setting that changes how a verdict is reached.
 using Strategies = std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshStrategy, AdaptiveLeverStrategy,
-                              BudgetedStrategy, SampledStepsStrategy>;
+                              BudgetedStrategy, SweptStrategy, SampledStepsStrategy>;
 
 /// The independent truth (plain FCL every this fraction of the C-space
 /// extent, no motion bounds) runs beside the motion-bound truth, so that a

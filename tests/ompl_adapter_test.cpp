@@ -98,7 +98,7 @@ TEST_CASE("the motion validator honours OMPL's lastValid contract", "[ompl]") {
     if (collision.inCollision(q, ignored)) firstCollision = i / 10000.0;
   }
   REQUIRE(firstCollision > 0);
-  for (const std::string type : {"discrete", "adaptive", "budgeted"}) {
+  for (const std::string type : {"discrete", "adaptive", "budgeted", "swept"}) {
     DYNAMIC_SECTION(type) {
       CheckerSettings settings = problem.checker;
       settings.type = type;

@@ -136,7 +136,7 @@ TEST_CASE("registry: every bounded field is refused out of range by the reader a
 
 TEST_CASE("registry: names, the verifier and the checker-wide geometry", "[registry]") {
   // The test folder's own strategy (sampled_steps_checker.cpp) registered itself at start.
-  REQUIRE(checkerNames() == std::vector<std::string>{"discrete", "adaptive", "budgeted", "sampled_steps"});
+  REQUIRE(checkerNames() == std::vector<std::string>{"discrete", "adaptive", "budgeted", "swept", "sampled_steps"});
   const Problem problem =
       loadProblem(test::problemFile("maze2d"), {{"checker.type=discrete", "checker.geometry=mesh"}, true});
   const auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
@@ -149,7 +149,7 @@ TEST_CASE("registry: names, the verifier and the checker-wide geometry", "[regis
     REQUIRE(makeChecker(settings, problem.robot, problem.scene)->name() == name);
   }
   CheckerSettings unknown;
-  unknown.type = "swept";
+  unknown.type = "hierarchical_hash";
   REQUIRE_THROWS_AS(makeChecker(unknown, problem.robot, problem.scene), std::invalid_argument);
   // `eps` alone selects workspace sampling, in both sections that sample edges.
   const Problem eps =

@@ -1,0 +1,292 @@
+#include "checkers/swept_checker.h"
+
+#include "checkers/swept_hull.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace prmkit {
+
+namespace {
+/// SSL 2005, Eq. 1: l < d(q_a) + d(q_b), with a relative margin for the
+/// rounding of both sides.
+bool certifies(double distanceA, double distanceB, double motionBound) {
+  return distanceA + distanceB > motionBound * (1.0 + 1e-12);
+}
+
+}  // namespace
+
+SweptChecker::SweptChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
+                           SweptSettings settings)
+    : Checker(robot, scene),
+      settings_(settings),
+      eta_(settings.eta > 0.0 ? settings.eta : 1e-6 * problemSize(*scene_, *robot_)),
+      collision_(robot_, scene_, settings.geometry) {
+  validateFields(settings_, "swept");
+  const int linkCount = static_cast<int>(robot_->links().size());
+  const int obstacleCount = static_cast<int>(scene_->obstacles().size());
+  for (int i = 0; i < linkCount; ++i)
+    for (int j = 0; j < obstacleCount; ++j) pairs_.push_back({i, j, -1});
+  for (const auto& [i, k] : robot_->selfCollisionPairs()) pairs_.push_back({i, -1, k});
+  for (const auto& link : robot_->links()) {
+    const BvhDistance::Enclosing& enclosing = distance_.enclosing(*link.bvh);
+    linkSpheres_.push_back({enclosing.center, enclosing.radius});
+  }
+  for (const Obstacle& obstacle : scene_->obstacles()) {
+    const BvhDistance::Enclosing& enclosing = distance_.enclosing(*obstacle.bvh);
+    obstacleSpheres_.push_back({obstacle.pose * enclosing.center, enclosing.radius});
+  }
+}
+
+SweptChecker::SweptChecker(const SweptChecker& other) : SweptChecker(other.robot_, other.scene_, other.settings_) {}
+
+std::string SweptChecker::description() const {
+  return fmt::format("swept (eta {:.3g} m, distance relative error {:g}, geometry {}, rotation growth by {})", eta_,
+                     settings_.distance_relative_error, geometryName(settings_.geometry),
+                     robot_->hasAccelerationBounds() ? "acceleration bounds" : "motion bounds");
+}
+
+std::unique_ptr<Checker> SweptChecker::clone() const { return std::unique_ptr<Checker>(new SweptChecker(*this)); }
+
+bool SweptChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
+
+std::uint32_t SweptChecker::sampleAt(double t) {
+  if (const auto found = samplesByT_.find(t); found != samplesByT_.end()) return found->second;
+  // Samples are reused between edges, so that their vectors keep their storage.
+  const auto index = static_cast<std::uint32_t>(sampleCount_++);
+  if (index == samples_.size()) samples_.emplace_back();
+  Sample& sample = samples_[index];
+  sample.t = t;
+  if (t == 0.0)
+    sample.q = edgeA_;
+  else if (t == 1.0)
+    sample.q = edgeB_;
+  else
+    robot_->interpolate(edgeA_, edgeB_, t, sample.q);
+  robot_->linkPoses(sample.q, sample.poses);
+  if (sample.bounds.size() != pairs_.size()) sample.bounds.assign(pairs_.size(), DistanceBound{});
+  for (const std::uint32_t p : sample.touched) sample.bounds[p] = DistanceBound{};
+  sample.touched.clear();
+  samplesByT_.emplace(t, index);
+  return index;
+}
+
+double SweptChecker::growth(std::size_t link, double width) const {
+  double straying = 0.5 * linkMotion_[link] * width;
+  if (!acceleration_.empty()) straying = std::min(straying, 0.125 * acceleration_[link] * width * width);
+  return straying * (1.0 + 1e-9);
+}
+
+SweptChecker::Swept SweptChecker::classify(double gap, double growth) {
+  // A relative margin for the growth's rounding.
+  if (gap > growth * (1.0 + 1e-12)) return {Clearance::Apart, gap};
+  return {gap > 0.0 ? Clearance::Closer : Clearance::MayTouch, gap};
+}
+
+SweptChecker::Swept SweptChecker::sweptAgainstObstacle(std::size_t link, const Transform& from, const Transform& to,
+                                                       const Obstacle& obstacle, double growth,
+                                                       SweptWarmStart& warm) {
+  const ConvexCover& cover = robot_->links()[link].cover;
+  const Primitive* primitive = obstacle.checkedPrimitive();
+  if (cover.empty() || (!primitive && obstacle.cover.empty())) return {Clearance::MayTouch, 0.0};
+  // A swept hull against one of the obstacle's convex sets (its primitive, its whole hull or a piece).
+  auto against = [&](const ConvexHull& swept, const ConvexHull* set, SweptWarmStart* start) {
+    ++stats_.swept_tests;
+    const SweptHull moving{swept, from, to};
+    return classify(set ? sweptHullGap(moving, SweptHull{*set, obstacle.pose, obstacle.pose}, growth, stats_, start)
+                        : sweptHullGap(moving, *primitive, obstacle.pose, growth, stats_, start),
+                    growth);
+  };
+  // Whole hulls first (each contains its body's pieces), then piece by piece.
+  const Swept whole = against(*cover.hull, primitive ? nullptr : obstacle.cover.hull.get(), &warm);
+  if (whole.clearance == Clearance::Apart ||
+      (cover.pieces.size() == 1 && (primitive || obstacle.cover.pieces.size() == 1)))
+    return whole;
+  for (const auto& piece : cover.pieces) {
+    if (primitive) {
+      if (const Swept result = against(*piece, nullptr, nullptr); result.clearance != Clearance::Apart) return result;
+      continue;
+    }
+    for (const auto& other : obstacle.cover.pieces) {
+      ++stats_.bv_tests;
+      const double spheres = capsuleSphereGap(from * piece->center, to * piece->center, piece->bounding_radius,
+                                              obstacle.pose * other->center, other->bounding_radius);
+      if (classify(spheres, growth).clearance == Clearance::Apart) continue;
+      if (const Swept result = against(*piece, other.get(), nullptr); result.clearance != Clearance::Apart) return result;
+    }
+  }
+  return whole;  // every piece cleared: Apart, with the whole hulls' gap
+}
+
+SweptChecker::Swept SweptChecker::sweptAgainstLink(std::size_t link, std::size_t other, const Sample& a,
+                                                   const Sample& b, double growth, SweptWarmStart& warm) {
+  const ConvexCover& cover = robot_->links()[link].cover;
+  const ConvexCover& otherCover = robot_->links()[other].cover;
+  if (cover.empty() || otherCover.empty()) return {Clearance::MayTouch, 0.0};
+  // Both links move: each sweeps its own hull, and the two swept sets must not meet.
+  ++stats_.swept_tests;
+  return classify(sweptHullGap(SweptHull{*cover.hull, a.poses[link], b.poses[link]},
+                               SweptHull{*otherCover.hull, a.poses[other], b.poses[other]}, growth, stats_, &warm),
+                  growth);
+}
+
+SweptChecker::Swept SweptChecker::sweptTest(const Element& e) {
+  const BodyPair& pair = pairs_[e.pair];
+  const Sample& a = samples_[e.sample_a];
+  const Sample& b = samples_[e.sample_b];
+  const auto link = static_cast<std::size_t>(pair.link);
+  if (pair.obstacle < 0) {
+    const auto other = static_cast<std::size_t>(pair.other_link);
+    return sweptAgainstLink(link, other, a, b, growth(link, e.width) + growth(other, e.width), warm_[e.pair]);
+  }
+  const double straying = growth(link, e.width);
+  // The link's enclosing sphere sweeps a capsule (grown likewise); the obstacle's sphere encloses it.
+  const Sphere& sphere = linkSpheres_[link];
+  const Sphere& obstacleSphere = obstacleSpheres_[static_cast<std::size_t>(pair.obstacle)];
+  ++stats_.bv_tests;
+  if (classify(capsuleSphereGap(a.poses[link] * sphere.centre, b.poses[link] * sphere.centre, sphere.radius,
+                                obstacleSphere.centre, obstacleSphere.radius),
+               straying)
+          .clearance == Clearance::Apart)
+    return {Clearance::Apart, straying};
+  return sweptAgainstObstacle(link, a.poses[link], b.poses[link],
+                              scene_->obstacles()[static_cast<std::size_t>(pair.obstacle)], straying, warm_[e.pair]);
+}
+
+std::optional<DistanceBound> SweptChecker::boundAt(std::uint32_t sampleIndex, std::uint32_t pair, double threshold,
+                                                   std::uint32_t neighbour) {
+  Sample& sample = samples_[sampleIndex];
+  DistanceBound& bound = sample.bounds[pair];
+  const BodyPair& p = pairs_[pair];
+  const auto& links = robot_->links();
+  const auto link = static_cast<std::size_t>(p.link);
+  const PlacedBody body{*links[link].bvh, &links[link].cover, sample.poses[link]};
+  const auto other = static_cast<std::size_t>(std::max(p.other_link, 0));
+  const PlacedBody otherBody =
+      p.obstacle >= 0 ? placedObstacle(scene_->obstacles()[static_cast<std::size_t>(p.obstacle)])
+                      : PlacedBody{*links[other].bvh, &links[other].cover, sample.poses[other]};
+  if (bound.answers(threshold, settings_.distance_relative_error)) {
+    if (bound.touching() && collision_.overlap(body, otherBody, stats_)) return std::nullopt;
+    return bound;
+  }
+  // Copied: `bound` is overwritten below.
+  const DistanceBound hint = samples_[neighbour].bounds[pair];
+  if (!bound.known()) sample.touched.push_back(pair);
+  const BoundOrContact found =
+      distanceOrContact(distance_, collision_, body, otherBody, threshold, settings_.distance_relative_error,
+                        settings_.geometry == Geometry::Convex, stats_, &hint);
+  bound = found.bound;
+  if (found.contact) return std::nullopt;
+  return bound;
+}
+
+bool SweptChecker::certifiedByDistances(const Element& e, std::optional<std::uint32_t>& contact) {
+  const double l = pairMotion_[e.pair] * e.width;
+  // Thresholds a little above what the test needs, so that bounds reaching
+  // them satisfy the strict inequality; a new bound is asked for half of l.
+  const double slack = 1e-3 * eta_ + 1e-12 * l;
+  auto bounded = [&](std::uint32_t sample, std::uint32_t neighbour, double threshold) -> std::optional<double> {
+    const auto found = boundAt(sample, e.pair, threshold, neighbour);
+    if (!found) {
+      contact = sample;
+      return std::nullopt;
+    }
+    return std::max(found->lower, 0.0);
+  };
+  const auto lowerA = bounded(e.sample_a, e.sample_b, 0.5 * l + slack);
+  if (!lowerA) return false;
+  const auto lowerB = bounded(e.sample_b, e.sample_a, std::max(l - *lowerA, 0.0) + slack);
+  if (!lowerB) return false;
+  if (certifies(*lowerA, *lowerB, l)) return true;
+  // The end measured first may reach further than half of l.
+  const auto raisedA = bounded(e.sample_a, e.sample_b, std::max(l - *lowerB, 0.0) + slack);
+  return raisedA && certifies(*raisedA, *lowerB, l);
+}
+
+EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
+  edgeA_ = a;
+  edgeB_ = b;
+  sampleCount_ = 0;
+  samplesByT_.clear();
+  robot_->motionBounds(a, b, linkMotion_, selfMotion_);
+  acceleration_.clear();
+  if (robot_->hasAccelerationBounds()) robot_->linkAccelerationBounds(a, b, acceleration_);
+  // Obstacles do not move; two links move relative to each other (SSL 2005,
+  // Sec. 3.2). pairs_ holds the obstacle pairs, then the self pairs in order.
+  pairMotion_.resize(pairs_.size());
+  std::size_t self = 0;
+  for (std::size_t p = 0; p < pairs_.size(); ++p)
+    pairMotion_[p] = pairs_[p].obstacle >= 0 ? linkMotion_[static_cast<std::size_t>(pairs_[p].link)] : selfMotion_[self++];
+
+  queue_ = {};
+  // Warm starts follow one edge's pieces only, so that an edge's check does not depend on the edges before it.
+  warm_.assign(pairs_.size(), SweptWarmStart{});
+  for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
+    // A piece over which a link strays further than its own size from the
+    // straight lines between its ends' positions cannot be cleared by its
+    // swept hull: the pair starts from pieces narrow enough (a power of 2 of
+    // them, so that pairs share their ends), at most kMaxFirstPieces.
+    const auto link = static_cast<std::size_t>(pairs_[p].link);
+    std::size_t pieces = 1;
+    while (pieces < kMaxFirstPieces && growth(link, 1.0 / static_cast<double>(pieces)) > linkSpheres_[link].radius)
+      pieces *= 2;
+    for (std::size_t i = 0; i < pieces; ++i) {
+      const double width = 1.0 / static_cast<double>(pieces);
+      const std::uint32_t from = sampleAt(static_cast<double>(i) * width);
+      const std::uint32_t to = sampleAt(i + 1 == pieces ? 1.0 : static_cast<double>(i + 1) * width);
+      queue_.push({width, p, from, to});
+      ++stats_.queue_pushes;
+    }
+  }
+  auto colliding = [](double t) { return EdgeResult{Verdict::Colliding, 100.0, t}; };
+  while (!queue_.empty()) {
+    const Element e = queue_.top();
+    queue_.pop();
+    const Swept swept = sweptTest(e);
+    if (swept.clearance == Clearance::Apart) {
+      ++stats_.swept_certificates;
+      continue;
+    }
+    // Swept hulls that clear by less than the growth need a narrower piece;
+    // ones that may touch need the distances, which also find contacts.
+    if (swept.clearance == Clearance::MayTouch) {
+      std::optional<std::uint32_t> contact;
+      if (certifiedByDistances(e, contact)) continue;
+      if (contact) return colliding(samples_[*contact].t);
+    }
+    const double ta = samples_[e.sample_a].t, tb = samples_[e.sample_b].t;
+    if (pairMotion_[e.pair] * e.width <= eta_) {
+      ++stats_.unresolved_as_colliding;
+      return colliding(0.5 * (ta + tb));
+    }
+    // Split in two; or, where the swept hull cleared by less than the growth,
+    // into as many pieces (a power of 2) as bring the growth, which falls
+    // with the square of the width, below that gap (Xavier 1997 chooses step
+    // sizes from the distance the same way).
+    std::size_t pieces = 2;
+    if (swept.clearance == Clearance::Closer) {
+      const double growthNow = pairs_[e.pair].obstacle >= 0
+                                   ? growth(static_cast<std::size_t>(pairs_[e.pair].link), e.width)
+                                   : growth(static_cast<std::size_t>(pairs_[e.pair].link), e.width) +
+                                         growth(static_cast<std::size_t>(pairs_[e.pair].other_link), e.width);
+      while (pieces < kMaxSplitPieces &&
+             growthNow > swept.gap * static_cast<double>(pieces) * static_cast<double>(pieces))
+        pieces *= 2;
+    }
+    stats_.bisection_steps += pieces - 1;
+    std::uint32_t from = e.sample_a;
+    const double width = (tb - ta) / static_cast<double>(pieces);
+    for (std::size_t i = 1; i <= pieces; ++i) {
+      const std::uint32_t to = i == pieces ? e.sample_b : sampleAt(ta + static_cast<double>(i) * width);
+      queue_.push({width, e.pair, from, to});
+      ++stats_.queue_pushes;
+      from = to;
+    }
+  }
+  return EdgeResult{};
+}
+
+}  // namespace prmkit
