@@ -33,15 +33,6 @@ std::string splitKey(std::uint32_t segment, double t) {
   return key;
 }
 
-/// The i-th point (i >= 1) of the van der Corput sequence in base 2: 1/2,
-/// 1/4, 3/4, 1/8, 5/8, ... (every prefix spreads over the segment).
-double vanDerCorput(unsigned i) {
-  double t = 0.0;
-  for (double weight = 0.5; i > 0; i >>= 1, weight *= 0.5)
-    if (i & 1u) t += weight;
-  return t;
-}
-
 }  // namespace
 
 AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
@@ -112,19 +103,7 @@ int AdaptiveChecker::cellCount(const Config& a, const Config& b) const {
 const std::vector<int>& AdaptiveChecker::cellOrder(std::size_t cells) {
   if (cellOrders_.size() <= cells) cellOrders_.resize(cells + 1);
   std::vector<int>& order = cellOrders_[cells];
-  if (order.empty()) {
-    // The cells holding the van der Corput points 1/2, 1/4, 3/4, ... in
-    // turn: every prefix of the order spreads over the segment. Once 2^k >= n
-    // every cell holds one of the points k/2^k, so the loop ends.
-    std::vector<bool> seen(cells, false);
-    for (unsigned i = 1; order.size() < cells; ++i) {
-      const auto cell = std::min(cells - 1, static_cast<std::size_t>(vanDerCorput(i) * static_cast<double>(cells)));
-      if (!seen[cell]) {
-        seen[cell] = true;
-        order.push_back(static_cast<int>(cell));
-      }
-    }
-  }
+  if (order.empty()) order = spreadOrder(cells);
   return order;
 }
 

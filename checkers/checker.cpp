@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -49,6 +50,32 @@ CheckStats CheckStats::operator-(const CheckStats& earlier) const {
   CheckStats difference = *this;
   forEachField([&](std::string_view, auto member, std::string_view) { difference.*member -= earlier.*member; });
   return difference;
+}
+
+namespace {
+/// The i-th point (i >= 1) of the van der Corput sequence in base 2: 1/2,
+/// 1/4, 3/4, 1/8, 5/8, ... (every prefix spreads over the segment).
+double vanDerCorput(unsigned i) {
+  double t = 0.0;
+  for (double weight = 0.5; i > 0; i >>= 1, weight *= 0.5)
+    if (i & 1u) t += weight;
+  return t;
+}
+}  // namespace
+
+std::vector<int> spreadOrder(std::size_t cells) {
+  // The cells holding the van der Corput points 1/2, 1/4, 3/4, ... in turn.
+  // Once 2^k >= n every cell holds one of the points k/2^k, so the loop ends.
+  std::vector<int> order;
+  std::vector<bool> seen(cells, false);
+  for (unsigned i = 1; order.size() < cells; ++i) {
+    const auto cell = std::min(cells - 1, static_cast<std::size_t>(vanDerCorput(i) * static_cast<double>(cells)));
+    if (!seen[cell]) {
+      seen[cell] = true;
+      order.push_back(static_cast<int>(cell));
+    }
+  }
+  return order;
 }
 
 Checker::Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene)

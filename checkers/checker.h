@@ -35,6 +35,11 @@ struct PathResult {
 /// bounds, or the robot's largest link diameter if larger; 1 if both are 0.
 double problemSize(const Scene& scene, const Robot& robot);
 
+/// The cells 0 .. cells - 1 of a segment in the order of the van der Corput
+/// sequence (1/2, 1/4, 3/4, ...): every prefix spreads over the segment, so
+/// that probes taken in this order find a collision early.
+std::vector<int> spreadOrder(std::size_t cells);
+
 class Checker {
  public:
   Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene);
@@ -93,8 +98,13 @@ class Checker {
   void requireConfig(const Config& q) const;
   virtual bool doIsValid(const Config& q) = 0;
   virtual EdgeResult doCheckEdge(const Config& a, const Config& b) = 0;
-  /// Default: edge by edge, stopping at the first colliding segment.
+
+ protected:
+  /// Default: edge by edge, stopping at the first colliding segment (a
+  /// strategy's own may end with it).
   virtual PathResult doCheckPath(std::span<const Config> path);
+
+ private:
   virtual void doStartRounds() {}
   virtual void doEndRound() {}
   virtual void doStopRounds() {}

@@ -35,7 +35,7 @@ inline double provenGap(double gap, double magnitude) {
 /// roundoff, which may leave a mesh vertex outside the hull of the vertices it
 /// keeps by a few ulps.
 inline double slabGap(const ConvexHull& a, const Transform& poseA, const ConvexHull& b, const Transform& poseB,
-               const Eigen::Vector3d& u) {
+                      const Eigen::Vector3d& u) {
   const double length = u.norm();
   if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
   const double magnitude = std::max(a.radius, b.radius) + poseA.translation().norm() + poseB.translation().norm();
@@ -51,7 +51,7 @@ inline double placedSupport(const Primitive& primitive, const Transform& pose, c
 /// the same rounding margin (the primitive's support points are closed forms,
 /// exact up to a few roundings).
 inline double slabGap(const ConvexHull& a, const Transform& poseA, const Primitive& b, const Transform& poseB,
-               const Eigen::Vector3d& u) {
+                      const Eigen::Vector3d& u) {
   const double length = u.norm();
   if (!(length > 0.0) || !std::isfinite(length)) return 0.0;
   const double magnitude =

@@ -87,8 +87,7 @@ SweptChecker::Swept SweptChecker::classify(double gap, double growth) {
 }
 
 SweptChecker::Swept SweptChecker::sweptAgainstObstacle(std::size_t link, const Transform& from, const Transform& to,
-                                                       const Obstacle& obstacle, double growth,
-                                                       SweptWarmStart& warm) {
+                                                       const Obstacle& obstacle, double growth, SweptWarmStart& warm) {
   const ConvexCover& cover = robot_->links()[link].cover;
   const Primitive* primitive = obstacle.checkedPrimitive();
   if (cover.empty() || (!primitive && obstacle.cover.empty())) return {Clearance::MayTouch, 0.0};
@@ -115,7 +114,8 @@ SweptChecker::Swept SweptChecker::sweptAgainstObstacle(std::size_t link, const T
       const double spheres = capsuleSphereGap(from * piece->center, to * piece->center, piece->bounding_radius,
                                               obstacle.pose * other->center, other->bounding_radius);
       if (classify(spheres, growth).clearance == Clearance::Apart) continue;
-      if (const Swept result = against(*piece, other.get(), nullptr); result.clearance != Clearance::Apart) return result;
+      if (const Swept result = against(*piece, other.get(), nullptr); result.clearance != Clearance::Apart)
+        return result;
     }
   }
   return whole;  // every piece cleared: Apart, with the whole hulls' gap
@@ -165,9 +165,9 @@ std::optional<DistanceBound> SweptChecker::boundAt(std::uint32_t sampleIndex, st
   const auto link = static_cast<std::size_t>(p.link);
   const PlacedBody body{*links[link].bvh, &links[link].cover, sample.poses[link]};
   const auto other = static_cast<std::size_t>(std::max(p.other_link, 0));
-  const PlacedBody otherBody =
-      p.obstacle >= 0 ? placedObstacle(scene_->obstacles()[static_cast<std::size_t>(p.obstacle)])
-                      : PlacedBody{*links[other].bvh, &links[other].cover, sample.poses[other]};
+  const PlacedBody otherBody = p.obstacle >= 0
+                                   ? placedObstacle(scene_->obstacles()[static_cast<std::size_t>(p.obstacle)])
+                                   : PlacedBody{*links[other].bvh, &links[other].cover, sample.poses[other]};
   if (bound.answers(threshold, settings_.distance_relative_error)) {
     if (bound.touching() && collision_.overlap(body, otherBody, stats_)) return std::nullopt;
     return bound;
@@ -219,7 +219,8 @@ EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
   pairMotion_.resize(pairs_.size());
   std::size_t self = 0;
   for (std::size_t p = 0; p < pairs_.size(); ++p)
-    pairMotion_[p] = pairs_[p].obstacle >= 0 ? linkMotion_[static_cast<std::size_t>(pairs_[p].link)] : selfMotion_[self++];
+    pairMotion_[p] =
+        pairs_[p].obstacle >= 0 ? linkMotion_[static_cast<std::size_t>(pairs_[p].link)] : selfMotion_[self++];
 
   queue_ = {};
   // Warm starts follow one edge's pieces only, so that an edge's check does not depend on the edges before it.
@@ -287,6 +288,34 @@ EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
     }
   }
   return EdgeResult{};
+}
+
+PathResult SweptChecker::doCheckPath(std::span<const Config> path) {
+  const std::size_t segments = path.size() - 1;
+  std::vector<std::vector<int>> orders(segments);
+  std::size_t rounds = 0;
+  for (std::size_t s = 0; s < segments && settings_.path_probes > 0; ++s) {
+    const double steps = robot_->distance(path[s], path[s + 1]) / (0.01 * robot_->maxExtent());
+    const auto cells = static_cast<std::size_t>(std::clamp(std::ceil(steps), 1.0, double(settings_.path_probes)));
+    orders[s] = spreadOrder(cells);
+    rounds = std::max(rounds, cells);
+  }
+  Config q;
+  for (std::size_t round = 0; round < rounds; ++round)
+    for (std::size_t s = 0; s < segments; ++s) {
+      if (round >= orders[s].size()) continue;
+      const double t = (orders[s][round] + 0.5) / static_cast<double>(orders[s].size());
+      robot_->interpolate(path[s], path[s + 1], t, q);
+      if (!collision_.inCollision(q, stats_)) continue;
+      ++stats_.edges_checked;
+      PathResult result;
+      result.segments.resize(segments);
+      result.segments[s] = EdgeResult{Verdict::Colliding, 100.0, t};
+      result.verdict = Verdict::Colliding;
+      result.first_colliding = s;
+      return result;
+    }
+  return Checker::doCheckPath(path);
 }
 
 }  // namespace prmkit

@@ -36,6 +36,12 @@ struct SweptSettings {
   /// A distance bound asked for by an element that the swept volumes did
   /// not clear is computed to within this relative error (0: exactly).
   double distance_relative_error = 1.0;
+  /// `checkPath` first runs a static check at this many points of every
+  /// segment at most (one per 1% of the C-space extent, the discretization's
+  /// step), in rounds over the segments in van der Corput order, before it
+  /// certifies any: most paths a lazy planner checks collide somewhere, and a
+  /// static check finds that for less than swept volumes and distances. 0: none.
+  int path_probes = 15;
   /// Static checks and distance bounds try the convex covers before the
   /// BVHs (Convex), or use the BVHs alone (Mesh); the swept volumes are
   /// always the convex covers'. Verdicts are exact either way.
@@ -43,9 +49,9 @@ struct SweptSettings {
 
   template <class Fields>
   void fields(Fields& f) {
-    f.number("eta", eta,
-             {.min = 0.0, .max = kMaxCoordinate, .length = true, .unit = "m; 0: 1e-6 of the scene's size"});
+    f.number("eta", eta, {.min = 0.0, .max = kMaxCoordinate, .length = true, .unit = "m; 0: 1e-6 of the scene's size"});
     f.number("distance_relative_error", distance_relative_error, {.min = 0.0});
+    f.integer("path_probes", path_probes, {.min = 0.0, .max = 64.0, .unit = "static checks per path segment"});
     f.geometry(geometry);
   }
 };
@@ -66,6 +72,8 @@ class SweptChecker final : public Checker {
   SweptChecker(const SweptChecker& other);
   bool doIsValid(const Config& q) override;
   EdgeResult doCheckEdge(const Config& a, const Config& b) override;
+  /// Static probes over the whole path (SweptSettings::path_probes), then segment by segment.
+  PathResult doCheckPath(std::span<const Config> path) override;
 
   /// Two bodies that must not touch: a link and an obstacle, or two links.
   struct BodyPair {
@@ -77,8 +85,8 @@ class SweptChecker final : public Checker {
   struct Sample {
     double t;
     Config q;
-    std::vector<Transform> poses;       // every link's
-    std::vector<DistanceBound> bounds;  // per pair, where asked for
+    std::vector<Transform> poses;        // every link's
+    std::vector<DistanceBound> bounds;   // per pair, where asked for
     std::vector<std::uint32_t> touched;  // pairs whose bound is known
   };
   /// One unsettled (piece of the edge, pair) element, widest first.

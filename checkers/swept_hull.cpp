@@ -75,7 +75,8 @@ double sweptHullGap(const SweptHull& a, const SweptHull& b, double enough, Check
   const GjkResult gjk = gjkSearch(difference, startDirection(warm, supportA.centre() - supportB.centre()),
                                   enough * (1.0 + 1e-9), supportA.magnitude() + supportB.magnitude() + 1e-300);
   stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
-  if (warm) *warm = {gjk.direction, supportA.vertexFrom(), supportA.vertexTo(), supportB.vertexFrom(), supportB.vertexTo()};
+  if (warm)
+    *warm = {gjk.direction, supportA.vertexFrom(), supportA.vertexTo(), supportB.vertexFrom(), supportB.vertexTo()};
   const double length = gjk.direction.norm();
   if (gjk.may_overlap || !(gjk.distance > 0.0) || !(length > 0.0) || !std::isfinite(length)) return 0.0;
   const Vector3d& u = gjk.direction;  // from a to b
@@ -91,10 +92,10 @@ double sweptHullGap(const SweptHull& a, const Primitive& b, const Transform& pos
   const Transform from = toPrimitive * a.from, to = toPrimitive * a.to;
   SweptSupport local(SweptHull{a.hull, from, to}, warm ? warm->a_from : 0, warm ? warm->a_to : 0);
   const Vector3d start = warm && !warm->direction.isZero() ? Vector3d(-(pose.linear().transpose() * warm->direction))
-                                                            : startDirection(nullptr, local.centre());
+                                                           : startDirection(nullptr, local.centre());
   ++stats.gjk_queries;
-  const GjkResult gjk = gjkAgainstPrimitive(local, b, start, enough * (1.0 + 1e-9),
-                                            local.magnitude() + b.boundingRadius() + 1e-300);
+  const GjkResult gjk =
+      gjkAgainstPrimitive(local, b, start, enough * (1.0 + 1e-9), local.magnitude() + b.boundingRadius() + 1e-300);
   stats.gjk_iterations += static_cast<std::uint64_t>(gjk.iterations);
   const Vector3d u = pose.linear() * gjk.direction;
   if (warm) *warm = {u, local.vertexFrom(), local.vertexTo(), 0, 0};
@@ -110,8 +111,9 @@ double capsuleSphereGap(const Vector3d& from, const Vector3d& to, double radius,
   const Vector3d along = to - from;
   const double length = along.squaredNorm();
   const double t = length > 0.0 ? std::clamp((centre - from).dot(along) / length, 0.0, 1.0) : 0.0;
-  const double magnitude = 2.0 * (from.cwiseAbs().maxCoeff() + to.cwiseAbs().maxCoeff() + centre.cwiseAbs().maxCoeff()) +
-                           radius + otherRadius;
+  const double magnitude =
+      2.0 * (from.cwiseAbs().maxCoeff() + to.cwiseAbs().maxCoeff() + centre.cwiseAbs().maxCoeff()) + radius +
+      otherRadius;
   return (from + t * along - centre).norm() - radius - otherRadius -
          64.0 * std::numeric_limits<double>::epsilon() * magnitude;
 }
