@@ -167,12 +167,18 @@ Mesh bugTrapMesh(const BugTrapParams& p) {
 }
 
 Mesh randomObstaclesMesh(const RandomBoxesParams& p) {
+  Mesh m;
+  for (const Mesh& piece : randomObstacleMeshes(p)) m.append(piece, Transform::Identity());
+  return m;
+}
+
+std::vector<Mesh> randomObstacleMeshes(const RandomBoxesParams& p) {
   if (p.count < 0) throw std::invalid_argument("random obstacles count must be >= 0");
   if (!(p.min_size > 0 && p.min_size <= p.max_size))
     throw std::invalid_argument("random obstacles need 0 < min_size <= max_size");
   std::mt19937 rng(p.seed);
   auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
-  Mesh m;
+  std::vector<Mesh> pieces;
   for (int i = 0; i < p.count; ++i) {
     const Eigen::Vector3d centre(
         uniform(p.region_min.x(), p.region_max.x()), uniform(p.region_min.y(), p.region_max.y()),
@@ -188,16 +194,20 @@ Mesh randomObstaclesMesh(const RandomBoxesParams& p) {
       std::vector<Eigen::Vector2d> polygon;
       for (double a : angles) polygon.emplace_back(rx * std::cos(a), ry * std::sin(a));
       try {
-        m.append(extrudePolygon(polygon, zSize), Transform(Eigen::Translation3d(centre)));
+        Mesh piece;
+        piece.append(extrudePolygon(polygon, zSize), Transform(Eigen::Translation3d(centre)));
+        pieces.push_back(std::move(piece));
       } catch (const std::invalid_argument&) {
         // Near-collinear angle draws give a sliver: skip it, the seed stays deterministic.
       }
     } else {
       const Eigen::Vector3d size(uniform(p.min_size, p.max_size), uniform(p.min_size, p.max_size), zSize);
-      m.append(boxMesh(size), Transform(Eigen::Translation3d(centre)));
+      Mesh piece;
+      piece.append(boxMesh(size), Transform(Eigen::Translation3d(centre)));
+      pieces.push_back(std::move(piece));
     }
   }
-  return m;
+  return pieces;
 }
 
 }  // namespace prmkit

@@ -91,5 +91,7 @@ struct RandomBoxesParams {
 };
 /// Seeded random axis-aligned boxes (or convex polygons) within a region.
 Mesh randomObstaclesMesh(const RandomBoxesParams& params);
+/// The same boxes (or polygons) one mesh each, in the same order: obstacles of their own.
+std::vector<Mesh> randomObstacleMeshes(const RandomBoxesParams& params);
 
 }  // namespace prmkit

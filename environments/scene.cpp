@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <fcl/geometry/shape/box.h>
+
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 
 namespace prmkit {
@@ -58,7 +63,101 @@ void Scene::add(Obstacle obstacle, std::shared_ptr<fcl::CollisionGeometryd> geom
   const std::size_t count = objects_.size() + 1;
   if ((count & (count - 1)) == 0) broadphase_.update();
   objects_.push_back(std::move(object));
+  Eigen::AlignedBox3d box;
+  for (const auto& v : obstacle.mesh.vertices) box.extend(obstacle.pose * v);
+  boxes_.push_back(box);
   obstacles_.push_back(std::move(obstacle));
+  if (sortAndSweep_ || hash_) buildBroadPhase();
+}
+
+std::string broadPhaseName(BroadPhase kind) {
+  switch (kind) {
+    case BroadPhase::None:
+      return "none";
+    case BroadPhase::AabbTree:
+      return "aabb_tree";
+    case BroadPhase::SortAndSweep:
+      return "sort_and_sweep";
+    case BroadPhase::Hash:
+      return "hash";
+  }
+  return "?";
+}
+
+void Scene::setBroadPhase(BroadPhase kind) {
+  broadPhaseKind_ = kind;
+  buildBroadPhase();
+}
+
+void Scene::buildBroadPhase() {
+  sortAndSweep_.reset();
+  hash_.reset();
+  if (broadPhaseKind_ == BroadPhase::SortAndSweep) {
+    sortAndSweep_ = std::make_unique<fcl::SaPCollisionManagerd>();
+    std::vector<fcl::CollisionObjectd*> objects;
+    for (const auto& object : objects_) objects.push_back(object.get());
+    sortAndSweep_->registerObjects(objects);
+    sortAndSweep_->setup();
+  } else if (broadPhaseKind_ == BroadPhase::Hash) {
+    // Level 0's cells are the smallest obstacle's size (not below 1e-9 of the scene's).
+    double smallest = std::numeric_limits<double>::infinity(), largest = 0.0;
+    for (const auto& box : boxes_) {
+      smallest = std::min(smallest, box.sizes().maxCoeff());
+      largest = std::max(largest, box.sizes().maxCoeff());
+    }
+    hash_ = std::make_unique<HierarchicalHash>(
+        std::isfinite(smallest) ? std::max(smallest, 1e-9 * std::max(largest, 1.0)) : 1.0);
+    for (std::size_t i = 0; i < boxes_.size(); ++i) hash_->insert(static_cast<int>(i), boxes_[i]);
+  }
+}
+
+namespace {
+/// What an FCL manager's query hands its callback: the candidates, and the query's own object to skip.
+struct ManagerQuery {
+  const fcl::CollisionObjectd* query;
+  std::vector<int>* out;
+  std::uint64_t* visited;
+};
+
+bool collectCandidate(fcl::CollisionObjectd* a, fcl::CollisionObjectd* b, void* data) {
+  auto* query = static_cast<ManagerQuery*>(data);
+  const fcl::CollisionObjectd* obstacle = a == query->query ? b : a;
+  ++*query->visited;
+  query->out->push_back(static_cast<int>(reinterpret_cast<std::intptr_t>(obstacle->getUserData())));
+  return false;  // go on
+}
+}  // namespace
+
+void Scene::obstaclesOverlapping(const Eigen::AlignedBox3d& box, std::vector<int>& out, std::uint64_t& visited) const {
+  out.clear();
+  if (box.isEmpty()) return;
+  switch (broadPhaseKind_) {
+    case BroadPhase::None:
+      // No broad phase: every obstacle goes to the narrow phase.
+      visited += boxes_.size();
+      for (std::size_t i = 0; i < boxes_.size(); ++i) out.push_back(static_cast<int>(i));
+      return;
+    case BroadPhase::Hash:
+      hash_->query(box, out, visited);
+      return;
+    case BroadPhase::AabbTree:
+    case BroadPhase::SortAndSweep: {
+      // FCL's managers call back for every object whose AABB overlaps the
+      // query's; their AABBs enclose the meshes loosely, so the boxes decide.
+      const Eigen::Vector3d sizes = box.sizes().cwiseMax(1e-12);
+      fcl::CollisionObjectd query(std::make_shared<fcl::Boxd>(sizes), Transform(Eigen::Translation3d(box.center())));
+      query.computeAABB();
+      ManagerQuery data{&query, &out, &visited};
+      const fcl::BroadPhaseCollisionManagerd& manager =
+          broadPhaseKind_ == BroadPhase::AabbTree ? static_cast<const fcl::BroadPhaseCollisionManagerd&>(broadphase_)
+                                                  : *sortAndSweep_;
+      manager.collide(&query, &data, collectCandidate);
+      std::erase_if(out, [&](int i) { return !boxes_[static_cast<std::size_t>(i)].intersects(box); });
+      std::sort(out.begin(), out.end());
+      out.erase(std::unique(out.begin(), out.end()), out.end());
+      return;
+    }
+  }
 }
 
 std::size_t Scene::triangleCount() const {
@@ -77,6 +176,7 @@ std::shared_ptr<Scene> Scene::scaled(double factor) const {
     else
       out->addObstacle(o.name, o.mesh.scaled(factor), pose);
   }
+  out->setBroadPhase(broadPhaseKind_);
   return out;
 }
 

@@ -4,11 +4,13 @@
 #include "environments/convex_hull.h"
 #include "environments/mesh.h"
 #include "environments/primitive.h"
+#include "environments/spatial_hash.h"
 
 #include <optional>
 #include <string>
 #include <unordered_set>
 
+#include <fcl/broadphase/broadphase_SaP.h>
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
 #include <fcl/narrowphase/collision_object.h>
 
@@ -35,6 +37,15 @@ struct Obstacle {
 /// (exact), or as their enclosing meshes (conservative by the tessellation's
 /// error; what prmkit did before it had primitives, kept for comparison).
 enum class PrimitiveMode { Native, Tessellated };
+
+/// How checkers find the obstacles near a box a link sweeps over a piece of an
+/// edge: FCL's dynamic AABB tree (the one static checks use), FCL's
+/// sort-and-sweep manager, or Mirtich's hierarchical spatial hash, which all
+/// return the obstacles whose world boxes overlap the query box and differ
+/// in how much they visit to find them; or none (every obstacle).
+enum class BroadPhase { None, AabbTree, SortAndSweep, Hash };
+/// "none", "aabb_tree", "sort_and_sweep" or "hash", as problem files spell it.
+std::string broadPhaseName(BroadPhase kind);
 
 class Scene {
  public:
@@ -65,6 +76,18 @@ class Scene {
   /// obstacle index (as std::intptr_t). Read-only queries may run concurrently.
   const fcl::BroadPhaseCollisionManagerd& broadphase() const { return broadphase_; }
 
+  /// Selects the broad phase of obstaclesOverlapping and builds it over the
+  /// obstacles (an obstacle added later rebuilds it).
+  void setBroadPhase(BroadPhase kind);
+  BroadPhase broadPhase() const { return broadPhaseKind_; }
+  /// The world-frame axis-aligned box of obstacle i (of its mesh, or its primitive's enclosing mesh).
+  const Eigen::AlignedBox3d& obstacleBox(std::size_t i) const { return boxes_[i]; }
+  /// The obstacles whose boxes overlap `box`, ascending, by the selected
+  /// broad phase (with None: every obstacle); counts into `visited` the
+  /// boxes and cells it visited (hash, none) or the candidates the FCL
+  /// manager called back with. Read-only: queries may run concurrently.
+  void obstaclesOverlapping(const Eigen::AlignedBox3d& box, std::vector<int>& out, std::uint64_t& visited) const;
+
  private:
   void add(Obstacle obstacle, std::shared_ptr<fcl::CollisionGeometryd> geometry);
 
@@ -74,6 +97,11 @@ class Scene {
   std::vector<std::unique_ptr<fcl::CollisionObjectd>> objects_;
   std::unordered_set<std::string> names_;
   fcl::DynamicAABBTreeCollisionManagerd broadphase_;
+  std::vector<Eigen::AlignedBox3d> boxes_;  // per obstacle, world frame
+  BroadPhase broadPhaseKind_ = BroadPhase::AabbTree;
+  std::unique_ptr<fcl::SaPCollisionManagerd> sortAndSweep_;  // when selected
+  std::unique_ptr<HierarchicalHash> hash_;                   // when selected
+  void buildBroadPhase();
 };
 
 }  // namespace prmkit

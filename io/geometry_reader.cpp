@@ -90,9 +90,10 @@ Mesh readBugTrap(const YamlReader& in, const YAML::Node& node, const std::string
   return bugTrapMesh(p);
 }
 
-Mesh readRandomObstacles(const YamlReader& in, const YAML::Node& node, const std::string& what) {
-  in.requireMap(node, what,
-                {"type", "count", "region_min", "region_max", "min_size", "max_size", "planar", "polygons", "seed"});
+RandomBoxesParams readRandomParams(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  in.requireMap(
+      node, what,
+      {"type", "count", "region_min", "region_max", "min_size", "max_size", "planar", "polygons", "seed", "separate"});
   RandomBoxesParams p;
   setNumber(in, node, "count", what, p.count);
   if (node["region_min"]) p.region_min = in.vector(node["region_min"], what + ".region_min", 3);
@@ -103,7 +104,18 @@ Mesh readRandomObstacles(const YamlReader& in, const YAML::Node& node, const std
   if (node["polygons"]) p.polygons = in.boolean(node["polygons"], what + ".polygons");
   setNumber(in, node, "seed", what, p.seed);
   if ((p.region_max - p.region_min).minCoeff() <= 0) in.fail(node, "region_max must exceed region_min on every axis");
-  return randomObstaclesMesh(p);
+  return p;
+}
+
+/// `separate: true` asks for one obstacle per box.
+bool separateObstacles(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  return node.IsMap() && node["separate"] && in.boolean(node["separate"], what + ".separate");
+}
+
+Mesh readRandomObstacles(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  if (separateObstacles(in, node, what))
+    in.fail(node["separate"], "'separate' makes one obstacle per box: it applies to scene obstacles only");
+  return randomObstaclesMesh(readRandomParams(in, node, what));
 }
 
 Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::string& what) {
@@ -214,13 +226,29 @@ Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::stri
   }
 }
 
+namespace {
+/// Adds the obstacles of `scene.obstacles` (a list) to the scene.
+void readObstacles(const YamlReader& in, const YAML::Node& obstacles, Scene& scene);
+}  // namespace
+
 std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root, PrimitiveMode primitives) {
   auto scene = std::make_shared<Scene>(primitives);
   const YAML::Node node = root["scene"];
   if (!node) return scene;
-  in.requireMap(node, "scene", {"obstacles"});
+  in.requireMap(node, "scene", {"obstacles", "broadphase"});
   const YAML::Node obstacles = node["obstacles"];
-  if (!obstacles) return scene;
+  if (obstacles) readObstacles(in, obstacles, *scene);
+  if (node["broadphase"]) {
+    const std::vector<std::string> names{"none", "aabb_tree", "sort_and_sweep", "hash"};
+    const std::string kind = in.oneOf(node["broadphase"], "scene.broadphase", names);
+    for (const BroadPhase b : {BroadPhase::None, BroadPhase::AabbTree, BroadPhase::SortAndSweep, BroadPhase::Hash})
+      if (broadPhaseName(b) == kind) scene->setBroadPhase(b);
+  }
+  return scene;
+}
+
+namespace {
+void readObstacles(const YamlReader& in, const YAML::Node& obstacles, Scene& scene) {
   if (!obstacles.IsSequence()) in.fail(obstacles, "expected 'scene.obstacles' to be a list");
   for (std::size_t i = 0; i < obstacles.size(); ++i) {
     const YAML::Node o = obstacles[i];
@@ -229,12 +257,22 @@ std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root, P
     const std::string name = o["name"] ? in.string(o["name"], what + ".name") : fmt::format("obstacle{}", i);
     const Transform pose = o["pose"] ? readPose(in, o["pose"], what + ".pose") : Transform::Identity();
     try {
-      scene->addObstacle(name, readGeometry(in, o, what), pose);
+      const YAML::Node generator = o["generator"];
+      if (generator && separateObstacles(in, generator, what + ".generator")) {
+        if (in.string(in.require(generator, "type", what + ".generator"), what + ".generator.type") != "random")
+          in.fail(generator["separate"], "only the 'random' generator makes separate obstacles");
+        const auto pieces = randomObstacleMeshes(readRandomParams(in, generator, what + ".generator"));
+        for (std::size_t k = 0; k < pieces.size(); ++k)
+          scene.addObstacle(fmt::format("{}{}", name, k), pieces[k], pose);
+        continue;
+      }
+      scene.addObstacle(name, readGeometry(in, o, what), pose);
     } catch (const std::invalid_argument& e) {
       in.fail(o, e.what());
     }
   }
-  return scene;
 }
+
+}  // namespace
 
 }  // namespace prmkit
