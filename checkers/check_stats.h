@@ -26,6 +26,8 @@ struct CheckStats {
   std::uint64_t directional_certificates =
       0;                                 // (interval, pair) elements certified by directional motion bounds (adaptive)
   std::uint64_t queue_pushes = 0;        // (segment, pair) elements put in the priority queue (adaptive, swept)
+  std::uint64_t broad_phase_visits = 0;  // boxes, cells or candidates a broad-phase query visited (swept)
+  std::uint64_t broad_phase_pairs = 0;   // (link, obstacle) pairs a broad phase passed to the narrow phase (swept)
   std::uint64_t swept_tests = 0;         // swept convex hull tests against one convex set of a body (swept)
   std::uint64_t swept_certificates = 0;  // (interval, pair) elements certified by swept volumes (swept)
   std::uint64_t unresolved_as_colliding = 0;  // segments shorter than eta reported Colliding without a witness
@@ -59,6 +61,8 @@ struct CheckStats {
     visit(std::string_view("directional_certificates"), &CheckStats::directional_certificates,
           std::string_view("count"));
     visit(std::string_view("queue_pushes"), &CheckStats::queue_pushes, std::string_view("count"));
+    visit(std::string_view("broad_phase_visits"), &CheckStats::broad_phase_visits, std::string_view("count"));
+    visit(std::string_view("broad_phase_pairs"), &CheckStats::broad_phase_pairs, std::string_view("count"));
     visit(std::string_view("swept_tests"), &CheckStats::swept_tests, std::string_view("count"));
     visit(std::string_view("swept_certificates"), &CheckStats::swept_certificates, std::string_view("count"));
     visit(std::string_view("unresolved_as_colliding"), &CheckStats::unresolved_as_colliding, std::string_view("count"));

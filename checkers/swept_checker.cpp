@@ -225,7 +225,31 @@ EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
   queue_ = {};
   // Warm starts follow one edge's pieces only, so that an edge's check does not depend on the edges before it.
   warm_.assign(pairs_.size(), SweptWarmStart{});
-  for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
+  const std::uint32_t start = sampleAt(0.0), end = sampleAt(1.0);
+  edgePairs_.clear();
+  const std::size_t obstacleCount = scene_->obstacles().size();
+  for (std::size_t link = 0; link < linkSpheres_.size(); ++link) {
+    // The broad phase over the whole edge: the link's enclosing sphere at both
+    // ends, grown by how far the link can stray from the straight lines
+    // between them, contains everything the link sweeps.
+    const Sphere& sphere = linkSpheres_[link];
+    Eigen::AlignedBox3d swept;
+    for (const std::uint32_t sample : {start, end}) {
+      const Eigen::Vector3d centre = samples_[sample].poses[link] * sphere.centre;
+      swept.extend(centre - Eigen::Vector3d::Constant(sphere.radius));
+      swept.extend(centre + Eigen::Vector3d::Constant(sphere.radius));
+    }
+    const double straying = growth(link, 1.0);
+    swept.min() -= Eigen::Vector3d::Constant(straying);
+    swept.max() += Eigen::Vector3d::Constant(straying);
+    scene_->obstaclesOverlapping(swept, nearObstacles_, stats_.broad_phase_visits);
+    stats_.broad_phase_pairs += nearObstacles_.size();
+    for (const int obstacle : nearObstacles_)
+      edgePairs_.push_back(static_cast<std::uint32_t>(link * obstacleCount + static_cast<std::size_t>(obstacle)));
+  }
+  for (auto p = static_cast<std::uint32_t>(linkSpheres_.size() * obstacleCount); p < pairs_.size(); ++p)
+    edgePairs_.push_back(p);
+  for (const std::uint32_t p : edgePairs_) {
     // A piece over which a link strays further than its own size from the
     // straight lines between its ends' positions cannot be cleared by its
     // swept hull: the pair starts from pieces narrow enough (a power of 2 of

@@ -159,7 +159,9 @@ class SweptChecker final : public Checker {
   std::vector<double> pairMotion_;               // per pair (m)
   std::vector<double> acceleration_;             // per link (m per unit parameter squared; empty: none)
   std::priority_queue<Element> queue_;
-  std::vector<SweptWarmStart> warm_;  // per pair, for the whole hulls' search
+  std::vector<SweptWarmStart> warm_;      // per pair, for the whole hulls' search
+  std::vector<int> nearObstacles_;        // a broad-phase query's answer
+  std::vector<std::uint32_t> edgePairs_;  // the pairs the broad phase leaves to the narrow phase
 };
 
 }  // namespace prmkit

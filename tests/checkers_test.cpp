@@ -2,11 +2,16 @@
 #include "checkers/discrete_checker.h"
 #include "checkers/swept_checker.h"
 #include "checkers/swept_hull.h"
+#include "checkers/collision_queries.h"
 #include "environments/convex_hull.h"
+#include "environments/generators.h"
+#include "io/problem.h"
+#include "test_support.h"
 #include "robots/rigid_body.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -194,4 +199,82 @@ TEST_CASE("swept checker: translations are settled by one swept test each, conta
   REQUIRE(checker.checkEdge(pose(0, 0.6424, 0), turned).verdict == Verdict::Free);
   REQUIRE(checker.stats().bisection_steps > 0);
   REQUIRE(checker.stats().unresolved_as_colliding == 0);
+}
+
+TEST_CASE("broad phases: hash, AABB tree and sort-and-sweep return exactly the obstacles whose boxes overlap",
+          "[checkers][broadphase]") {
+  RandomBoxesParams params;
+  params.count = 400;
+  params.region_min = {-10, -10, -10};
+  params.region_max = {10, 10, 10};
+  params.min_size = 0.01;  // sizes over two orders of magnitude: several levels of the hash
+  params.max_size = 3.0;
+  params.seed = 5;
+  Scene scene;
+  const auto pieces = randomObstacleMeshes(params);
+  for (std::size_t i = 0; i < pieces.size(); ++i)
+    scene.addObstacle("box" + std::to_string(i), pieces[i], Transform::Identity());
+  REQUIRE(scene.obstacles().size() == 400);
+  ompl::RNG rng(3);
+  std::vector<Eigen::AlignedBox3d> queries;
+  for (int q = 0; q < 300; ++q) {
+    const Eigen::Vector3d centre(rng.uniformReal(-12, 12), rng.uniformReal(-12, 12), rng.uniformReal(-12, 12));
+    const Eigen::Vector3d half = Eigen::Vector3d::Constant(std::pow(10.0, rng.uniformReal(-3, 1)));
+    queries.emplace_back(centre - half, centre + half);
+  }
+  std::size_t nonEmpty = 0;
+  for (const BroadPhase kind : {BroadPhase::AabbTree, BroadPhase::SortAndSweep, BroadPhase::Hash, BroadPhase::None}) {
+    scene.setBroadPhase(kind);
+    REQUIRE(scene.broadPhase() == kind);
+    for (const auto& query : queries) {
+      std::vector<int> expected, found;
+      for (std::size_t i = 0; i < scene.obstacles().size(); ++i)
+        if (kind == BroadPhase::None || scene.obstacleBox(i).intersects(query)) expected.push_back(static_cast<int>(i));
+      std::uint64_t visited = 0;
+      scene.obstaclesOverlapping(query, found, visited);
+      INFO(broadPhaseName(kind));
+      REQUIRE(found == expected);
+      REQUIRE(visited >= (kind == BroadPhase::None ? 400u : found.size()));
+      nonEmpty += !found.empty() && found.size() < 400;
+    }
+  }
+  REQUIRE(nonEmpty > 300);  // most queries find some boxes and not all
+}
+
+TEST_CASE("swept: every broad phase gives the same verdicts and hands the narrow phase only nearby pairs",
+          "[checkers][broadphase][swept]") {
+  const Problem problem = loadProblem(test::problemFile("boxes3000"));
+  ompl::RNG rng(2);
+  std::vector<std::pair<Config, Config>> edges;
+  Config a, b;
+  CollisionQueries oracle(problem.robot, problem.scene, Geometry::Convex);
+  CheckStats ignored;
+  while (edges.size() < static_cast<std::size_t>(test::scaled(200))) {
+    problem.robot->sampleUniform(rng, a);
+    problem.robot->sampleUniform(rng, b);
+    // Edges of at most 5 m between valid ends.
+    const Eigen::Vector3d direction = b.head<3>() - a.head<3>();
+    if (direction.norm() > 5.0) b.head<3>() = a.head<3>() + 5.0 * direction.normalized();
+    if (!oracle.inCollision(a, ignored) && !oracle.inCollision(b, ignored)) edges.emplace_back(a, b);
+  }
+  std::vector<Verdict> reference;
+  for (const BroadPhase kind : {BroadPhase::None, BroadPhase::AabbTree, BroadPhase::SortAndSweep, BroadPhase::Hash}) {
+    // Read from the problem file, as a user selects it.
+    const Problem with =
+        loadProblem(test::problemFile("boxes3000"), {{"scene.broadphase=" + broadPhaseName(kind)}, true});
+    REQUIRE(with.scene->broadPhase() == kind);
+    SweptChecker checker(with.robot, with.scene, SweptSettings{});
+    std::vector<Verdict> verdicts;
+    for (const auto& [from, to] : edges) verdicts.push_back(checker.checkEdge(from, to).verdict);
+    INFO(broadPhaseName(kind));
+    if (reference.empty()) {
+      reference = verdicts;
+      REQUIRE(checker.stats().broad_phase_pairs == 3000 * edges.size());
+    } else {
+      REQUIRE(verdicts == reference);
+      REQUIRE(checker.stats().broad_phase_pairs * 100 < 3000 * edges.size());
+    }
+  }
+  REQUIRE(std::count(reference.begin(), reference.end(), Verdict::Colliding) > 0);
+  REQUIRE(std::count(reference.begin(), reference.end(), Verdict::Free) > 0);
 }
