@@ -31,7 +31,8 @@ void HierarchicalHash::insert(int id, const Eigen::AlignedBox3d& box) {
   const double size = box.sizes().maxCoeff();
   std::size_t level = 0;
   while (finest_ * std::ldexp(1.0, static_cast<int>(level)) < size && level < 200) ++level;
-  while (levels_.size() <= level) levels_.push_back({finest_ * std::ldexp(1.0, static_cast<int>(levels_.size())), {}, {}});
+  while (levels_.size() <= level)
+    levels_.push_back({finest_ * std::ldexp(1.0, static_cast<int>(levels_.size())), {}, {}});
   Level& l = levels_[level];
   l.ids.push_back(id);
   for (std::int64_t x = cellOf(box.min().x(), l.cell); x <= cellOf(box.max().x(), l.cell); ++x)

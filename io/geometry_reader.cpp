@@ -238,13 +238,16 @@ std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root, P
   in.requireMap(node, "scene", {"obstacles", "broadphase"});
   const YAML::Node obstacles = node["obstacles"];
   if (obstacles) readObstacles(in, obstacles, *scene);
-  if (node["broadphase"]) {
-    const std::vector<std::string> names{"none", "aabb_tree", "sort_and_sweep", "hash"};
-    const std::string kind = in.oneOf(node["broadphase"], "scene.broadphase", names);
-    for (const BroadPhase b : {BroadPhase::None, BroadPhase::AabbTree, BroadPhase::SortAndSweep, BroadPhase::Hash})
-      if (broadPhaseName(b) == kind) scene->setBroadPhase(b);
-  }
+  readBroadPhase(in, node, *scene);
   return scene;
+}
+
+void readBroadPhase(const YamlReader& in, const YAML::Node& sceneNode, Scene& scene) {
+  if (!sceneNode || !sceneNode["broadphase"]) return;
+  const std::vector<std::string> names{"none", "aabb_tree", "sort_and_sweep", "hash"};
+  const std::string kind = in.oneOf(sceneNode["broadphase"], "scene.broadphase", names);
+  for (const BroadPhase b : {BroadPhase::None, BroadPhase::AabbTree, BroadPhase::SortAndSweep, BroadPhase::Hash})
+    if (broadPhaseName(b) == kind) scene.setBroadPhase(b);
 }
 
 namespace {

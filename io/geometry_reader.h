@@ -24,6 +24,8 @@ Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::stri
 
 /// The `scene` key: its obstacles, each a geometry with a name and a pose.
 std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root, PrimitiveMode primitives);
+/// Selects the scene's broad phase from `scene.broadphase` (if given).
+void readBroadPhase(const YamlReader& in, const YAML::Node& sceneNode, Scene& scene);
 
 /// Sets `out` from node[key] when present: an integer the field can hold, or a number.
 template <class T>

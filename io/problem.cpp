@@ -283,8 +283,11 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
   const YAML::Node moveit = root["moveit"];
   if (moveit) {
     in.requireMap(moveit, "moveit", {"scene", "request"});
-    for (const char* key : {"start", "goal", "scene"})
+    for (const char* key : {"start", "goal"})
       if (root[key]) in.fail(root[key], fmt::format("a problem with 'moveit' takes '{}' from the MoveIt files", key));
+    // Its obstacles come from the MoveIt scene; only how to search them may be set here.
+    if (const YAML::Node scene = root["scene"]; scene && (!scene.IsMap() || scene.size() != 1 || !scene["broadphase"]))
+      in.fail(scene, "a problem with 'moveit' takes 'scene' from the MoveIt files (only scene.broadphase may be set)");
     requestIn.emplace(in.path(in.require(moveit, "request", "moveit"), "moveit.request"));
     request = readMotionPlanRequest(*requestIn);
     if (moveit["scene"]) sceneIn.emplace(in.path(moveit["scene"], "moveit.scene"));
@@ -301,6 +304,7 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
     scene = std::make_shared<Scene>(primitives);
     if (sceneIn)
       readPlanningScene(*sceneIn, *scene, dynamic_cast<const KinematicChain&>(*robot).description().frames[0].name);
+    readBroadPhase(in, root["scene"], *scene);
   } else {
     scene = readScene(in, root, primitives);
   }
