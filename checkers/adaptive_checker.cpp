@@ -43,20 +43,9 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
       collision_(robot_, scene_, settings.geometry),
       distance_() {
   validateFields(settings_, "adaptive");
-  const int linkCount = static_cast<int>(robot_->links().size());
-  const int obstacleCount = static_cast<int>(scene_->obstacles().size());
-  for (int i = 0; i < linkCount; ++i)
-    for (int j = 0; j < obstacleCount; ++j) pairs_.push_back({i, j, -1});
-  for (const auto& [i, k] : robot_->selfCollisionPairs()) pairs_.push_back({i, -1, k});
-  for (const auto& link : robot_->links()) {
-    const BvhDistance::Enclosing& enclosing = distance_.enclosing(*link.bvh);
-    linkSpheres_.push_back({enclosing.center, enclosing.radius});
-  }
-  for (const Obstacle& obstacle : scene_->obstacles()) {
-    const BvhDistance::Enclosing& enclosing = distance_.enclosing(*obstacle.bvh);
-    obstacleSpheres_.push_back({obstacle.pose * enclosing.center, enclosing.radius});
-    obstacleBoxes_.push_back(&enclosing);
-  }
+  pairs_ = bodyPairs(*robot_, *scene_);
+  distance_.enclosingSpheres(robot_->links(), scene_->obstacles(), linkSpheres_, obstacleSpheres_);
+  for (const Obstacle& obstacle : scene_->obstacles()) obstacleBoxes_.push_back(&distance_.enclosing(*obstacle.bvh));
 }
 
 AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
@@ -412,6 +401,34 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::staticProbes() {
   return hit;
 }
 
+void AdaptiveChecker::markNearObstacles(std::size_t s, const std::vector<std::uint32_t>& nodes) {
+  const std::size_t obstacleCount = scene_->obstacles().size();
+  // With few obstacles the probes' enclosing-sphere tests cost less than the
+  // queries: every pair is near (docs/results.md, "Broad phases").
+  const bool everyPair = obstacleCount < kAdaptiveBroadPhaseObstacles || scene_->broadPhase() == BroadPhase::None;
+  nearObstacles_.assign(pairs_.size(), everyPair);
+  if (everyPair) return;
+  for (const std::uint32_t node : {nodes[s], nodes[s + 1]})
+    if (samples_[node].poses.empty()) robot_->linkPoses(samples_[node].q, samples_[node].poses);
+  for (std::size_t link = 0; link < linkSpheres_.size() && obstacleCount > 0; ++link) {
+    // Every point of the link lies within half its motion bound of where it
+    // is at one of the nodes (SSL 2005, Sec. 3): the box around its enclosing
+    // sphere at both nodes, grown by that, holds all it sweeps.
+    const Sphere& sphere = linkSpheres_[link];
+    const double reach = sphere.radius + 0.5 * pairMotionBounds_[s][link * obstacleCount];
+    Eigen::AlignedBox3d swept;
+    for (const std::uint32_t node : {nodes[s], nodes[s + 1]}) {
+      const Eigen::Vector3d centre = samples_[node].poses[link] * sphere.centre;
+      swept.extend(centre - Eigen::Vector3d::Constant(reach));
+      swept.extend(centre + Eigen::Vector3d::Constant(reach));
+    }
+    scene_->obstaclesOverlapping(swept, nearList_, stats_.broad_phase_visits);
+    stats_.broad_phase_pairs += nearList_.size();
+    for (const int obstacle : nearList_)
+      nearObstacles_[link * obstacleCount + static_cast<std::size_t>(obstacle)] = true;
+  }
+}
+
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std::vector<std::uint32_t>& nodes) {
   const std::size_t segmentCount = path_.size() - 1;
   unsettled_.resize(segmentCount);
@@ -420,7 +437,10 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
   for (std::size_t s = 0; s < segmentCount; ++s) {
     unsettled_[s].clear();
     active_[s].clear();
+    markNearObstacles(s, nodes);
     for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
+      // An obstacle pair the broad phase left out is apart on the whole segment.
+      if (pairs_[p].obstacle >= 0 && !nearObstacles_[p]) continue;
       // Both ends known (roadmap nodes checked before): SSL 2005, Eq. 1 on
       // the whole segment may settle the pair without a probe.
       const DistanceBound& a = samples_[nodes[s]].bounds[p];

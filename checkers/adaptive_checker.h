@@ -71,6 +71,9 @@ struct AdaptiveSettings {
   void fields(Fields& f);
 };
 
+/// Scenes with fewer obstacles skip the broad phase (AdaptiveChecker::markNearObstacles).
+inline constexpr std::size_t kAdaptiveBroadPhaseObstacles = 64;
+
 /// Most cells a segment may be cut into (AdaptiveSettings::probes).
 inline constexpr int kMaxAdaptiveProbes = 64;
 
@@ -109,12 +112,6 @@ class AdaptiveChecker final : public Checker {
   /// path is found before the free segments are fully certified.
   PathResult doCheckPath(std::span<const Config> path) override;
 
-  /// Two bodies that must not touch: a link and an obstacle, or two links.
-  struct BodyPair {
-    int link;
-    int obstacle;    // -1 for a self-collision pair
-    int other_link;  // -1 for an obstacle pair
-  };
   /// A configuration on the path being checked: a path node or a bisection point.
   struct Sample {
     Config q;
@@ -170,6 +167,9 @@ class AdaptiveChecker final : public Checker {
   };
   Neighbours measuredNeighbours(std::size_t s, std::size_t u, std::size_t cell,
                                 const std::vector<std::uint32_t>& nodes) const;
+  /// The broad phase (Scene::obstaclesOverlapping) over segment s: marks in
+  /// nearObstacles_ the (link, obstacle) pairs whose boxes may meet on it.
+  void markNearObstacles(std::size_t s, const std::vector<std::uint32_t>& nodes);
   /// The order in which a segment of `cells` cells is probed (van der Corput).
   const std::vector<int>& cellOrder(std::size_t cells);
   /// The distance probes: each segment is cut into cells (cellCount) and
@@ -260,12 +260,11 @@ class AdaptiveChecker final : public Checker {
   std::vector<BodyPair> pairs_;
   /// Enclosing spheres (BvhDistance::enclosing): the links' in their
   /// frames, the obstacles' in the world.
-  struct Sphere {
-    Eigen::Vector3d centre;
-    double radius;
-  };
+  using Sphere = BvhDistance::Sphere;
   std::vector<Sphere> linkSpheres_, obstacleSpheres_;
   std::vector<const BvhDistance::Enclosing*> obstacleBoxes_;  // owned by distance_
+  std::vector<bool> nearObstacles_;  // per pair, for the segment being probed (markNearObstacles)
+  std::vector<int> nearList_;        // a broad-phase query's answer
 
   // Per-check working state, kept as members to reuse allocations.
   std::vector<Sample> samples_;  // the first sampleCount_ are this check's

@@ -41,6 +41,20 @@ const BvhDistance::ModelInfo& BvhDistance::modelInfo(const BvhModel& model) {
   return entry->second;
 }
 
+void BvhDistance::enclosingSpheres(const std::vector<Link>& links, const std::vector<Obstacle>& obstacles,
+                                   std::vector<Sphere>& linkSpheres, std::vector<Sphere>& obstacleSpheres) {
+  linkSpheres.clear();
+  obstacleSpheres.clear();
+  for (const Link& link : links) {
+    const Enclosing& e = enclosing(*link.bvh);
+    linkSpheres.push_back({e.center, e.radius});
+  }
+  for (const Obstacle& obstacle : obstacles) {
+    const Enclosing& e = enclosing(*obstacle.bvh);
+    obstacleSpheres.push_back({obstacle.pose * e.center, e.radius});
+  }
+}
+
 namespace {
 bool usable(const ConvexCover* cover) { return cover && !cover->empty(); }
 }  // namespace

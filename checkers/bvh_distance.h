@@ -18,6 +18,7 @@
 #include "environments/mesh.h"
 #include "environments/primitive.h"
 #include "environments/scene.h"
+#include "robots/robot.h"
 
 #include <limits>
 #include <unordered_map>
@@ -139,6 +140,13 @@ class BvhDistance {
     Eigen::Vector3d box_half_extents;
   };
   const Enclosing& enclosing(const BvhModel& model) { return modelInfo(model).enclosing; }
+  /// Enclosing spheres: the links' in their own frames and the obstacles' in the world.
+  struct Sphere {
+    Eigen::Vector3d centre;
+    double radius;
+  };
+  void enclosingSpheres(const std::vector<Link>& links, const std::vector<Obstacle>& obstacles,
+                        std::vector<Sphere>& linkSpheres, std::vector<Sphere>& obstacleSpheres);
   /// Lower bound on the distance from a world point to an enclosing box placed at `pose` (m).
   static double pointBoxDistance(const Eigen::Vector3d& point, const Enclosing& box, const Transform& pose);
   /// Lower bound on the distance between two bodies enclosed in spheres

@@ -183,6 +183,16 @@ bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* 
 
 std::string geometryName(Geometry geometry) { return geometry == Geometry::Convex ? "convex" : "mesh"; }
 
+std::vector<BodyPair> bodyPairs(const Robot& robot, const Scene& scene) {
+  std::vector<BodyPair> pairs;
+  const int linkCount = static_cast<int>(robot.links().size());
+  const int obstacleCount = static_cast<int>(scene.obstacles().size());
+  for (int i = 0; i < linkCount; ++i)
+    for (int j = 0; j < obstacleCount; ++j) pairs.push_back({i, j, -1});
+  for (const auto& [i, k] : robot.selfCollisionPairs()) pairs.push_back({i, -1, k});
+  return pairs;
+}
+
 BoundOrContact distanceOrContact(BvhDistance& distance, CollisionQueries& collision, const PlacedBody& a,
                                  const PlacedBody& b, double threshold, double relativeError, bool useHulls,
                                  CheckStats& stats, const DistanceBound* hint) {

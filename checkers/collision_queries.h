@@ -71,6 +71,17 @@ class CollisionQueries {
   std::vector<Transform> poses_;
 };
 
+/// Two bodies that must not touch: a link and an obstacle, or two links.
+struct BodyPair {
+  int link;
+  int obstacle;    // -1 for a self-collision pair
+  int other_link;  // -1 for an obstacle pair
+};
+/// The pairs an exact strategy certifies: every (link, obstacle) pair, link
+/// by link (link i and obstacle j at i * obstacles + j), then the robot's
+/// self-collision pairs in their order.
+std::vector<BodyPair> bodyPairs(const Robot& robot, const Scene& scene);
+
 /// The step exact strategies take at a sample: a lower bound on the two
 /// bodies' distance that answers `threshold` (BvhDistance::lowerBound), and
 /// whether they touch, confirmed by the exact test. Convex bodies whose hulls

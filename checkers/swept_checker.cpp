@@ -26,19 +26,8 @@ SweptChecker::SweptChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<c
       eta_(settings.eta > 0.0 ? settings.eta : 1e-6 * problemSize(*scene_, *robot_)),
       collision_(robot_, scene_, settings.geometry) {
   validateFields(settings_, "swept");
-  const int linkCount = static_cast<int>(robot_->links().size());
-  const int obstacleCount = static_cast<int>(scene_->obstacles().size());
-  for (int i = 0; i < linkCount; ++i)
-    for (int j = 0; j < obstacleCount; ++j) pairs_.push_back({i, j, -1});
-  for (const auto& [i, k] : robot_->selfCollisionPairs()) pairs_.push_back({i, -1, k});
-  for (const auto& link : robot_->links()) {
-    const BvhDistance::Enclosing& enclosing = distance_.enclosing(*link.bvh);
-    linkSpheres_.push_back({enclosing.center, enclosing.radius});
-  }
-  for (const Obstacle& obstacle : scene_->obstacles()) {
-    const BvhDistance::Enclosing& enclosing = distance_.enclosing(*obstacle.bvh);
-    obstacleSpheres_.push_back({obstacle.pose * enclosing.center, enclosing.radius});
-  }
+  pairs_ = bodyPairs(*robot_, *scene_);
+  distance_.enclosingSpheres(robot_->links(), scene_->obstacles(), linkSpheres_, obstacleSpheres_);
 }
 
 SweptChecker::SweptChecker(const SweptChecker& other) : SweptChecker(other.robot_, other.scene_, other.settings_) {}

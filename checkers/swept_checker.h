@@ -75,12 +75,6 @@ class SweptChecker final : public Checker {
   /// Static probes over the whole path (SweptSettings::path_probes), then segment by segment.
   PathResult doCheckPath(std::span<const Config> path) override;
 
-  /// Two bodies that must not touch: a link and an obstacle, or two links.
-  struct BodyPair {
-    int link;
-    int obstacle;    // -1 for a self-collision pair
-    int other_link;  // -1 for an obstacle pair
-  };
   /// A configuration on the edge: an end or a split point.
   struct Sample {
     double t;
@@ -144,10 +138,7 @@ class SweptChecker final : public Checker {
   CollisionQueries collision_;
   BvhDistance distance_;
   std::vector<BodyPair> pairs_;
-  struct Sphere {
-    Eigen::Vector3d centre;
-    double radius;
-  };
+  using Sphere = BvhDistance::Sphere;
   std::vector<Sphere> linkSpheres_, obstacleSpheres_;  // links' in their frames, obstacles' in the world
 
   // Per-edge working state, kept as members to reuse allocations.

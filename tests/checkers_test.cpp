@@ -1,3 +1,4 @@
+#include "checkers/adaptive_checker.h"
 #include "checkers/checker_registry.h"
 #include "checkers/discrete_checker.h"
 #include "checkers/swept_checker.h"
@@ -241,7 +242,7 @@ TEST_CASE("broad phases: hash, AABB tree and sort-and-sweep return exactly the o
   REQUIRE(nonEmpty > 300);  // most queries find some boxes and not all
 }
 
-TEST_CASE("swept: every broad phase gives the same verdicts and hands the narrow phase only nearby pairs",
+TEST_CASE("swept and adaptive: every broad phase gives the same verdicts and hands the narrow phase only nearby pairs",
           "[checkers][broadphase][swept]") {
   const Problem problem = loadProblem(test::problemFile("boxes3000"));
   ompl::RNG rng(2);
@@ -263,16 +264,25 @@ TEST_CASE("swept: every broad phase gives the same verdicts and hands the narrow
     const Problem with =
         loadProblem(test::problemFile("boxes3000"), {{"scene.broadphase=" + broadPhaseName(kind)}, true});
     REQUIRE(with.scene->broadPhase() == kind);
-    SweptChecker checker(with.robot, with.scene, SweptSettings{});
-    std::vector<Verdict> verdicts;
-    for (const auto& [from, to] : edges) verdicts.push_back(checker.checkEdge(from, to).verdict);
+    SweptChecker swept(with.robot, with.scene, SweptSettings{});
+    AdaptiveChecker adaptive(with.robot, with.scene, AdaptiveSettings{});
+    std::vector<Verdict> verdicts, adaptiveVerdicts;
+    for (const auto& [from, to] : edges) {
+      verdicts.push_back(swept.checkEdge(from, to).verdict);
+      adaptiveVerdicts.push_back(adaptive.checkEdge(from, to).verdict);
+    }
     INFO(broadPhaseName(kind));
+    REQUIRE(adaptiveVerdicts == verdicts);
     if (reference.empty()) {
       reference = verdicts;
-      REQUIRE(checker.stats().broad_phase_pairs == 3000 * edges.size());
+      REQUIRE(swept.stats().broad_phase_pairs == 3000 * edges.size());
+      REQUIRE(adaptive.stats().broad_phase_pairs == 0);  // no broad phase: every pair is probed
     } else {
       REQUIRE(verdicts == reference);
-      REQUIRE(checker.stats().broad_phase_pairs * 100 < 3000 * edges.size());
+      REQUIRE(swept.stats().broad_phase_pairs * 100 < 3000 * edges.size());
+      // adaptive's boxes grow by half the lever motion bound, swept's by the second-order growth.
+      REQUIRE(adaptive.stats().broad_phase_pairs > 0);
+      REQUIRE(adaptive.stats().broad_phase_pairs * 10 < 3000 * edges.size());
     }
   }
   REQUIRE(std::count(reference.begin(), reference.end(), Verdict::Colliding) > 0);
