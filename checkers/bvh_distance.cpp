@@ -223,8 +223,9 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
     const Eigen::Vector3d centerA = a.pose * pieceA->center;
     for (const auto& pieceB : piecesB) {
       ++stats.bv_tests;
+      // A lower bound, so less the rounding margin every sphere gap keeps (sphereGap).
       const double spheres =
-          (centerA - b.pose * pieceB->center).norm() - pieceA->bounding_radius - pieceB->bounding_radius;
+          sphereGap(centerA, pieceA->bounding_radius, b.pose * pieceB->center, pieceB->bounding_radius);
       if (spheres >= threshold) {
         lower = std::min(lower, spheres);
         continue;
@@ -293,7 +294,7 @@ DistanceBound BvhDistance::hullPrimitiveBound(const PlacedBody& a, const PlacedB
   for (const auto& piece : pieces) {
     ++stats.bv_tests;
     const double spheres =
-        (a.pose * piece->center - b.pose.translation()).norm() - piece->bounding_radius - primitive.boundingRadius();
+        sphereGap(a.pose * piece->center, piece->bounding_radius, b.pose.translation(), primitive.boundingRadius());
     if (spheres >= threshold) {
       lower = std::min(lower, spheres);
       continue;
