@@ -69,6 +69,12 @@ double SweptChecker::growth(std::size_t link, double width) const {
   return straying * (1.0 + 1e-9);
 }
 
+double SweptChecker::pairGrowth(std::uint32_t pair, double width) const {
+  const BodyPair& p = pairs_[pair];
+  const double own = growth(static_cast<std::size_t>(p.link), width);
+  return p.obstacle >= 0 ? own : own + growth(static_cast<std::size_t>(p.other_link), width);
+}
+
 SweptChecker::Swept SweptChecker::classify(double gap, double growth) {
   // A relative margin for the growth's rounding.
   if (gap > growth * (1.0 + 1e-12)) return {Clearance::Apart, gap};
@@ -129,9 +135,9 @@ SweptChecker::Swept SweptChecker::sweptTest(const Element& e) {
   const auto link = static_cast<std::size_t>(pair.link);
   if (pair.obstacle < 0) {
     const auto other = static_cast<std::size_t>(pair.other_link);
-    return sweptAgainstLink(link, other, a, b, growth(link, e.width) + growth(other, e.width), warm_[e.pair]);
+    return sweptAgainstLink(link, other, a, b, pairGrowth(e.pair, e.width), warm_[e.pair]);
   }
-  const double straying = growth(link, e.width);
+  const double straying = pairGrowth(e.pair, e.width);
   // The link's enclosing sphere sweeps a capsule (grown likewise); the obstacle's sphere encloses it.
   const Sphere& sphere = linkSpheres_[link];
   const Sphere& obstacleSphere = obstacleSpheres_[static_cast<std::size_t>(pair.obstacle)];
@@ -282,10 +288,7 @@ EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
     // sizes from the distance the same way).
     std::size_t pieces = 2;
     if (swept.clearance == Clearance::Closer) {
-      const double growthNow = pairs_[e.pair].obstacle >= 0
-                                   ? growth(static_cast<std::size_t>(pairs_[e.pair].link), e.width)
-                                   : growth(static_cast<std::size_t>(pairs_[e.pair].link), e.width) +
-                                         growth(static_cast<std::size_t>(pairs_[e.pair].other_link), e.width);
+      const double growthNow = pairGrowth(e.pair, e.width);
       while (pieces < kMaxSplitPieces &&
              growthNow > swept.gap * static_cast<double>(pieces) * static_cast<double>(pieces))
         pieces *= 2;

@@ -102,6 +102,8 @@ class SweptChecker final : public Checker {
   /// ends (m): A w^2 / 8 with the robot's acceleration bound A, or half the
   /// piece's motion bound, whichever is smaller (with a rounding margin).
   double growth(std::size_t link, double width) const;
+  /// The growth a pair's swept hulls must clear: the link's, plus the other link's for a self-collision pair.
+  double pairGrowth(std::uint32_t pair, double width) const;
   /// What the swept volumes of an element show (Xavier 1997): every swept
   /// hull clears the other body's convex sets by more than the growth
   /// (Apart); some clears by less (Closer: a narrower piece of the edge
