@@ -31,8 +31,10 @@ Command compareCommand(CLI::App& app, std::ostream& out) {
   sub->add_option(
       "--planners", a->planners,
       fmt::format("comma-separated planners (default {}; for an OMPL.app .cfg, its [planner] section's)", a->planners));
-  sub->add_option("--runs", a->options.runs, "runs per combination, seeds 1..N (default 10, or the .cfg's run_count)")
-      ->check(CLI::PositiveNumber);
+  sub->add_option("--runs", a->options.runs,
+                  fmt::format("runs per combination, seeds 1..N (default 10, or the .cfg's run_count; at most {})",
+                              kMaxCompareRuns))
+      ->check(CLI::Range(std::size_t{1}, kMaxCompareRuns));
   sub->add_option("--time-limit", a->options.time_limit_s,
                   "planning time limit per run (s, default 10, or the .cfg's time_limit)");
   sub->add_option(
@@ -42,6 +44,7 @@ Command compareCommand(CLI::App& app, std::ostream& out) {
   sub->add_option("--out", a->out, "output folder (default: out)");
   sub->add_flag("--no-plots", a->noPlots, "do not run matplotlib");
   return {sub, [a, sub, &out] {
+            requireOutputFolder(a->out, "--out");
             const std::string file = a->problem.problemFile();
             CompareOptions options = a->options;
             options.checkers = splitList(a->checkers, "--checkers", checkerNames());
@@ -75,6 +78,7 @@ Command sweepCommand(CLI::App& app, std::ostream& out) {
   sub->add_option("--out", a->out, "output folder (default: out/sweep)");
   sub->add_flag("--no-plots", a->noPlots, "do not run matplotlib");
   return {sub, [a, &out] {
+            requireOutputFolder(a->out, "--out");
             SweepOptions options = a->options;
             options.shard = Shard::parse(a->shard);
             options.plots = !a->noPlots;
@@ -97,6 +101,7 @@ Command mergeCommand(CLI::App& app, std::ostream& out) {
   sub->add_option("--out", a->out, "output folder (default: out/merged)");
   sub->add_flag("--no-plots", a->noPlots, "do not run matplotlib");
   return {sub, [a, &out] {
+            requireOutputFolder(a->out, "--out");
             const std::vector<std::filesystem::path> folders(a->folders.begin(), a->folders.end());
             return mergeSweep(loadSweep(a->file), folders, a->out, !a->noPlots, out);
           }};
@@ -120,7 +125,9 @@ Command benchmarkSetCommand(CLI::App& app, std::ostream& out) {
   sub->add_option("--planner", a->planner, "planner (default lazy_prm)");
   sub->add_option("--checker", a->checker, "checker (default adaptive)");
   sub->add_option("--set", a->overrides, "a setting for every run: key.path=value (repeatable)");
-  sub->add_option("--seeds", o.seeds, "runs per problem, seeds 1..N (default 1)")->check(CLI::PositiveNumber);
+  sub->add_option("--seeds", o.seeds,
+                  fmt::format("runs per problem, seeds 1..N (default 1, at most {})", kMaxCompareRuns))
+      ->check(CLI::Range(std::size_t{1}, kMaxCompareRuns));
   sub->add_option("--limit", o.limit, "at most N problems per folder, first by name (default all)");
   sub->add_option("--time-limit", o.time_limit_s, "planning time limit per run (s, default 10)");
   sub->add_option("--jobs", o.jobs, "worker processes (default 1, at most 256)")
@@ -129,6 +136,7 @@ Command benchmarkSetCommand(CLI::App& app, std::ostream& out) {
   sub->add_option("--out", a->out, "output folder (default: out/benchmark_set)");
   sub->add_flag("--plots", o.plots, "also draw per-problem plots with matplotlib (off by default)");
   return {sub, [a, &out] {
+            requireOutputFolder(a->out, "--out");
             BenchmarkSetOptions options = a->options;
             options.urdf = a->urdf;
             options.srdf = a->srdf;
@@ -151,6 +159,7 @@ Command experimentCommand(CLI::App& app, std::ostream& out) {
   sub->add_option("file", a->file, "experiment YAML file (configs/experiments/)")->required();
   sub->add_option("--out", a->out, "output folder (default: out)");
   return {sub, [a, &out] {
+            requireOutputFolder(a->out, "--out");
             const LinLiExperiment experiment = loadLinLiExperiment(a->file);
             out << fmt::format("experiment {}: budgets of {} BV tests, best-first (coherence) against depth-first\n",
                                experiment.name, fmt::join(experiment.budgets, ", "));

@@ -103,8 +103,9 @@ Command checkCommand(CLI::App& app, std::ostream& out) {
   CheckOptions& o = a->options;
   sub->add_option("--checker", a->checker, checkerHelp());
   sub->add_option("--edges", o.edgesFile, "CSV of edges: header a.<coordinate>..., b.<coordinate>...");
-  sub->add_option("--random", o.randomCount, "check N random edges between valid configurations")
-      ->check(CLI::PositiveNumber);
+  sub->add_option("--random", o.randomCount,
+                  fmt::format("check N random edges between valid configurations (at most {})", kMaxRandomEdges))
+      ->check(CLI::Range(std::size_t{1}, kMaxRandomEdges));
   sub->add_option("--max-length", o.maxLength, "longest random edge (C-space units; default: any)");
   sub->add_option("--max-length-fraction", o.maxLengthFraction,
                   "longest random edge as a fraction of the C-space extent (like OMPL's resolutions)");

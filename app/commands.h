@@ -20,6 +20,11 @@ namespace prmkit::cli {
 /// Threads or worker processes one command may start: past the cores they only
 /// cost memory, and a typo of 50 000 must not start 50 000 (threads run out).
 constexpr std::size_t kMaxJobs = 256;
+/// Random edges `check --random` draws: every edge and its verdict are held
+/// in memory (a million Panda edges take about 0.3 GB).
+constexpr std::size_t kMaxRandomEdges = 10'000'000;
+/// Runs per combination `compare --runs` may ask for.
+constexpr std::size_t kMaxCompareRuns = 100'000;
 
 /// A comma-separated list of names from `allowed`, each once; InputError otherwise.
 std::vector<std::string> splitList(const std::string& text, const std::string& option,

@@ -16,6 +16,7 @@ namespace prmkit {
 
 int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out) {
   const auto started = std::chrono::steady_clock::now();
+  requireOutputFolder(outDir, "--out");
   Problem problem = loadProblem(file, options);
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   // Tentative edges (Unknown verdicts of the budgeted checker) on a found path
@@ -84,6 +85,7 @@ void printStats(const CheckStats& stats, std::ostream& out) {
 
 int check(const std::string& file, const LoadOptions& options, std::uint32_t seed, const CheckOptions& o,
           std::ostream& out) {
+  if (!o.outFile.empty()) requireOutputFile(o.outFile, "--out");
   const Problem problem = loadProblem(file, options);
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   if (!o.edgesFile.empty() == (o.randomCount > 0)) throw InputError("give exactly one of --edges FILE and --random N");
@@ -141,8 +143,12 @@ int check(const std::string& file, const LoadOptions& options, std::uint32_t see
 }
 
 int verify(const std::string& file, const LoadOptions& options, const VerifyOptions& o, std::ostream& out) {
+  if (!o.html_file.empty()) requireOutputFile(o.html_file, "--html");
   const Problem problem = loadProblem(file, options);
   if (o.eps && !(*o.eps > 0 && std::isfinite(*o.eps))) throw InputError("--eps must be a positive number of metres");
+  // A step longer than the scene checks a path at its waypoints only.
+  if (o.eps && *o.eps > problem.sceneSize())
+    throw InputError(fmt::format("--eps {:g} m: at most the scene's size, {:.3g} m", *o.eps, problem.sceneSize()));
   const double eps = o.eps ? *o.eps : defaultVerifyEps(problem);
   const auto path = readPath(o.path_file, *problem.robot);
   if (o.independent_resolution && !(*o.independent_resolution > 0 && *o.independent_resolution <= 1))

@@ -76,12 +76,14 @@ inline constexpr std::size_t kAdaptiveBroadPhaseObstacles = 64;
 
 /// Most cells a segment may be cut into (AdaptiveSettings::probes).
 inline constexpr int kMaxAdaptiveProbes = 64;
+/// Most configurations the node cache may keep (AdaptiveSettings::cache_nodes).
+inline constexpr std::size_t kMaxCacheNodes = 100'000'000;
 
 template <class Fields>
 void AdaptiveSettings::fields(Fields& f) {
   f.number("eta", eta, {.min = 0.0, .max = kMaxCoordinate, .length = true, .unit = "m; 0: 1e-6 of the scene's size"});
-  f.number("distance_relative_error", distance_relative_error, {.min = 0.0});
-  f.integer("cache_nodes", cache_nodes, {.min = 1.0, .unit = "configurations"});
+  f.number("distance_relative_error", distance_relative_error, {.min = 0.0, .max = kMaxDistanceRelativeError});
+  f.integer("cache_nodes", cache_nodes, {.min = 1.0, .max = kMaxCacheNodes, .unit = "configurations"});
   f.choice("motion_bound", speed_bounds, std::array{Choice<bool>{"speed", true}, Choice<bool>{"lever", false}});
   f.integer("probes", probes, {.min = 0.0, .max = kMaxAdaptiveProbes, .unit = "cells per segment"});
   f.number("probe_step", probe_step, {.min = 0.0, .max = 1.0, .unit = "fraction of the C-space extent"});

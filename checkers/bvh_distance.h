@@ -26,6 +26,11 @@
 
 namespace prmkit {
 
+/// Largest relative error a distance query may stop at (the strategies'
+/// distance_relative_error): a bound answers once lower * (1 + error) >=
+/// upper, so past this every query stops at its first bound.
+inline constexpr double kMaxDistanceRelativeError = 1e6;
+
 struct DistanceBound {
   /// A lower bound on the distance between the two meshes (m). Negative: not computed.
   double lower = -1.0;

@@ -35,6 +35,11 @@ enum class TraversalOrder {
   Overlap,     // greedy best-first on relative overlap d / (r_X + r_Y) (lecture slides)
 };
 
+/// Upper bounds of the traversal's settings: a budget past every BV test of
+/// any BVTT is no budget; a group larger than a cut is one group.
+inline constexpr std::uint64_t kMaxBudgetBvTests = 1'000'000'000'000;
+inline constexpr std::size_t kMaxGroupSize = 1'000'000;
+
 struct TraversalSettings {
   std::uint64_t budget_bv_tests = 0;  // 0: no budget, every check is exact
   TraversalOrder order = TraversalOrder::Coherence;
@@ -44,13 +49,13 @@ struct TraversalSettings {
 
   template <class Fields>
   void fields(Fields& f) {
-    f.integer("budget", budget_bv_tests, {.min = 0.0, .unit = "BV tests"});
+    f.integer("budget", budget_bv_tests, {.min = 0.0, .max = kMaxBudgetBvTests, .unit = "BV tests"});
     f.choice("order", order,
              std::array{Choice<TraversalOrder>{"coherence", TraversalOrder::Coherence},
                         Choice<TraversalOrder>{"depth_first", TraversalOrder::DepthFirst},
                         Choice<TraversalOrder>{"overlap", TraversalOrder::Overlap}});
-    f.integer("group_size", group_size, {.min = 2.0});
-    f.number("depth_deviation_threshold", depth_deviation_threshold, {.min = 0.0});
+    f.integer("group_size", group_size, {.min = 2.0, .max = kMaxGroupSize});
+    f.number("depth_deviation_threshold", depth_deviation_threshold, {.min = 0.0, .max = 1e6});
     f.number("initial_confidence", initial_confidence, {.min = 0.0, .max = 100.0, .unit = "%"});
   }
 };

@@ -37,8 +37,10 @@ std::size_t segmentCount(const Robot& robot, const DiscreteSettings& settings, c
   // endpoints after the cast; refuse it instead.
   if (!(n <= static_cast<double>(kMaxSegments)))
     throw std::invalid_argument(
-        fmt::format("the discretization step is too small: this edge would need {:.3g} samples "
-                    "(at most {})",
+        fmt::format("the discretization step ({}) is too small: this edge would need {:.3g} samples (at most {:g})",
+                    settings.space == DiscreteSettings::Space::CSpace
+                        ? fmt::format("resolution {:g} of the C-space extent", settings.resolution)
+                        : fmt::format("eps {:g} m", settings.eps),
                     n, static_cast<double>(kMaxSegments)));
   return std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(n)));
 }

@@ -38,7 +38,7 @@ struct DiscreteSettings {
     f.number("resolution", resolution, {.min = 1e-9, .max = 1.0, .unit = "fraction of the C-space extent"});
     f.choice("space", space,
              std::array{Choice<Space>{"cspace", Space::CSpace}, Choice<Space>{"workspace", Space::Workspace}});
-    f.number("eps", eps, {.min = 0.0, .min_exclusive = true, .length = true, .unit = "m"});
+    f.number("eps", eps, {.min = 0.0, .max = kMaxCoordinate, .min_exclusive = true, .length = true, .unit = "m"});
   }
   /// A section that gives `eps` and no `space` samples in the workspace.
   void afterRead(const std::set<std::string>& given) {

@@ -50,7 +50,7 @@ struct SweptSettings {
   template <class Fields>
   void fields(Fields& f) {
     f.number("eta", eta, {.min = 0.0, .max = kMaxCoordinate, .length = true, .unit = "m; 0: 1e-6 of the scene's size"});
-    f.number("distance_relative_error", distance_relative_error, {.min = 0.0});
+    f.number("distance_relative_error", distance_relative_error, {.min = 0.0, .max = kMaxDistanceRelativeError});
     f.integer("path_probes", path_probes, {.min = 0.0, .max = 64.0, .unit = "static checks per path segment"});
     f.geometry(geometry);
   }

@@ -19,6 +19,11 @@ void requireInputFile(const std::filesystem::path& file, std::uintmax_t maxBytes
                                      size, maxBytes >> 20));
 }
 
+std::string excerpt(std::string_view text, std::size_t most) {
+  if (text.size() <= most) return std::string(text);
+  return std::string(text.substr(0, most)) + "...";
+}
+
 std::string readInputFile(const std::filesystem::path& file, std::uintmax_t maxBytes, const std::string& what) {
   requireInputFile(file, maxBytes, what);
   std::ifstream in(file, std::ios::binary);

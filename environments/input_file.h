@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace prmkit {
 
@@ -28,6 +29,13 @@ struct InputFileError : InvalidInput {
 inline constexpr std::uintmax_t kMaxMeshFileBytes = std::uintmax_t{256} << 20;
 /// Largest text description (URDF, SRDF, OMPL.app .cfg).
 inline constexpr std::uintmax_t kMaxDescriptionFileBytes = std::uintmax_t{64} << 20;
+
+/// Largest table of configurations (a path or an edge list, CSV or text).
+inline constexpr std::uintmax_t kMaxTableFileBytes = std::uintmax_t{256} << 20;
+
+/// User text quoted in a message, cut to its first `most` characters (an
+/// unexpected header may be a whole file without line breaks).
+std::string excerpt(std::string_view text, std::size_t most = 60);
 
 /// Throws InputFileError unless `file` is a regular file of at most
 /// `maxBytes`; `what` names the kind of file in the message ("mesh file").

@@ -124,11 +124,36 @@ void checkRange(const std::shared_ptr<const Robot>& robot, const std::shared_ptr
     if (independent) verdict.independent_colliding = independent->firstCollision(edge.a, edge.b).has_value();
   }
 }
+/// Refuses, before any edge is checked, truths too dense for some edge (a
+/// thread that failed on edge 900 000 would throw away the work before it).
+void requireFeasibleTruths(const Robot& robot, const std::vector<EdgeCase>& edges, double truthEps,
+                           double independentResolution) {
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const EdgeCase& edge = edges[i];
+    if (truthEps > 0.0) {
+      const double samples = robot.maxMotionBound(edge.a, edge.b) / truthEps;
+      if (!(samples <= static_cast<double>(kMaxSegments)))
+        throw InputError(
+            fmt::format("the ground truth's step ({:g} m) is too small: edge {} would need {:.3g} "
+                        "samples (at most {:g})",
+                        truthEps, i + 1, samples, static_cast<double>(kMaxSegments)));
+    }
+    if (independentResolution > 0.0) {
+      const double steps = robot.resolutionSteps(edge.a, edge.b, independentResolution);
+      if (!(steps <= static_cast<double>(kMaxSegments)))
+        throw InputError(
+            fmt::format("the independent truth's step ({:g} of the C-space extent) is too small: edge "
+                        "{} would need {:.3g} steps (at most {:g})",
+                        independentResolution, i + 1, steps, static_cast<double>(kMaxSegments)));
+    }
+  }
+}
 }  // namespace
 
 EdgeCheckReport checkEdges(const std::shared_ptr<const Robot>& robot, const std::shared_ptr<const Scene>& scene,
                            Checker& checker, const std::vector<EdgeCase>& edges, double truthEps, std::size_t jobs,
                            double independentResolution) {
+  requireFeasibleTruths(*robot, edges, truthEps, independentResolution);
   EdgeCheckReport report;
   report.truth_eps = truthEps;
   report.independent_resolution = independentResolution;

@@ -21,8 +21,9 @@ LinLiExperiment loadLinLiExperiment(const std::filesystem::path& file) {
   e.problem = in.path(in.require(root, "problem", "experiment"), "problem");
   if (const YAML::Node r = root["roadmap"]) {
     in.requireMap(r, "roadmap", {"samples", "k"});
-    if (r["samples"]) e.samples = static_cast<std::size_t>(in.integer(r["samples"], "roadmap.samples", 2));
-    if (r["k"]) e.k = static_cast<std::size_t>(in.integer(r["k"], "roadmap.k", 1));
+    if (r["samples"])
+      e.samples = static_cast<std::size_t>(in.integer(r["samples"], "roadmap.samples", 2, kMaxExperimentSamples));
+    if (r["k"]) e.k = static_cast<std::size_t>(in.integer(r["k"], "roadmap.k", 1, kMaxNeighbours));
   }
   if (root["resolution"]) {
     e.resolution = in.positive(root["resolution"], "resolution");
@@ -32,23 +33,26 @@ LinLiExperiment loadLinLiExperiment(const std::filesystem::path& file) {
     if (!b.IsSequence() || b.size() == 0) in.fail(b, "expected 'budgets' to be a list of BV-test counts");
     e.budgets.clear();
     for (const auto& item : b)
-      e.budgets.push_back(static_cast<std::uint64_t>(in.integer(item, "budgets (BV tests)", 1)));
+      e.budgets.push_back(static_cast<std::uint64_t>(in.integer(item, "budgets (BV tests)", 1, kMaxBudgetBvTests)));
   }
   if (root["table2_budget"])
-    e.table2_budget = static_cast<std::uint64_t>(in.integer(root["table2_budget"], "table2_budget (BV tests)", 1));
+    e.table2_budget =
+        static_cast<std::uint64_t>(in.integer(root["table2_budget"], "table2_budget (BV tests)", 1, kMaxBudgetBvTests));
   if (std::find(e.budgets.begin(), e.budgets.end(), e.table2_budget) == e.budgets.end())
     in.fail(root["table2_budget"] ? root["table2_budget"] : root, "table2_budget must be one of the budgets");
   if (const YAML::Node t = root["traversal"]) {
     in.requireMap(t, "traversal", {"group_size", "depth_deviation_threshold", "initial_confidence"});
     if (t["group_size"])
-      e.traversal.group_size = static_cast<std::size_t>(in.integer(t["group_size"], "traversal.group_size", 2));
+      e.traversal.group_size =
+          static_cast<std::size_t>(in.integer(t["group_size"], "traversal.group_size", 2, kMaxGroupSize));
     if (t["depth_deviation_threshold"])
       e.traversal.depth_deviation_threshold =
           in.number(t["depth_deviation_threshold"], "traversal.depth_deviation_threshold");
     if (t["initial_confidence"])
       e.traversal.initial_confidence = in.number(t["initial_confidence"], "traversal.initial_confidence (%)");
   }
-  if (root["seed"]) e.seed = static_cast<std::uint32_t>(in.integer(root["seed"], "seed", 0));
+  if (root["seed"])
+    e.seed = static_cast<std::uint32_t>(in.integer(root["seed"], "seed", 0, std::numeric_limits<std::uint32_t>::max()));
   return e;
 }
 

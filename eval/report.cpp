@@ -118,28 +118,6 @@ constexpr std::string_view kSummaryNote =
     "distance queries and BV tests are medians per run; unsafe paths are returned paths that dense verification "
     "(prmkit verify with its default step) rejects.";
 
-std::string htmlEscaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 }  // namespace
 
 std::string summaryMarkdown(const std::vector<Summary>& rows) {
@@ -163,19 +141,19 @@ std::string reportHtml(const std::string& experiment, const std::vector<Summary>
       "tr.unsafe td {{ background: #fde2e2; }}\n"
       ".plot svg {{ max-width: 100%; height: auto; }}\n"
       "</style>\n</head>\n<body>\n<h1>prmkit: {0}</h1>\n<table>\n<tr>",
-      htmlEscaped(experiment));
-  for (const auto& cell : table.header) html += fmt::format("<th>{}</th>", htmlEscaped(cell));
+      markupEscaped(experiment));
+  for (const auto& cell : table.header) html += fmt::format("<th>{}</th>", markupEscaped(cell));
   html += "</tr>\n";
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
     html += rows[r].unsafe > 0 ? "<tr class=\"unsafe\">" : "<tr>";
     for (std::size_t c = 0; c < table.rows[r].size(); ++c)
-      html += fmt::format("<td{}>{}</td>", c >= 2 ? " class=\"number\"" : "", htmlEscaped(table.rows[r][c]));
+      html += fmt::format("<td{}>{}</td>", c >= 2 ? " class=\"number\"" : "", markupEscaped(table.rows[r][c]));
     html += "</tr>\n";
   }
-  html += fmt::format("</table>\n<p>{}</p>\n", htmlEscaped(kSummaryNote));
+  html += fmt::format("</table>\n<p>{}</p>\n", markupEscaped(kSummaryNote));
   if (!notes.empty()) {
     html += "<h2>Not run or not applied</h2>\n<ul>\n";
-    for (const auto& note : notes) html += fmt::format("<li>{}</li>\n", htmlEscaped(note));
+    for (const auto& note : notes) html += fmt::format("<li>{}</li>\n", markupEscaped(note));
     html += "</ul>\n";
   }
   if (plots.empty()) html += "<p>No plots (matplotlib did not run; see the command's output).</p>\n";

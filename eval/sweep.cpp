@@ -146,12 +146,13 @@ Sweep loadSweep(const std::filesystem::path& file) {
   std::vector<std::uint32_t> seeds;
   const YAML::Node seedNode = in.require(root, "seeds", "sweep");
   if (seedNode.IsSequence()) {
-    for (const auto& s : seedNode) seeds.push_back(static_cast<std::uint32_t>(in.integer(s, "seeds", 0)));
+    for (const auto& s : seedNode)
+      seeds.push_back(static_cast<std::uint32_t>(in.integer(s, "seeds", 0, std::numeric_limits<std::uint32_t>::max())));
     if (seeds.empty()) in.fail(seedNode, "expected at least one seed");
     if (std::set<std::uint32_t>(seeds.begin(), seeds.end()).size() != seeds.size())
       in.fail(seedNode, "a seed appears twice");
   } else {
-    const long count = in.integer(seedNode, "seeds (a count, or a list of seeds)", 1);
+    const long count = in.integer(seedNode, "seeds (a count, or a list of seeds)", 1, kMaxSweepRuns);
     for (long s = 1; s <= count; ++s) seeds.push_back(static_cast<std::uint32_t>(s));
   }
   const double timeLimit = root["time_limit"] ? in.positive(root["time_limit"], "time_limit (s)") : 10.0;
@@ -188,6 +189,8 @@ Sweep loadSweep(const std::filesystem::path& file) {
               if (!keys.insert(spec.key()).second)
                 in.fail(&checker != &checkers.front() ? checker.node : planner.node,
                         fmt::format("the run '{}' appears twice in the grid", spec.key()));
+              if (sweep.runs.size() >= static_cast<std::size_t>(kMaxSweepRuns))
+                in.fail(root, fmt::format("the grid has more than {} runs", kMaxSweepRuns));
               sweep.runs.push_back(spec);
             }
           }

@@ -11,6 +11,10 @@
 
 namespace prmkit {
 
+/// Most runs one sweep grid may hold: every run is listed in memory and in
+/// runs.jsonl, and a typo in a seed count must not fill the disk.
+inline constexpr long kMaxSweepRuns = 1'000'000;
+
 struct Sweep {
   std::string name;
   std::filesystem::path file;

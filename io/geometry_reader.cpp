@@ -192,9 +192,11 @@ Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::stri
       in.requireMap(g, gwhat, {"file", "scale", "center"});
       Eigen::Vector3d scale = Eigen::Vector3d::Ones();
       if (g["scale"]) {
-        if (g["scale"].IsSequence())
+        if (g["scale"].IsSequence()) {
           scale = in.vector(g["scale"], gwhat + ".scale", 3);
-        else
+          // A negative factor mirrors the mesh; zero would flatten it.
+          if ((scale.array() == 0.0).any()) in.fail(g["scale"], "mesh scale factors must be nonzero");
+        } else
           scale.setConstant(in.positive(g["scale"], gwhat + ".scale"));
       }
       const YAML::Node fileNode = in.require(g, "file", gwhat);

@@ -32,11 +32,11 @@ template <class T>
 void setNumber(const YamlReader& in, const YAML::Node& node, const char* key, const std::string& what, T& out) {
   if (!node[key]) return;
   if constexpr (std::is_integral_v<T>) {
-    const long value = in.integer(node[key], what + "." + key, 0);
     // A number the field cannot hold is refused, not wrapped (a seed of 2^32 is not seed 0).
-    if (static_cast<unsigned long>(value) > static_cast<unsigned long>(std::numeric_limits<T>::max()))
-      in.fail(node[key], fmt::format("{}.{} is at most {}", what, key, std::numeric_limits<T>::max()));
-    out = static_cast<T>(value);
+    constexpr long most = std::numeric_limits<T>::max() > std::numeric_limits<long>::max()
+                              ? std::numeric_limits<long>::max()
+                              : static_cast<long>(std::numeric_limits<T>::max());
+    out = static_cast<T>(in.integer(node[key], what + "." + key, 0, most));
   } else {
     out = in.number(node[key], what + "." + key);
   }

@@ -63,7 +63,7 @@ Shape readPrimitive(const YamlReader& in, const YAML::Node& node, const std::str
   std::string type;
   if (typeNode.IsScalar() && !typeNode.Scalar().empty() &&
       std::isdigit(static_cast<unsigned char>(typeNode.Scalar()[0]))) {
-    const long code = in.integer(typeNode, what + ".type", 1);
+    const long code = in.integer(typeNode, what + ".type", 1, 4);
     type = code == 1 ? "box" : code == 2 ? "sphere" : code == 3 ? "cylinder" : code == 4 ? "cone" : "";
     if (type.empty()) in.fail(typeNode, "expected a SolidPrimitive type: 1 (box), 2 (sphere), 3 (cylinder)");
   } else {

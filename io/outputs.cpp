@@ -11,10 +11,70 @@
 #include <cctype>
 #include <fstream>
 #include <sstream>
+#include <cerrno>
+#include <cstring>
+#include <linux/magic.h>
 #include <sys/resource.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 namespace prmkit {
+
+std::string markupEscaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+/// The checks of requireOutputFolder; messages name `shown`, what the user typed.
+void requireWritableFolder(const std::filesystem::path& dir, const std::string& option, const std::string& shown) {
+  namespace fs = std::filesystem;
+  // The deepest part of the path that exists must be a folder this process
+  // may write into (where the rest will be made).
+  fs::path existing = fs::absolute(dir).lexically_normal();
+  std::error_code ec;
+  while (!fs::exists(existing, ec) && existing.has_relative_path()) existing = existing.parent_path();
+  if (!fs::is_directory(existing, ec))
+    throw InputError(fmt::format("{} '{}': '{}' is not a folder", option, shown, existing.string()));
+  if (::access(existing.c_str(), W_OK | X_OK) != 0)
+    throw InputError(
+        fmt::format("{} '{}': cannot write into '{}': {}", option, shown, existing.string(), std::strerror(errno)));
+  // Linux lets root pass access() on /proc and /sys, whose folders take no new files.
+  struct statfs info {};
+  if (::statfs(existing.c_str(), &info) == 0 && (info.f_type == PROC_SUPER_MAGIC || info.f_type == SYSFS_MAGIC))
+    throw InputError(fmt::format("{} '{}': cannot write into '{}'", option, shown, existing.string()));
+}
+}  // namespace
+
+void requireOutputFolder(const std::filesystem::path& dir, const std::string& option) {
+  requireWritableFolder(dir, option, dir.string());
+}
+
+void requireOutputFile(const std::filesystem::path& file, const std::string& option) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec))
+    throw InputError(fmt::format("{} '{}': is a folder, expected a file name", option, file.string()));
+  if (!file.has_filename()) throw InputError(fmt::format("{} '{}': expected a file name", option, file.string()));
+  requireWritableFolder(std::filesystem::absolute(file).parent_path(), option, file.string());
+}
 
 OutputFiles::OutputFiles(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
@@ -71,7 +131,8 @@ double finiteNumber(const std::string& cell, const std::filesystem::path& file, 
     used = 0;
   }
   if (used == 0 || used != cell.size() || !std::isfinite(value))
-    throw InputError(fmt::format("{}:{}:{}: expected a finite number, got '{}'", file.string(), line, column, cell));
+    throw InputError(
+        fmt::format("{}:{}:{}: expected a finite number, got '{}'", file.string(), line, column, excerpt(cell)));
   return value;
 }
 
@@ -88,8 +149,7 @@ Config canonicalized(Config q, const std::function<void(Config&)>& canonicalize,
 
 std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::vector<std::string>& header,
                                   const std::string& what, const std::function<void(Config&)>& canonicalize) {
-  std::ifstream in(file);
-  if (!in) throw InputError(fmt::format("{}: cannot open the {} file", file.string(), what));
+  std::istringstream in(readInputFile(file, kMaxTableFileBytes, what));
   auto split = [](const std::string& line) {
     std::vector<std::string> cells;
     std::stringstream s(line);
@@ -102,7 +162,7 @@ std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::
   if (!line.empty() && line.back() == '\r') line.pop_back();
   const auto expected = fmt::format("{}", fmt::join(header, ","));
   if (line != expected)
-    throw InputError(fmt::format("{}:1:1: expected the header '{}', got '{}'", file.string(), expected, line));
+    throw InputError(fmt::format("{}:1:1: expected the header '{}', got '{}'", file.string(), expected, excerpt(line)));
   std::vector<Config> rows;
   for (int lineNumber = 2; std::getline(in, line); ++lineNumber) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -140,7 +200,7 @@ std::string pathText(const std::vector<Config>& path) {
 }
 
 std::vector<Config> readPathText(const std::filesystem::path& file, const Robot& robot) {
-  const std::string text = readInputFile(file, kMaxDescriptionFileBytes, "path");
+  const std::string text = readInputFile(file, kMaxTableFileBytes, "path");
   const std::size_t width = robot.coordinateNames().size();
   std::vector<Config> rows;
   std::istringstream in(text);
@@ -365,7 +425,7 @@ std::string sceneSvg(const Problem& problem, const PlanResult& result) {
     const double offsetX = margin + v * (size + margin);
     SvgCanvas canvas(box, views[v], offsetX, size);
     svg += fmt::format("<text x=\"{}\" y=\"20\" font-family=\"sans-serif\" font-size=\"14\">{}: {}</text>\n", offsetX,
-                       problem.name, views[v].title);
+                       markupEscaped(problem.name), views[v].title);
     for (const auto& o : problem.scene->obstacles())
       svg += canvas.triangles(o.mesh, o.pose, "fill:#555;stroke:#555;stroke-width:0.3");
     std::vector<Eigen::Vector3d> points;

@@ -11,6 +11,18 @@
 
 namespace prmkit {
 
+/// Text as it may stand in HTML or SVG (XML) content and double-quoted
+/// attribute values: names come from problem files, and a name must not open a tag.
+std::string markupEscaped(std::string_view text);
+
+/// Refuses (InputError naming `option`) an output folder that cannot be made:
+/// a path through a regular file, or below a folder that cannot be written
+/// (/proc, a read-only mount). Creates nothing, so that it can run before
+/// any work and a refused run leaves no trace.
+void requireOutputFolder(const std::filesystem::path& dir, const std::string& option);
+/// The same for an output file: its folder, and the file itself is not a folder.
+void requireOutputFile(const std::filesystem::path& file, const std::string& option);
+
 /// Files are first written beside their targets and renamed into place only
 /// when every one was written, so a failure never leaves a half-written file.
 class OutputFiles {

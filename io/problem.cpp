@@ -43,7 +43,9 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, c
     if ((upper - lower).minCoeff() <= 0) in.fail(bounds, "bounds.upper must exceed bounds.lower on every axis");
     if (std::max(lower.cwiseAbs().maxCoeff(), upper.cwiseAbs().maxCoeff()) > kMaxCoordinate)
       in.fail(bounds, fmt::format("bounds must lie within +-{:g} m", kMaxCoordinate));
-    Mesh body = meshOf(readGeometry(in, in.require(node, "geometry", "robot"), "robot.geometry"));
+    const YAML::Node geometry = in.require(node, "geometry", "robot");
+    in.requireMap(geometry, "robot.geometry", {"box", "sphere", "cylinder", "mesh", "polygon", "generator"});
+    Mesh body = meshOf(readGeometry(in, geometry, "robot.geometry"));
     if (type == "rigid2d") return std::make_shared<RigidBody2D>(std::move(body), lower, upper);
     return std::make_shared<RigidBody3D>(std::move(body), lower, upper);
   }

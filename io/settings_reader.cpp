@@ -25,13 +25,12 @@ void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettin
   }
   if (p["verify_final_path"]) s.verify_final_path = in.boolean(p["verify_final_path"], "planner.verify_final_path");
   if (p["type"]) s.type = in.oneOf(p["type"], "planner", plannerNames());
-  if (p["k"]) s.k = static_cast<std::size_t>(in.integer(p["k"], "planner.k", 1));
+  if (p["k"]) s.k = static_cast<std::size_t>(in.integer(p["k"], "planner.k", 1, kMaxNeighbours));
   if (p["radius"]) s.radius = in.positive(p["radius"], "planner.radius");
-  if (p["batch"]) s.batch = static_cast<std::size_t>(in.integer(p["batch"], "planner.batch", 1));
+  if (p["batch"]) s.batch = static_cast<std::size_t>(in.integer(p["batch"], "planner.batch", 1, kMaxBatch));
   if (p["threads"]) {
-    s.threads = static_cast<std::size_t>(in.integer(p["threads"], "planner.threads (0: every core)", 0));
-    if (s.threads > kMaxPlannerThreads)
-      in.fail(p["threads"], fmt::format("planner.threads is at most {}", kMaxPlannerThreads));
+    s.threads = static_cast<std::size_t>(
+        in.integer(p["threads"], "planner.threads (0: every core)", 0, static_cast<long>(kMaxPlannerThreads)));
   }
   if (p["sampler"]) {
     s.sampler = in.string(p["sampler"], "planner.sampler");
@@ -54,7 +53,8 @@ void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettin
   fraction("expand_step", s.expand_step);
   if (p["expand_step"] && s.expand_step == 0) in.fail(p["expand_step"], "planner.expand_step must be positive");
   if (p["expand_bounces"])
-    s.expand_bounces = static_cast<std::size_t>(in.integer(p["expand_bounces"], "planner.expand_bounces", 1));
+    s.expand_bounces =
+        static_cast<std::size_t>(in.integer(p["expand_bounces"], "planner.expand_bounces", 1, kMaxExpandBounces));
   if (p["path_check"])
     s.path_check = in.oneOf(p["path_check"], "planner.path_check", {"first_collision", "whole_path"}) == "whole_path"
                        ? PlannerSettings::PathCheck::WholePath
@@ -63,20 +63,19 @@ void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettin
     s.skip_same_component = in.boolean(p["skip_same_component"], "planner.skip_same_component");
   if (p["shortcut"]) s.shortcut = in.boolean(p["shortcut"], "planner.shortcut");
   if (p["shortcut_attempts"])
-    s.shortcut_attempts = static_cast<std::size_t>(in.integer(p["shortcut_attempts"], "planner.shortcut_attempts", 1));
+    s.shortcut_attempts = static_cast<std::size_t>(
+        in.integer(p["shortcut_attempts"], "planner.shortcut_attempts", 1, kMaxShortcutAttempts));
 }
 
 void readLimitsAndSeed(const YamlReader& in, const YAML::Node& root, PlannerSettings& s) {
   if (const YAML::Node l = root["limits"]) {
     in.requireMap(l, "limits", {"time", "samples"});
     if (l["time"]) s.time_limit_s = in.positive(l["time"], "limits.time (s)");
-    if (l["samples"]) s.max_samples = static_cast<std::size_t>(in.integer(l["samples"], "limits.samples", 1));
+    if (l["samples"])
+      s.max_samples = static_cast<std::size_t>(in.integer(l["samples"], "limits.samples", 1, kMaxSamples));
   }
   if (root["seed"]) {
-    const long seed = in.integer(root["seed"], "seed", 0);
-    if (seed > static_cast<long>(std::numeric_limits<std::uint32_t>::max()))
-      in.fail(root["seed"], fmt::format("seed is at most {}", std::numeric_limits<std::uint32_t>::max()));
-    s.seed = static_cast<std::uint32_t>(seed);
+    s.seed = static_cast<std::uint32_t>(in.integer(root["seed"], "seed", 0, std::numeric_limits<std::uint32_t>::max()));
   }
 }
 
@@ -95,7 +94,8 @@ class YamlFields {
   template <class Integer>
   void integer(std::string_view name, Integer& value, const NumberRange& range) {
     if (const YAML::Node node = given(name)) {
-      const long read = in_.integer(node, what(name, range), std::numeric_limits<long>::min());
+      const long read =
+          in_.integer(node, what(name, range), std::numeric_limits<long>::min(), std::numeric_limits<long>::max());
       if (!range.contains(static_cast<double>(read)))
         in_.fail(node, fmt::format("{}.{} must be {}", path_, name, range.describe()));
       value = static_cast<Integer>(read);

@@ -121,8 +121,8 @@ void YamlReader::requireMap(const YAML::Node& node, const std::string& what,
     bool known = false;
     for (const std::string& a : allowed) known = known || key == a;
     if (!known)
-      throw InputError(fmt::format("{}: unknown key '{}' in '{}' (expected one of: {})", where(entry.first), key, what,
-                                   fmt::join(allowed, ", ")));
+      throw InputError(fmt::format("{}: unknown key '{}' in '{}' (expected one of: {})", where(entry.first),
+                                   excerpt(key), what, fmt::join(allowed, ", ")));
   }
 }
 
@@ -137,21 +137,24 @@ double YamlReader::number(const YAML::Node& node, const std::string& what) const
   double value = 0;
   if (!node.IsScalar() || !YAML::convert<double>::decode(node, value))
     fail(node, fmt::format("expected a number for '{}'", what));
-  if (!std::isfinite(value)) fail(node, fmt::format("expected a finite number for '{}', got {}", what, node.Scalar()));
+  if (!std::isfinite(value))
+    fail(node, fmt::format("expected a finite number for '{}', got {}", what, excerpt(node.Scalar())));
   return value;
 }
 
 double YamlReader::positive(const YAML::Node& node, const std::string& what) const {
   const double value = number(node, what);
-  if (!(value > 0)) fail(node, fmt::format("expected a positive number for '{}', got {}", what, node.Scalar()));
+  if (!(value > 0))
+    fail(node, fmt::format("expected a positive number for '{}', got {}", what, excerpt(node.Scalar())));
   return value;
 }
 
-long YamlReader::integer(const YAML::Node& node, const std::string& what, long min) const {
+long YamlReader::integer(const YAML::Node& node, const std::string& what, long min, long max) const {
   long value = 0;
   if (!node.IsScalar() || !YAML::convert<long>::decode(node, value))
     fail(node, fmt::format("expected an integer for '{}'", what));
   if (value < min) fail(node, fmt::format("expected an integer >= {} for '{}', got {}", min, what, value));
+  if (value > max) fail(node, fmt::format("expected an integer <= {} for '{}', got {}", max, what, value));
   return value;
 }
 
@@ -181,7 +184,7 @@ std::string YamlReader::oneOf(const YAML::Node& node, const std::string& what,
   const std::string value = string(node, what);
   for (const auto& c : choices)
     if (c == value) return value;
-  fail(node, fmt::format("unknown {} '{}' (expected one of: {})", what, value, fmt::join(choices, ", ")));
+  fail(node, fmt::format("unknown {} '{}' (expected one of: {})", what, excerpt(value), fmt::join(choices, ", ")));
 }
 
 std::filesystem::path YamlReader::path(const YAML::Node& node, const std::string& what) const {

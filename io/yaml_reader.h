@@ -58,7 +58,9 @@ class YamlReader {
 
   double number(const YAML::Node& node, const std::string& what) const;
   double positive(const YAML::Node& node, const std::string& what) const;
-  long integer(const YAML::Node& node, const std::string& what, long min) const;
+  /// An integer in [min, max]; anything else (a fraction, a number past the
+  /// range of long, out of range) fails naming the bound.
+  long integer(const YAML::Node& node, const std::string& what, long min, long max) const;
   bool boolean(const YAML::Node& node, const std::string& what) const;
   std::string string(const YAML::Node& node, const std::string& what) const;
   /// A sequence of numbers; `size` 0 accepts any non-empty length.

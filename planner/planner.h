@@ -15,6 +15,15 @@ namespace prmkit {
 
 /// Threads a planner may be asked for (a typo of 10 000 must not start 10 000 threads).
 inline constexpr std::size_t kMaxPlannerThreads = 256;
+/// Upper bounds of the planner's counts: what a problem file or --set may
+/// ask for. Memory grows with samples times neighbours (a 10^6-vertex
+/// roadmap with k = 10 takes about 1.4 GiB), so absurd values are refused
+/// with the limit named rather than run into an allocation failure.
+inline constexpr std::size_t kMaxSamples = 1'000'000'000;
+inline constexpr std::size_t kMaxNeighbours = 1000;
+inline constexpr std::size_t kMaxBatch = 10'000'000;
+inline constexpr std::size_t kMaxExpandBounces = 1000;
+inline constexpr std::size_t kMaxShortcutAttempts = 10'000'000;
 
 struct PlannerSettings {
   std::string type = "lazy_prm";  // prm, lazy_prm, prm_star, lazy_prm_star

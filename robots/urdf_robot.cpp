@@ -50,6 +50,14 @@ std::filesystem::path resolveMeshPath(const std::string& filename, const std::fi
   return p.is_absolute() ? p : urdfDir / p;
 }
 
+/// urdfdom reads any number for a size; a zero or negative one would make a
+/// degenerate or inside-out solid.
+void requirePositiveSizes(const std::string& link, const char* what, std::initializer_list<double> sizes) {
+  for (const double size : sizes)
+    if (!(size > 0.0 && std::isfinite(size)))
+      throw RobotLoadError(fmt::format("link '{}': the {} must be positive and finite, got {}", link, what, size));
+}
+
 Mesh collisionMesh(const urdf::Collision& collision, const std::filesystem::path& urdfDir, const std::string& link) {
   const auto& g = collision.geometry;
   if (!g) throw RobotLoadError(fmt::format("link '{}' has a collision element without geometry", link));
@@ -57,19 +65,27 @@ Mesh collisionMesh(const urdf::Collision& collision, const std::filesystem::path
   switch (g->type) {
     case urdf::Geometry::BOX: {
       const auto& box = static_cast<const urdf::Box&>(*g);
+      requirePositiveSizes(link, "box size", {box.dim.x, box.dim.y, box.dim.z});
       mesh = boxMesh({box.dim.x, box.dim.y, box.dim.z});
       break;
     }
     case urdf::Geometry::CYLINDER: {
       const auto& c = static_cast<const urdf::Cylinder&>(*g);
+      requirePositiveSizes(link, "cylinder radius and length", {c.radius, c.length});
       mesh = cylinderMesh(c.radius, c.length);
       break;
     }
     case urdf::Geometry::SPHERE:
+      requirePositiveSizes(link, "sphere radius", {static_cast<const urdf::Sphere&>(*g).radius});
       mesh = sphereMesh(static_cast<const urdf::Sphere&>(*g).radius);
       break;
     case urdf::Geometry::MESH: {
       const auto& m = static_cast<const urdf::Mesh&>(*g);
+      // A negative factor mirrors the mesh (used for left and right parts); zero flattens it.
+      for (const double factor : {m.scale.x, m.scale.y, m.scale.z})
+        if (!(factor != 0.0 && std::isfinite(factor)))
+          throw RobotLoadError(
+              fmt::format("link '{}': the mesh scale must be finite and nonzero, got {}", link, factor));
       try {
         mesh = loadMeshFile(resolveMeshPath(m.filename, urdfDir), {m.scale.x, m.scale.y, m.scale.z});
       } catch (const MeshLoadError& e) {
@@ -317,11 +333,13 @@ class UrdfChain {
       int parent_frame;  // -1: the root
     };
     std::vector<Pending> stack{{root, -1}};
+    std::set<std::string> reached;  // planned joints below the root
     while (!stack.empty()) {
       const Pending next = stack.back();
       stack.pop_back();
       int jointIndex = -1;
       if (next.parent_frame >= 0) {
+        if (planned_.count(next.link->parent_joint->name)) reached.insert(next.link->parent_joint->name);
         d.joints.push_back(jointOf(*next.link->parent_joint, next.parent_frame));
         jointIndex = static_cast<int>(d.joints.size()) - 1;
       }
@@ -334,6 +352,17 @@ class UrdfChain {
       for (auto child = next.link->child_links.rbegin(); child != next.link->child_links.rend(); ++child)
         stack.push_back({*child, frame});
     }
+    // urdfdom accepts a joint whose parent is its own child (a cycle): the
+    // links in it hang below no root, and their joints would vanish.
+    for (const std::string& name : planned_)
+      if (!reached.count(name))
+        throw RobotLoadError(
+            fmt::format("URDF '{}': joint '{}' is not below the root link '{}' (its links form a "
+                        "cycle, or a second tree)",
+                        urdf_.string(), name, root->name));
+    if (planned_.empty())
+      throw RobotLoadError(
+          fmt::format("URDF '{}' has no revolute, continuous or prismatic joint to plan for", urdf_.string()));
     return d;
   }
 

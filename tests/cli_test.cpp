@@ -91,16 +91,37 @@ TEST_CASE("plan's time limit covers loading and building the checkers", "[cli]")
   REQUIRE(stats.at("status") == "time limit");
 }
 
-TEST_CASE("a failure that is not the input's exits 3, not 2", "[cli]") {
+TEST_CASE("an output that cannot be written is refused before any work, exit 2", "[cli]") {
   TempDir dir;
   const auto problem = dir.write("p.yaml", kValidProblem);
-  // --out below a regular file: the folder cannot be made, whatever the problem says.
+  const auto path = dir.write("path.csv", "x,y,theta\n0.5,0.5,0\n3.5,3.5,0\n");
+  // A folder below a regular file, or in /proc (which root may "access" but not
+  // write): each command says so before loading, planning or checking anything.
   const auto blocker = dir.write("blocker", "");
-  const Run run = cli({"plan", problem.string(), "--out", (blocker / "out").string()});
-  INFO(run.out << run.err);
-  REQUIRE(run.code == 3);
-  REQUIRE(run.err.find("internal error") != std::string::npos);
-  REQUIRE(fs::is_regular_file(blocker));
+  const std::string below = (blocker / "out").string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string expected;
+  };
+  const std::vector<Case> cases{
+      {{"plan", problem.string(), "--out", below}, "--out '" + below + "': '" + blocker.string() + "' is not a folder"},
+      {{"plan", problem.string(), "--out", "/proc/prmkit-out"}, "cannot write into '/proc'"},
+      {{"check", problem.string(), "--random", "3", "--out", (blocker / "v.csv").string()}, "is not a folder"},
+      {{"check", problem.string(), "--random", "3", "--out", dir.path.string()}, "is a folder, expected a file name"},
+      {{"verify", problem.string(), path.string(), "--html", "/proc/v.html"}, "--html '/proc/v.html'"},
+      {{"compare", problem.string(), "--runs", "1", "--out", below}, "is not a folder"},
+      {{"experiment", (dir.path / "absent.yaml").string(), "--out", below}, "is not a folder"},
+  };
+  for (const auto& c : cases) {
+    DYNAMIC_SECTION(c.args[0] << " " << c.args.back()) {
+      const Run run = cli(c.args);
+      INFO(run.out << run.err);
+      REQUIRE(run.code == 2);
+      REQUIRE(run.err.find(c.expected) != std::string::npos);
+      REQUIRE(run.out.empty());  // refused before the first line of work
+      REQUIRE(fs::is_regular_file(blocker));
+    }
+  }
   // The same problem with a writable --out plans.
   REQUIRE(cli({"plan", problem.string(), "--out", (dir.path / "out").string()}).code == 0);
 }
@@ -160,11 +181,27 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
        "p.yaml:12:1: duplicate key 'goal' (first at line 10, column 1)"},
       {"duplicate nested key", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 5, time: 50}"),
        "p.yaml:11:19: duplicate key 'time' (first at line 11, column 10)"},
+      // Counts past what memory holds were an allocation failure with no location.
+      {"absurd neighbour count", kValidProblem + "planner: {k: 1000000000000}\n",
+       "p.yaml:12:14: expected an integer <= 1000 for 'planner.k', got 1000000000000"},
+      {"absurd sample limit", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {samples: 2000000000}"),
+       "p.yaml:11:19: expected an integer <= 1000000000 for 'limits.samples'"},
+      {"unknown key beside the robot's geometry",
+       test::replaceOnce(kValidProblem, "geometry: {box: [0.2, 0.2, 0.1]}",
+                         "geometry: {box: [0.2, 0.2, 0.1], size: 2}"),
+       "unknown key 'size' in 'robot.geometry'"},
+      {"flattening mesh scale",
+       test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: cube.obj, scale: [1, 0, 1]}"),
+       "mesh scale factors must be nonzero"},
+      {"workspace step beyond the coordinate limit",
+       kValidProblem + "checker: {type: discrete, discrete: {eps: 1e300}}\n",
+       "checker.discrete.eps must be in (0, 1e+09]"},
   };
   for (const auto& c : cases) {
     DYNAMIC_SECTION(c.name) {
       TempDir dir;
       dir.write("empty.obj", "# no faces\n");
+      dir.write("cube.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
       const auto problem = dir.write("p.yaml", c.text);
       const auto out = dir.path / "out";
       const Run run = cli({"plan", problem.string(), "--out", out.string()});
@@ -303,6 +340,85 @@ goal: [0.5]
   REQUIRE(cli({"validate", file.string()}).code == 0);
 }
 
+TEST_CASE("hostile files and values: special files, huge lines, steps that cannot be kept, markup in names", "[cli]") {
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kValidProblem);
+  const auto out = dir.path / "out";
+  auto refused = [&](const std::vector<std::string>& args, const std::string& expected) {
+    const Run run = cli(args);
+    INFO(run.out << run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE(run.err.find(expected) != std::string::npos);
+    REQUIRE(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+    REQUIRE_FALSE(fs::exists(out));
+    return run;
+  };
+  // Path and edge files were read with no size or kind check: /dev/zero never ended.
+  refused({"verify", problem.string(), "/dev/zero"}, "path '/dev/zero' does not exist or is not a regular file");
+  refused({"check", problem.string(), "--edges", "/dev/zero", "--out", (out / "v.csv").string()},
+          "edges '/dev/zero' does not exist or is not a regular file");
+  // A header line of a megabyte is quoted by its first characters only.
+  const auto huge = dir.write("huge.csv", std::string(1 << 20, 'a') + "\n");
+  const Run hugeRun = refused({"verify", problem.string(), huge.string()}, "expected the header 'x,y,theta', got 'aaa");
+  REQUIRE(hugeRun.err.size() < 300);
+  // verify's step at most the scene's size: a larger one checked the waypoints only and passed a path through the
+  // block.
+  const auto through = dir.write("through.csv", "x,y,theta\n0.5,0.5,0\n3.5,3.5,0\n");
+  REQUIRE(cli({"verify", problem.string(), through.string()}).code == 1);
+  refused({"verify", problem.string(), through.string(), "--eps", "100"}, "--eps 100 m: at most the scene's size");
+  // Ground truths too dense for an edge are refused before the first edge, with the option's value.
+  refused({"check", problem.string(), "--random", "5", "--truth-eps", "1e-300", "--out", (out / "v.csv").string()},
+          "the ground truth's step (1e-300 m) is too small: edge 1 would need");
+  refused({"check", problem.string(), "--random", "5", "--independent-truth", "1e-300"},
+          "the independent truth's step (1e-300 of the C-space extent) is too small");
+  refused({"check", problem.string(), "--random", "100000000000"}, "--random");
+  // A problem name is text in the SVG picture, not markup.
+  const auto named =
+      dir.write("named.yaml", test::replaceOnce(kValidProblem, "name: tiny", "name: \"<script>x</script>&\""));
+  REQUIRE(cli({"plan", named.string(), "--out", out.string()}).code == 0);
+  const std::string svg = test::readText(out / "scene.svg");
+  REQUIRE(svg.find("<script>") == std::string::npos);
+  REQUIRE(svg.find("&lt;script&gt;x&lt;/script&gt;&amp;") != std::string::npos);
+}
+
+TEST_CASE("URDF sizes that make no solid and joints below no root are refused", "[cli]") {
+  TempDir dir;
+  const std::string problem = R"(name: u
+robot: {type: urdf, file: r.urdf}
+scene: {obstacles: [{name: b, box: [0.1, 0.1, 0.1], pose: {xyz: [3, 0, 0]}}]}
+start: [0]
+goal: [0.5]
+)";
+  const auto file = dir.write("p.yaml", problem);
+  auto urdf = [](const std::string& geometry, const std::string& parent) {
+    return fmt::format(R"(<robot name="r">
+<link name="base"><collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision></link>
+<link name="l1"><collision><geometry>{}</geometry></collision></link>
+<joint name="j1" type="revolute"><parent link="{}"/><child link="l1"/><axis xyz="0 0 1"/>
+  <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+)",
+                       geometry, parent);
+  };
+  dir.write("r.urdf", urdf(R"(<box size="0.1 0.1 0.3"/>)", "base"));
+  REQUIRE(cli({"validate", file.string()}).code == 0);
+  // urdfdom reads these numbers without complaint: an inside-out box, a point
+  // for a sphere, a flat mesh; and a joint whose parent is its own child.
+  for (const auto& [text, expected] : std::vector<std::pair<std::string, std::string>>{
+           {urdf(R"(<box size="0.1 -0.1 0.3"/>)", "base"),
+            "link 'l1': the box size must be positive and finite, got -0.1"},
+           {urdf(R"(<sphere radius="0"/>)", "base"), "link 'l1': the sphere radius must be positive and finite, got 0"},
+           {urdf(R"(<cylinder radius="0.1" length="-1"/>)", "base"), "the cylinder radius and length must be positive"},
+           {urdf(R"(<mesh filename="m.obj" scale="1 0 1"/>)", "base"), "the mesh scale must be finite and nonzero"},
+           {urdf(R"(<box size="0.1 0.1 0.3"/>)", "l1"), "joint 'j1' is not below the root link 'base'"}}) {
+    dir.write("r.urdf", text);
+    const Run run = cli({"validate", file.string()});
+    INFO(text << run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE(run.err.find(expected) != std::string::npos);
+  }
+}
+
 TEST_CASE("command-line overrides are reported as such, and bad command lines exit 2", "[cli]") {
   TempDir dir;
   const auto problem = dir.write("p.yaml", kValidProblem);
@@ -314,7 +430,7 @@ TEST_CASE("command-line overrides are reported as such, and bad command lines ex
   // Numbers out of range are refused, not wrapped or obeyed.
   const Run wrapped = cli({"validate", problem.string(), "--set", "seed=4294967296"});
   REQUIRE(wrapped.code == 2);
-  REQUIRE(wrapped.err.find("seed is at most 4294967295") != std::string::npos);
+  REQUIRE(wrapped.err.find("expected an integer <= 4294967295 for 'seed', got 4294967296") != std::string::npos);
   REQUIRE(cli({"plan", problem.string(), "--seed", "4294967296", "--out", (dir.path / "o").string()}).code == 2);
   REQUIRE(cli({"compare", problem.string(), "--jobs", "50000", "--out", (dir.path / "o").string()}).code == 2);
   REQUIRE(cli({"plan", problem.string(), "--threads", "300", "--out", (dir.path / "o").string()}).code == 2);
@@ -359,7 +475,7 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
   const Run badSetting = cli({"check", problem.string(), "--random", "5", "--checker", "adaptive", "--set",
                               "checker.adaptive.distance_relative_error=-1"});
   REQUIRE(badSetting.code == 2);
-  REQUIRE(badSetting.err.find("distance_relative_error must be >= 0") != std::string::npos);
+  REQUIRE(badSetting.err.find("distance_relative_error must be in [0, 1e+06]") != std::string::npos);
   const Run badBound = cli({"check", problem.string(), "--random", "5", "--checker", "adaptive", "--set",
                             "checker.adaptive.motion_bound=tight"});
   REQUIRE(badBound.code == 2);

@@ -304,6 +304,18 @@ TEST_CASE("sweep: bad sweep files and shards exit 2 with file:line:column", "[sw
     REQUIRE(run.err.find("appears twice in the grid") != std::string::npos);
     REQUIRE_FALSE(fs::exists(dir.path / "o4"));
   }
+  // A seed count past the grid's bound ran out of memory listing the grid;
+  // a listed seed past 32 bits wrapped to another seed.
+  for (const auto& [seeds, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"seeds: 1000000000", "bad_grid.yaml:3:8: expected an integer <= 1000000 for 'seeds"},
+           {"seeds: [1, 4294967297]", "bad_grid.yaml:3:12: expected an integer <= 4294967295 for 'seeds'"}}) {
+    std::ofstream(badGrid) << test::replaceOnce(text, "seeds: 3", seeds);
+    const auto run = cli({"sweep", badGrid.string(), "--out", (dir.path / "o5").string()});
+    INFO(run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE(run.err.find(expected) != std::string::npos);
+    REQUIRE_FALSE(fs::exists(dir.path / "o5"));
+  }
   REQUIRE_FALSE(fs::exists(dir.path / "o1"));
 }
 
