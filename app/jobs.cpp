@@ -5,6 +5,7 @@
 #include "io/omplapp_problem.h"
 #include "io/outputs.h"
 #include "io/viewer_page.h"
+#include "environments/setup_deadline.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,14 +15,46 @@
 
 namespace prmkit {
 
+namespace {
+/// Past this (about 30 years) a time limit sets no setup deadline: the clock's
+/// nanoseconds would overflow.
+constexpr double kLongestSetupDeadline_s = 1e9;
+}  // namespace
+
 int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out) {
   const auto started = std::chrono::steady_clock::now();
   requireOutputFolder(outDir, "--out");
-  Problem problem = loadProblem(file, options);
-  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-  // Tentative edges (Unknown verdicts of the budgeted checker) on a found path
-  // are checked with the exact adaptive checker.
-  auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
+  // The time limit covers setup: loading and building the checkers stop at
+  // the deadline (environments/setup_deadline.h), and what is left of the
+  // limit after them goes to planning.
+  double timeLimit = 0.0;
+  std::optional<ScopedSetupDeadline> deadline;
+  auto setDeadline = [&](double seconds) {
+    timeLimit = seconds;
+    if (seconds < kLongestSetupDeadline_s)
+      deadline.emplace(started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(seconds)));
+  };
+  Problem problem;
+  std::unique_ptr<Checker> checker, verifier;
+  try {
+    problem = loadProblem(file, options, setDeadline);
+    checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    // Tentative edges (Unknown verdicts of the budgeted checker) on a found path
+    // are checked with the exact adaptive checker.
+    verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
+  } catch (const SetupTimeLimit& e) {
+    const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    out << fmt::format("not solved (time limit): {} after {:.3f} s of setup (time limit {:g} s)\n", e.what(), setup,
+                       timeLimit);
+    OutputFiles files(outDir);
+    files.remove("path.csv");
+    files.remove("path.txt");
+    files.add("stats.json", setupTimeLimitJson(file, e.what(), setup, timeLimit));
+    for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+    return kFailed;
+  }
+  deadline.reset();
   problem.planner.setup_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   auto planner = makePlanner(problem.planner);
   out << fmt::format("problem {} ({}, {} dof): planner {}, checker {}, seed {}\n", problem.name, problem.robot->kind(),

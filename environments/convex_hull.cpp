@@ -1,5 +1,7 @@
 #include "environments/convex_hull.h"
 
+#include "environments/setup_deadline.h"
+
 #include <boost/pending/disjoint_sets.hpp>
 
 extern "C" {
@@ -40,6 +42,7 @@ class Qhull {
 }  // namespace
 
 std::shared_ptr<const ConvexHull> convexHullOf(const Mesh& mesh) {
+  checkSetupDeadline("computing a convex hull");
   if (mesh.vertices.size() < 4) return nullptr;
   std::vector<coordT> points;
   points.reserve(3 * mesh.vertices.size());

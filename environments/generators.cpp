@@ -1,5 +1,7 @@
 #include "environments/generators.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -12,6 +14,13 @@ constexpr double kPi = std::numbers::pi;
 
 void requirePositive(double v, const char* what) {
   if (!(v > 0) || !std::isfinite(v)) throw std::invalid_argument(std::string(what) + " must be positive");
+}
+
+/// Generator counts are bounded so that no generated mesh exceeds the
+/// triangles a mesh file may hold (kMaxMeshTriangles): a count of 10^9 teeth
+/// would otherwise overflow the int index arithmetic or exhaust memory.
+void requireCountAtMost(long count, long most, const char* what) {
+  if (count > most) throw std::invalid_argument(fmt::format("{} is at most {}, got {}", what, most, count));
 }
 
 std::vector<Eigen::Vector2d> circle(double radius, int n, double phase = 0.0) {
@@ -29,6 +38,9 @@ Mesh springMesh(const SpringParams& p) {
   requirePositive(p.coil_radius, "spring coil_radius");
   requirePositive(p.wire_radius, "spring wire_radius");
   if (p.segments < 3 || p.sides < 3) throw std::invalid_argument("spring segments and sides must be >= 3");
+  requireCountAtMost(p.sides, 1000, "spring sides");
+  requireCountAtMost(p.segments, static_cast<long>(kMaxMeshTriangles) / (2 * p.sides),
+                     "spring segments (with these sides)");
   Mesh m;
   const double length = p.turns * p.pitch;
   // Rings of the tube along the helix; each ring lies in the plane spanned by
@@ -59,6 +71,7 @@ Mesh springMesh(const SpringParams& p) {
 
 Mesh gearMesh(const GearParams& p) {
   if (p.teeth < 3) throw std::invalid_argument("a gear needs at least 3 teeth");
+  requireCountAtMost(p.teeth, 100'000, "gear teeth");
   requirePositive(p.thickness, "gear thickness");
   if (!(p.bore_radius > 0 && p.bore_radius < p.root_radius && p.root_radius < p.tip_radius))
     throw std::invalid_argument("gear radii must satisfy 0 < bore_radius < root_radius < tip_radius");
@@ -126,6 +139,7 @@ Mesh slotWallMesh(const SlotWallParams& p) {
 
 Mesh twistedSlotMesh(const TwistedSlotParams& p) {
   if (p.plates < 2) throw std::invalid_argument("twisted_slot needs at least 2 plates");
+  requireCountAtMost(p.plates, 10'000, "twisted_slot plates");
   requirePositive(p.spacing, "twisted_slot spacing");
   if (!(p.thickness > 0 && p.thickness < p.spacing))
     throw std::invalid_argument("twisted_slot thickness must be positive and below the spacing");
@@ -174,6 +188,7 @@ Mesh randomObstaclesMesh(const RandomBoxesParams& p) {
 
 std::vector<Mesh> randomObstacleMeshes(const RandomBoxesParams& p) {
   if (p.count < 0) throw std::invalid_argument("random obstacles count must be >= 0");
+  requireCountAtMost(p.count, kMaxRandomObstacles, "random obstacles count");
   if (!(p.min_size > 0 && p.min_size <= p.max_size))
     throw std::invalid_argument("random obstacles need 0 < min_size <= max_size");
   std::mt19937 rng(p.seed);

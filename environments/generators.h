@@ -79,6 +79,10 @@ struct BugTrapParams {
 /// bug trap); with lids, a closed box whose one exit is the lipped entrance.
 Mesh bugTrapMesh(const BugTrapParams& params);
 
+/// Most boxes the `random` generator makes (with `separate`, each is an
+/// obstacle with its own BVH: 100 000 load in about 10 s).
+inline constexpr long kMaxRandomObstacles = 100'000;
+
 struct RandomBoxesParams {
   int count = 20;
   Eigen::Vector3d region_min{-5, -5, -0.5};

@@ -1,5 +1,7 @@
 #include "environments/mesh.h"
 
+#include "environments/setup_deadline.h"
+
 #include "environments/input_file.h"
 
 #include <assimp/Importer.hpp>
@@ -246,6 +248,7 @@ void requireBvhStep(int code, const char* step, const Mesh& mesh) {
 }  // namespace
 
 std::shared_ptr<BvhModel> buildBvh(const Mesh& mesh) {
+  checkSetupDeadline("building a BVH");
   // FCL counts in int.
   if (mesh.triangles.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
       mesh.vertices.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
@@ -575,6 +578,7 @@ Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scal
   } catch (const InputFileError& e) {
     throw MeshLoadError(e.what());
   }
+  checkSetupDeadline("reading mesh file", file.string());
   std::string extension = file.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return std::tolower(c); });

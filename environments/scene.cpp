@@ -1,5 +1,7 @@
 #include "environments/scene.h"
 
+#include "environments/setup_deadline.h"
+
 #include <fmt/format.h>
 
 #include <fcl/geometry/shape/box.h>
@@ -13,6 +15,7 @@
 namespace prmkit {
 
 void Scene::addObstacle(std::string name, Mesh mesh, const Transform& pose) {
+  checkSetupDeadline("adding obstacle", name);
   if (mesh.empty()) throw std::invalid_argument(fmt::format("obstacle '{}' has no triangles", name));
   Obstacle obstacle{std::move(name), std::move(mesh), pose, nullptr, {}, {}, std::nullopt};
   obstacle.bvh = buildBvh(obstacle.mesh);  // first: it checks the indices and coordinates
@@ -30,6 +33,7 @@ void Scene::addObstacle(std::string name, Shape shape, const Transform& pose) {
 }
 
 void Scene::addObstacle(std::string name, const Primitive& primitive, const Transform& pose) {
+  checkSetupDeadline("adding obstacle", name);
   if (mode_ == PrimitiveMode::Tessellated) {
     addObstacle(std::move(name), primitive.enclosingMesh(), pose);
     return;

@@ -311,6 +311,20 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   return j.dump(2) + "\n";
 }
 
+std::string setupTimeLimitJson(const std::filesystem::path& file, const std::string& detail, double setupTime,
+                               double timeLimit) {
+  nlohmann::ordered_json j;
+  j["problem_file"] = file.string();
+  j["solved"] = false;
+  j["status"] = "time limit";
+  j["status_detail"] = detail;
+  j["time_s"] = 0.0;
+  j["setup_time_s"] = setupTime;
+  j["time_limit_s"] = timeLimit;
+  j["peak_resident_bytes"] = peakResidentBytes();
+  return j.dump(2) + "\n";
+}
+
 namespace {
 
 struct View {

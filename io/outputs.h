@@ -83,6 +83,10 @@ void addRunCounters(nlohmann::ordered_json& j, const PlannerStats& planner, cons
 /// keys as a sweep's runs.jsonl records: solved, status, time_s, waypoints,
 /// path_length, roadmap sizes) and addRunCounters.
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result);
+/// stats.json of a run whose time limit ran out during setup: no problem was
+/// loaded whole, so only what is known (status "time limit", the step, the times).
+std::string setupTimeLimitJson(const std::filesystem::path& file, const std::string& detail, double setupTime,
+                               double timeLimit);
 /// Node-source statistics as a JSON list (stats.json, runs.jsonl), and back.
 nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources);
 std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list);

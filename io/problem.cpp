@@ -172,12 +172,14 @@ Config jointsToConfig(const YamlReader& in, const YAML::Node& node, const std::s
 }  // namespace
 
 namespace {
-Problem readProblem(const std::filesystem::path& file, const LoadOptions& options);
+Problem readProblem(const std::filesystem::path& file, const LoadOptions& options,
+                    const std::function<void(double)>& onTimeLimit);
 }  // namespace
 
-Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options) {
+Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options,
+                    const std::function<void(double)>& onTimeLimit) {
   try {
-    return readProblem(file, options);
+    return readProblem(file, options, onTimeLimit);
   } catch (const YAML::Exception& e) {
     // A node of the wrong kind that the reader asked for something it does
     // not have (yaml-cpp's own check): bad input, with yaml-cpp's position.
@@ -260,7 +262,8 @@ std::array<Endpoint, 2> readEndpoints(const YamlReader& in, const YAML::Node& ro
           Endpoint{requestIn, request->goal_node, &problem.goal, "goal"}};
 }
 
-Problem readProblem(const std::filesystem::path& file, const LoadOptions& options) {
+Problem readProblem(const std::filesystem::path& file, const LoadOptions& options,
+                    const std::function<void(double)>& onTimeLimit) {
   YamlReader in = isOmplAppConfig(file) ? readOmplAppConfig(file) : YamlReader(file);
   const bool requestFile = isMotionPlanRequest(in.root());
   if (requestFile) in.replaceRoot(problemForRequest(file));
@@ -274,6 +277,11 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
   in.requireMap(root, "problem",
                 {"name", "description", "robot", "scene", "bounds", "start", "goal", "planner", "checker", "seed",
                  "limits", "moveit", "scale", "primitives"});
+  if (onTimeLimit) {
+    const YAML::Node limits = root["limits"];
+    onTimeLimit(limits.IsMap() && limits["time"] ? in.positive(limits["time"], "limits.time (s)")
+                                                 : PlannerSettings{}.time_limit_s);
+  }
   Problem problem;
   problem.file = file;
   problem.name = root["name"] ? in.string(root["name"], "name") : defaultProblemName(file);

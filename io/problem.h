@@ -9,6 +9,7 @@
 #include "robots/robot.h"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ std::string defaultProblemName(const std::filesystem::path& file);
 
 /// Loads and validates a problem (a prmkit problem YAML, or a MoveIt
 /// MotionPlanRequest YAML whose robot is given by overrides); throws InputError with file:line:column.
-Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options = {});
+/// `onTimeLimit`, if given, is called with the problem's time limit
+/// (limits.time after the overrides, or the default) as soon as it is read,
+/// before the robot and the scene are loaded: `plan` sets its setup deadline from it.
+Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options = {},
+                    const std::function<void(double seconds)>& onTimeLimit = {});
 
 }  // namespace prmkit

@@ -79,16 +79,33 @@ TEST_CASE("verify rejects a path through an obstacle with exit code 1", "[cli]")
 TEST_CASE("plan's time limit covers loading and building the checkers", "[cli]") {
   TempDir dir;
   const auto problem = dir.write("p.yaml", kValidProblem);
-  // No setup takes less than a nanosecond: the limit is used up before planning.
+  // No setup takes less than a nanosecond: loading stops at its first step
+  // (the robot's BVH), and the run ends as one that used up its limit.
   const Run run = cli({"plan", problem.string(), "--time-limit", "1e-9", "--out", (dir.path / "out").string()});
   INFO(run.out << run.err);
   REQUIRE(run.code == 1);
-  REQUIRE(run.out.find("not solved (time limit)") != std::string::npos);
+  REQUIRE(run.out.find("not solved (time limit): the time limit ran out while building a BVH") != std::string::npos);
   const auto stats = nlohmann::json::parse(test::readText(dir.path / "out" / "stats.json"));
-  REQUIRE(stats.at("samples_drawn") == 0);
-  REQUIRE(stats.at("static_queries") == 0);
   REQUIRE(stats.at("setup_time_s").get<double>() > 1e-9);
   REQUIRE(stats.at("status") == "time limit");
+  REQUIRE(stats.at("solved") == false);
+  REQUIRE_FALSE(fs::exists(dir.path / "out" / "path.csv"));
+  // A scene of 20 000 obstacles takes seconds to build (each a BVH and a
+  // convex cover); a limit of 50 ms stops it on any machine, the slower the
+  // surer (a run never finishes setup in 2.5 us per obstacle).
+  std::string many = kValidProblem;
+  std::string obstacles;
+  for (int i = 0; i < 20000; ++i)
+    obstacles += fmt::format("    - {{name: o{}, box: [0.01, 0.01, 0.01], pose: {{xyz: [{}, 0.05, 1]}}}}\n", i,
+                             0.1 + 3.8 * i / 20000.0);
+  many = test::replaceOnce(many, "  obstacles:\n", "  obstacles:\n" + obstacles);
+  const auto manyFile = dir.write("many.yaml", many);
+  const Run manyRun = cli({"plan", manyFile.string(), "--time-limit", "0.05", "--out", (dir.path / "many").string()});
+  INFO(manyRun.out);
+  REQUIRE(manyRun.code == 1);
+  REQUIRE(manyRun.out.find("not solved (time limit): the time limit ran out while") != std::string::npos);
+  const auto manyStats = nlohmann::json::parse(test::readText(dir.path / "many" / "stats.json"));
+  REQUIRE(manyStats.at("status") == "time limit");
 }
 
 TEST_CASE("an output that cannot be written is refused before any work, exit 2", "[cli]") {
@@ -186,6 +203,14 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
        "p.yaml:12:14: expected an integer <= 1000 for 'planner.k', got 1000000000000"},
       {"absurd sample limit", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {samples: 2000000000}"),
        "p.yaml:11:19: expected an integer <= 1000000000 for 'limits.samples'"},
+      {"absurd generator count",
+       test::replaceOnce(kValidProblem, "geometry: {box: [0.2, 0.2, 0.1]}",
+                         "geometry: {generator: {type: gear, teeth: 1000000000, root_radius: 0.08, tip_radius: 0.1, "
+                         "bore_radius: 0.03, thickness: 0.05}}"),
+       "gear teeth is at most 100000, got 1000000000"},
+      {"absurd obstacle count",
+       test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "generator: {type: random, count: 100000000}"),
+       "random obstacles count is at most 100000"},
       {"unknown key beside the robot's geometry",
        test::replaceOnce(kValidProblem, "geometry: {box: [0.2, 0.2, 0.1]}",
                          "geometry: {box: [0.2, 0.2, 0.1], size: 2}"),
