@@ -5,6 +5,7 @@
 // location; both are refused with the file named and the limit stated.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -44,5 +45,14 @@ void requireInputFile(const std::filesystem::path& file, std::uintmax_t maxBytes
 /// The whole file, after requireInputFile; a file that grows past the limit
 /// while it is read is refused too.
 std::string readInputFile(const std::filesystem::path& file, std::uintmax_t maxBytes, const std::string& what);
+
+/// The first byte where `text` is not UTF-8 (a truncated or overlong
+/// sequence, a surrogate, a code point above U+10FFFF), if any.
+std::optional<std::size_t> invalidUtf8(const std::string& text);
+
+/// readInputFile for text: problem, scene, URDF, SRDF, .cfg, path and edge
+/// files must be UTF-8 (names in them reach JSON, SVG and HTML outputs);
+/// the first byte that is not is refused with file:line:column.
+std::string readTextFile(const std::filesystem::path& file, std::uintmax_t maxBytes, const std::string& what);
 
 }  // namespace prmkit

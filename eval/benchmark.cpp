@@ -128,7 +128,7 @@ std::string recordJson(const RunRecord& r) {
   j["roadmap_vertices"] = r.roadmap_vertices;
   j["roadmap_edges"] = r.roadmap_edges;
   addRunCounters(j, r.planner_stats, r.node_sources, r.check_stats);
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 RunRecord parseRecordJson(const std::string& line, const std::string& where) {

@@ -70,7 +70,7 @@ CfgFile readCfg(const std::filesystem::path& file) {
   cfg.file = file;
   std::string text;
   try {
-    text = readInputFile(file, kMaxDescriptionFileBytes, "OMPL.app problem file");
+    text = readTextFile(file, kMaxDescriptionFileBytes, "OMPL.app problem file");
   } catch (const InputFileError& e) {
     throw InputError(e.what());
   }

@@ -149,7 +149,7 @@ Config canonicalized(Config q, const std::function<void(Config&)>& canonicalize,
 
 std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::vector<std::string>& header,
                                   const std::string& what, const std::function<void(Config&)>& canonicalize) {
-  std::istringstream in(readInputFile(file, kMaxTableFileBytes, what));
+  std::istringstream in(readTextFile(file, kMaxTableFileBytes, what));
   auto split = [](const std::string& line) {
     std::vector<std::string> cells;
     std::stringstream s(line);
@@ -200,7 +200,7 @@ std::string pathText(const std::vector<Config>& path) {
 }
 
 std::vector<Config> readPathText(const std::filesystem::path& file, const Robot& robot) {
-  const std::string text = readInputFile(file, kMaxTableFileBytes, "path");
+  const std::string text = readTextFile(file, kMaxTableFileBytes, "path");
   const std::size_t width = robot.coordinateNames().size();
   std::vector<Config> rows;
   std::istringstream in(text);
@@ -308,7 +308,7 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["path_length"] = result.path_length;
   j["path_verified"] = result.path_verified;
   addRunCounters(j, result.planner_stats, result.node_sources, result.check_stats);
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string setupTimeLimitJson(const std::filesystem::path& file, const std::string& detail, double setupTime,
@@ -322,7 +322,7 @@ std::string setupTimeLimitJson(const std::filesystem::path& file, const std::str
   j["setup_time_s"] = setupTime;
   j["time_limit_s"] = timeLimit;
   j["peak_resident_bytes"] = peakResidentBytes();
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 namespace {

@@ -221,7 +221,7 @@ nlohmann::ordered_json pathViewerData(const Problem& problem, const std::vector<
 std::string viewerPage(const nlohmann::ordered_json& data) {
   // '<' only occurs inside JSON strings, where \u003c means the same, so no
   // name from the input can close the script element.
-  std::string json = data.dump();
+  std::string json = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string safe;
   safe.reserve(json.size());
   for (const char ch : json) {

@@ -43,7 +43,7 @@ void requireUniqueKeys(const YAML::Node& root, const std::string& source) {
 YamlReader::YamlReader(std::filesystem::path file) : file_(std::move(file)) {
   std::string text;
   try {
-    text = readInputFile(file_, kMaxYamlFileBytes, "YAML file");
+    text = readTextFile(file_, kMaxYamlFileBytes, "YAML file");
   } catch (const InputFileError& e) {
     throw InputError(e.what());
   }
@@ -65,6 +65,7 @@ void YamlReader::applyOverride(const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw InputError(fmt::format("--set {}: expected KEY.PATH=VALUE", assignment));
+  if (invalidUtf8(assignment)) throw InputError(fmt::format("--set {}: not UTF-8 text", excerpt(assignment)));
   const std::string path = assignment.substr(0, eq);
   YAML::Node value;
   try {

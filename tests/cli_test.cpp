@@ -203,6 +203,9 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
        "p.yaml:12:14: expected an integer <= 1000 for 'planner.k', got 1000000000000"},
       {"absurd sample limit", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {samples: 2000000000}"),
        "p.yaml:11:19: expected an integer <= 1000000000 for 'limits.samples'"},
+      // Names reach stats.json, whose writer stopped at the first byte that is not UTF-8.
+      {"not UTF-8", test::replaceOnce(kValidProblem, "name: tiny", "name: caf\xe9"),
+       "p.yaml:1:10: not UTF-8 text (byte 0xe9)"},
       {"absurd generator count",
        test::replaceOnce(kValidProblem, "geometry: {box: [0.2, 0.2, 0.1]}",
                          "geometry: {generator: {type: gear, teeth: 1000000000, root_radius: 0.08, tip_radius: 0.1, "
