@@ -278,9 +278,10 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
                 {"name", "description", "robot", "scene", "bounds", "start", "goal", "planner", "checker", "seed",
                  "limits", "moveit", "scale", "primitives"});
   if (onTimeLimit) {
-    const YAML::Node limits = root["limits"];
-    onTimeLimit(limits.IsMap() && limits["time"] ? in.positive(limits["time"], "limits.time (s)")
-                                                 : PlannerSettings{}.time_limit_s);
+    double limit = PlannerSettings{}.time_limit_s;
+    if (const YAML::Node limits = root["limits"]; limits && limits.IsMap() && limits["time"])
+      limit = in.positive(limits["time"], "limits.time (s)");
+    onTimeLimit(limit);
   }
   Problem problem;
   problem.file = file;
