@@ -347,6 +347,37 @@ double cross(const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Ve
 }
 
 // Ear clipping of a counter-clockwise simple polygon.
+/// Refuses a polygon two of whose edges cross or touch away from their
+/// shared corner: its extrusion would not bound a volume (triangles through
+/// each other), so the solids' inside test would give nonsense.
+void requireSimple(const std::vector<Eigen::Vector2d>& p) {
+  const std::size_t n = p.size();
+  auto orientation = [](const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Eigen::Vector2d& c) {
+    const double value = (b - a).x() * (c - a).y() - (b - a).y() * (c - a).x();
+    return (value > 0) - (value < 0);
+  };
+  auto onSegment = [](const Eigen::Vector2d& a, const Eigen::Vector2d& b, const Eigen::Vector2d& q) {
+    return q.x() >= std::min(a.x(), b.x()) && q.x() <= std::max(a.x(), b.x()) && q.y() >= std::min(a.y(), b.y()) &&
+           q.y() <= std::max(a.y(), b.y());
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const Eigen::Vector2d &a = p[i], &b = p[(i + 1) % n];
+    if (a == b) throw std::invalid_argument(fmt::format("polygon vertices {} and {} coincide", i + 1, (i + 1) % n + 1));
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const bool adjacent = j == i + 1 || (i == 0 && j == n - 1);
+      if (adjacent) continue;
+      const Eigen::Vector2d &c = p[j], &d = p[(j + 1) % n];
+      const int o1 = orientation(a, b, c), o2 = orientation(a, b, d), o3 = orientation(c, d, a),
+                o4 = orientation(c, d, b);
+      const bool cross = (o1 != o2 && o3 != o4) || (o1 == 0 && onSegment(a, b, c)) || (o2 == 0 && onSegment(a, b, d)) ||
+                         (o3 == 0 && onSegment(c, d, a)) || (o4 == 0 && onSegment(c, d, b));
+      if (cross)
+        throw std::invalid_argument(
+            fmt::format("polygon edges {} and {} cross: the polygon must be simple", i + 1, j + 1));
+    }
+  }
+}
+
 std::vector<std::array<int, 3>> triangulate(const std::vector<Eigen::Vector2d>& p) {
   std::vector<int> remaining(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) remaining[i] = static_cast<int>(i);
@@ -381,6 +412,10 @@ std::vector<std::array<int, 3>> triangulate(const std::vector<Eigen::Vector2d>& 
 
 Mesh extrudePolygon(const std::vector<Eigen::Vector2d>& polygonIn, double height) {
   if (polygonIn.size() < 3) throw std::invalid_argument("a polygon needs at least 3 vertices");
+  if (polygonIn.size() > kMaxPolygonPoints)
+    throw std::invalid_argument(
+        fmt::format("a polygon has at most {} vertices, got {}", kMaxPolygonPoints, polygonIn.size()));
+  requireSimple(polygonIn);
   std::vector<Eigen::Vector2d> polygon = polygonIn;
   const double area = signedArea(polygon);
   if (std::abs(area) < 1e-12) throw std::invalid_argument("polygon has zero area");

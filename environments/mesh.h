@@ -103,6 +103,12 @@ inline bool withinCoordinateLimit(const Transform& pose) {
 
 /// Most triangles and scene nodes a mesh file may hold.
 inline constexpr std::size_t kMaxMeshTriangles = 10'000'000;
+/// Most triangles of a whole scene: one mesh file of the limit, named by
+/// many obstacles, would otherwise hold memory times their count.
+inline constexpr std::size_t kMaxSceneTriangles = 20'000'000;
+/// Most corners of an extruded polygon: ear clipping and the simplicity
+/// test are quadratic in them (cubic at worst).
+inline constexpr std::size_t kMaxPolygonPoints = 1000;
 inline constexpr std::size_t kMaxMeshNodes = 1'000'000;
 
 struct MeshLoadError : InvalidInput {

@@ -57,6 +57,10 @@ void Scene::add(Obstacle obstacle, std::shared_ptr<fcl::CollisionGeometryd> geom
                     kMaxCoordinate));
   if (!names_.insert(obstacle.name).second)
     throw std::invalid_argument(fmt::format("two obstacles are named '{}'", obstacle.name));
+  triangles_ += obstacle.mesh.triangles.size();
+  if (triangles_ > kMaxSceneTriangles)
+    throw std::invalid_argument(
+        fmt::format("with obstacle '{}' the scene has more than {} triangles", obstacle.name, kMaxSceneTriangles));
   auto object = std::make_unique<fcl::CollisionObjectd>(std::move(geometry), obstacle.pose);
   object->setUserData(reinterpret_cast<void*>(static_cast<std::intptr_t>(obstacles_.size())));
   object->computeAABB();

@@ -93,6 +93,7 @@ class Scene {
 
   PrimitiveMode mode_;
   std::size_t checkedPrimitives_ = 0;
+  std::size_t triangles_ = 0;  // of every obstacle's mesh, against kMaxSceneTriangles
   std::vector<Obstacle> obstacles_;
   std::vector<std::unique_ptr<fcl::CollisionObjectd>> objects_;
   std::unordered_set<std::string> names_;

@@ -31,6 +31,8 @@ LinLiExperiment loadLinLiExperiment(const std::filesystem::path& file) {
   }
   if (const YAML::Node b = root["budgets"]) {
     if (!b.IsSequence() || b.size() == 0) in.fail(b, "expected 'budgets' to be a list of BV-test counts");
+    if (b.size() > kMaxExperimentBudgets)
+      in.fail(b, fmt::format("at most {} budgets (each is a run of the whole experiment)", kMaxExperimentBudgets));
     e.budgets.clear();
     for (const auto& item : b)
       e.budgets.push_back(static_cast<std::uint64_t>(in.integer(item, "budgets (BV tests)", 1, kMaxBudgetBvTests)));

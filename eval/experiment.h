@@ -14,6 +14,7 @@ namespace prmkit {
 /// Most roadmap samples the experiment may ask for (each is a static check at
 /// every budget, and every edge between them is checked at every budget).
 inline constexpr long kMaxExperimentSamples = 100'000;
+inline constexpr std::size_t kMaxExperimentBudgets = 100;
 
 struct LinLiExperiment {
   std::string name;

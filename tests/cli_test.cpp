@@ -206,6 +206,11 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
       // Names reach stats.json, whose writer stopped at the first byte that is not UTF-8.
       {"not UTF-8", test::replaceOnce(kValidProblem, "name: tiny", "name: caf\xe9"),
        "p.yaml:1:10: not UTF-8 text (byte 0xe9)"},
+      // Its extrusion would not bound a volume, and solids are told by an inside test.
+      {"self-intersecting polygon",
+       test::replaceOnce(kValidProblem, "geometry: {box: [0.2, 0.2, 0.1]}",
+                         "geometry: {polygon: {points: [[0, 0], [0.2, 0.2], [0.2, 0], [0, 0.3]]}}"),
+       "polygon edges 1 and 3 cross: the polygon must be simple"},
       {"absurd generator count",
        test::replaceOnce(kValidProblem, "geometry: {box: [0.2, 0.2, 0.1]}",
                          "geometry: {generator: {type: gear, teeth: 1000000000, root_radius: 0.08, tip_radius: 0.1, "
