@@ -737,7 +737,8 @@ void AdaptiveChecker::doEndRound() {
     auto& [key, pair, bound] = learnt[i];
     if (i > 0 && std::get<0>(learnt[i - 1]) == key && std::get<1>(learnt[i - 1]) == pair) continue;
     auto& kept = settled[key];
-    const auto known = std::find_if(kept.begin(), kept.end(), [&](const auto& entry) { return entry.first == pair; });
+    const auto known = std::find_if(kept.begin(), kept.end(),
+                                    [&, pairIndex = pair](const auto& entry) { return entry.first == pairIndex; });
     if (known == kept.end())
       kept.emplace_back(pair, bound);
     else if (betterBound(bound, known->second))
