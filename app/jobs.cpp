@@ -51,6 +51,8 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
     files.remove("path.csv");
     files.remove("path.txt");
     files.add("stats.json", setupTimeLimitJson(file, e.what(), setup, timeLimit));
+    std::filesystem::create_directories(outDir);
+    const FolderLock lock(outDir, FolderLock::Wait::Yes);
     for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
     return kFailed;
   }
@@ -98,6 +100,8 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
   files.add("stats.json", statsJson(problem, checker->name(), result));
   files.add("scene.svg", sceneSvg(problem, result));
   files.add("scene.html", viewerPage(viewerData(problem, checker->name(), result)));
+  std::filesystem::create_directories(outDir);
+  const FolderLock lock(outDir, FolderLock::Wait::Yes);
   for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
   return result.solved ? kOk : kFailed;
 }

@@ -201,38 +201,9 @@ Sweep loadSweep(const std::filesystem::path& file) {
   return sweep;
 }
 
-namespace {
-/// An exclusive lock on an output folder for as long as it lives: a second
-/// sweep, resume or merge writing to the same folder stops with an error
-/// instead of running every missing run twice or mixing two outputs.
-class FolderLock {
- public:
-  explicit FolderLock(const std::filesystem::path& folder) {
-    const auto file = folder / ".prmkit.lock";
-    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0)
-      throw InputError(fmt::format("{}: cannot open the folder's lock: {}", file.string(), std::strerror(errno)));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      const int error = errno;
-      ::close(fd_);
-      throw InputError(error == EWOULDBLOCK
-                           ? fmt::format("{}: another prmkit sweep or merge is writing to this folder (it holds {})",
-                                         folder.string(), file.string())
-                           : fmt::format("{}: cannot lock: {}", file.string(), std::strerror(error)));
-    }
-  }
-  FolderLock(const FolderLock&) = delete;
-  FolderLock& operator=(const FolderLock&) = delete;
-  ~FolderLock() { ::close(fd_); }
-
- private:
-  int fd_ = -1;
-};
-}  // namespace
-
 int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out) {
   std::filesystem::create_directories(options.out);
-  const FolderLock lock(options.out);
+  const FolderLock lock(options.out, FolderLock::Wait::No);
   const auto runsFile = options.out / "runs.jsonl";
   if (options.fresh) std::filesystem::remove(runsFile);
   std::map<std::string, std::size_t> indexOf;
@@ -345,7 +316,7 @@ int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& fol
   out << fmt::format("merged {} runs from {} folder(s): none missing, none duplicated\n", records.size(),
                      folders.size());
   std::filesystem::create_directories(outDir);
-  const FolderLock lock(outDir);
+  const FolderLock lock(outDir, FolderLock::Wait::No);
   OutputFiles files(outDir);
   files.add("runs.jsonl", lines);
   for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());

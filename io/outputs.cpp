@@ -13,8 +13,10 @@
 #include <sstream>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/resource.h>
+#include <sys/file.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -75,6 +77,27 @@ void requireOutputFile(const std::filesystem::path& file, const std::string& opt
   if (!file.has_filename()) throw InputError(fmt::format("{} '{}': expected a file name", option, file.string()));
   requireWritableFolder(std::filesystem::absolute(file).parent_path(), option, file.string());
 }
+
+FolderLock::FolderLock(const std::filesystem::path& folder, Wait wait) {
+  const auto file = folder / ".prmkit.lock";
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw InputError(fmt::format("{}: cannot open the folder's lock: {}", file.string(), std::strerror(errno)));
+  int locked = 0;
+  do {
+    locked = ::flock(fd_, wait == Wait::Yes ? LOCK_EX : LOCK_EX | LOCK_NB);
+  } while (locked != 0 && errno == EINTR);
+  if (locked != 0) {
+    const int error = errno;
+    ::close(fd_);
+    throw InputError(error == EWOULDBLOCK
+                         ? fmt::format("{}: another prmkit sweep or merge is writing to this folder (it holds {})",
+                                       folder.string(), file.string())
+                         : fmt::format("{}: cannot lock: {}", file.string(), std::strerror(error)));
+  }
+}
+
+FolderLock::~FolderLock() { ::close(fd_); }
 
 OutputFiles::OutputFiles(std::filesystem::path dir) : dir_(std::move(dir)) {}
 

@@ -23,6 +23,24 @@ void requireOutputFolder(const std::filesystem::path& dir, const std::string& op
 /// The same for an output file: its folder, and the file itself is not a folder.
 void requireOutputFile(const std::filesystem::path& file, const std::string& option);
 
+/// An exclusive lock on an output folder (its `.prmkit.lock`, flock) for as
+/// long as it lives. A sweep, resume or merge takes it without waiting and
+/// stops with an error when another holds it, instead of running every
+/// missing run twice or mixing two outputs; `plan` waits for it around its
+/// commit, so that the files in a folder come from one run even when two
+/// runs share it. InputError when it cannot be taken.
+class FolderLock {
+ public:
+  enum class Wait { No, Yes };
+  FolderLock(const std::filesystem::path& folder, Wait wait);
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+  ~FolderLock();
+
+ private:
+  int fd_ = -1;
+};
+
 /// Files are first written beside their targets and renamed into place only
 /// when every one was written, so a failure never leaves a half-written file.
 class OutputFiles {
