@@ -139,15 +139,15 @@ std::string defaultProblemName(const std::filesystem::path& file) {
 namespace {
 
 /// A MotionPlanRequest given as the problem: a problem that names it, with
-/// the scene beside it (MotionBenchMaker's sceneNNNN.yaml next to requestNNNN.yaml).
+/// the scene beside it (MotionBenchMaker's sceneNNNN.yaml next to
+/// requestNNNN.yaml). A numbered request's scene must be there unless
+/// --scene names another: planning it in an empty world because its scene
+/// file went missing would return paths through its obstacles.
 YAML::Node problemForRequest(const std::filesystem::path& file) {
   YAML::Node root(YAML::NodeType::Map);
   root["robot"]["type"] = "urdf";
   root["moveit"]["request"] = file.filename().string();
-  if (const auto number = requestNumber(file)) {
-    const auto scene = file.parent_path() / ("scene" + *number + ".yaml");
-    if (std::filesystem::exists(scene)) root["moveit"]["scene"] = scene.filename().string();
-  }
+  if (const auto number = requestNumber(file)) root["moveit"]["scene"] = "scene" + *number + ".yaml";
   return root;
 }
 
@@ -301,7 +301,14 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
       in.fail(scene, "a problem with 'moveit' takes 'scene' from the MoveIt files (only scene.broadphase may be set)");
     requestIn.emplace(in.path(in.require(moveit, "request", "moveit"), "moveit.request"));
     request = readMotionPlanRequest(*requestIn);
-    if (moveit["scene"]) sceneIn.emplace(in.path(moveit["scene"], "moveit.scene"));
+    if (moveit["scene"]) {
+      const std::filesystem::path scenePath = in.path(moveit["scene"], "moveit.scene");
+      if (!std::filesystem::exists(scenePath))
+        in.fail(moveit["scene"], fmt::format("the MoveIt scene '{}' does not exist (a requestNNNN.yaml plans in its "
+                                             "sceneNNNN.yaml unless --scene names another)",
+                                             scenePath.string()));
+      sceneIn.emplace(scenePath);
+    }
   }
 
   const auto allowed = sceneIn ? readAllowedCollisions(*sceneIn) : std::vector<std::pair<std::string, std::string>>{};

@@ -265,6 +265,11 @@ TEST_CASE("MoveIt files prmkit cannot honour are errors with file:line:column an
   const auto noRobot = cli({"validate", files.request.string()});
   REQUIRE(noRobot.code == 2);
   REQUIRE_THAT(noRobot.err, Catch::Contains("robot.file"));
+  // A numbered request whose scene went missing planned in an empty world.
+  fs::remove(files.dir.path / "scene0001.yaml");
+  const auto noScene = validate(files.request);
+  REQUIRE(noScene.code == 2);
+  REQUIRE_THAT(noScene.err, Catch::Contains("the MoveIt scene '") && Catch::Contains("scene0001.yaml' does not exist"));
 }
 
 TEST_CASE("Panda (moveit_resources URDF + SRDF): ready pose free, link 7 folded onto the shoulder in collision",
