@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -83,10 +84,14 @@ FolderLock::FolderLock(const std::filesystem::path& folder, Wait wait) {
   fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0)
     throw InputError(fmt::format("{}: cannot open the folder's lock: {}", file.string(), std::strerror(errno)));
-  int locked = 0;
-  do {
-    locked = ::flock(fd_, wait == Wait::Yes ? LOCK_EX : LOCK_EX | LOCK_NB);
-  } while (locked != 0 && errno == EINTR);
+  int locked = ::flock(fd_, LOCK_EX | LOCK_NB);
+  if (locked != 0 && errno == EWOULDBLOCK && wait == Wait::Yes) {
+    // Say why nothing happens: a sweep may hold the folder for hours.
+    std::fprintf(stderr, "prmkit: waiting for %s, held by another prmkit run\n", file.c_str());
+    do {
+      locked = ::flock(fd_, LOCK_EX);
+    } while (locked != 0 && errno == EINTR);
+  }
   if (locked != 0) {
     const int error = errno;
     ::close(fd_);

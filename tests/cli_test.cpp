@@ -8,7 +8,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <fstream>
+#include <thread>
 #include <regex>
 #include <sstream>
 
@@ -371,6 +377,30 @@ goal: [0.5]
   entities.replace(entities.find("<robot name=\"r\">"), 16, "<robot name=\"&#x72;&amp;&#60;\">");
   dir.write("r.urdf", entities);
   REQUIRE(cli({"validate", file.string()}).code == 0);
+}
+
+TEST_CASE("plan commits its files only when no other run holds the folder's lock", "[cli]") {
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kValidProblem);
+  const auto out = dir.path / "out";
+  fs::create_directories(out);
+  // Another run (a sweep, or a plan committing) holds the folder.
+  const int fd = ::open((out / ".prmkit.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  Run run{};
+  std::thread planning([&] { run = cli({"plan", problem.string(), "--out", out.string()}); });
+  // However far the plan got (this problem plans in milliseconds), nothing is
+  // written while the lock is held: the files of the two runs cannot mix.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::vector<std::string> held;
+  for (const auto& entry : fs::directory_iterator(out)) held.push_back(entry.path().filename().string());
+  REQUIRE(held == std::vector<std::string>{".prmkit.lock"});
+  ::close(fd);
+  planning.join();
+  REQUIRE(run.code == 0);
+  REQUIRE(fs::exists(out / "path.csv"));
+  REQUIRE(fs::exists(out / "stats.json"));
 }
 
 TEST_CASE("hostile files and values: special files, huge lines, steps that cannot be kept, markup in names", "[cli]") {
