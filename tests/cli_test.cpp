@@ -14,9 +14,9 @@
 
 #include <chrono>
 #include <fstream>
-#include <thread>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 using namespace prmkit;
 namespace fs = std::filesystem;
