@@ -22,6 +22,7 @@
 #include <numeric>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <stdexcept>
 
 namespace prmkit {
@@ -511,6 +512,12 @@ void checkColladaNumbers(const std::filesystem::path& file, const tinyxml2::XMLE
   auto fail = [&](const std::string& what) {
     throw MeshLoadError(fmt::format("{}:{}: <{}> {}", file.string(), e.GetLineNum(), e.Name(), what));
   };
+  // The schema requires `count` on these, and assimp dereferences it
+  // unchecked: found by fuzz_mesh, a <float_array> without it segfaulted.
+  static const std::unordered_set<std::string_view> kCounted{
+      "float_array", "int_array", "bool_array", "Name_array", "IDREF_array", "SIDREF_array", "accessor",
+      "triangles",   "polylist",  "polygons",   "lines",      "linestrips",  "trifans",      "tristrips"};
+  if (!e.Attribute("count") && kCounted.count(e.Name())) fail("has no count attribute (COLLADA requires one)");
   if (const char* count = e.Attribute("count")) {
     std::uintmax_t value = 0;
     const auto [end, error] = std::from_chars(count, count + std::strlen(count), value);

@@ -435,6 +435,28 @@ TEST_CASE("hostile files and values: special files, huge lines, steps that canno
   refused({"check", problem.string(), "--random", "5", "--independent-truth", "1e-300"},
           "the independent truth's step (1e-300 of the C-space extent) is too small");
   refused({"check", problem.string(), "--random", "100000000000"}, "--random");
+  // Found by fuzz_mesh: assimp dereferenced the missing count of a <float_array>.
+  const std::string collada =
+      R"(<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <library_geometries><geometry id="tet"><mesh>
+    <source id="p"><float_array id="pa">0 0 0 1 0 0 0 1 0 0 0 1</float_array>
+      <technique_common><accessor source="#pa" count="4" stride="3"><param name="X" type="float"/>
+        <param name="Y" type="float"/><param name="Z" type="float"/></accessor></technique_common></source>
+    <vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+    <triangles count="4"><input semantic="VERTEX" source="#v" offset="0"/><p>0 2 1 0 1 3 0 3 2 1 2 3</p></triangles>
+  </mesh></geometry></library_geometries>
+  <library_visual_scenes><visual_scene id="scene"><node id="n"><instance_geometry url="#tet"/></node></visual_scene>
+  </library_visual_scenes>
+  <scene><instance_visual_scene url="#scene"/></scene>
+</COLLADA>
+)";
+  dir.write("tet.dae", collada);
+  const auto withMesh =
+      dir.write("mesh.yaml", test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "mesh: {file: tet.dae}"));
+  refused({"validate", withMesh.string()}, "tet.dae:4: <float_array> has no count attribute");
+  dir.write("tet.dae", test::replaceOnce(collada, "<float_array id=\"pa\">", "<float_array id=\"pa\" count=\"12\">"));
+  REQUIRE(cli({"validate", withMesh.string()}).code == 0);
   // A problem name is text in the SVG picture, not markup.
   const auto named =
       dir.write("named.yaml", test::replaceOnce(kValidProblem, "name: tiny", "name: \"<script>x</script>&\""));
