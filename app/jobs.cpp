@@ -19,6 +19,14 @@ namespace {
 /// Past this (about 30 years) a time limit sets no setup deadline: the clock's
 /// nanoseconds would overflow.
 constexpr double kLongestSetupDeadline_s = 1e9;
+
+/// Writes a run's files holding the folder's lock, so that two runs sharing
+/// `--out` leave the files of one of them.
+void commitUnderLock(OutputFiles& files, const std::string& outDir, std::ostream& out) {
+  std::filesystem::create_directories(outDir);
+  const FolderLock lock(outDir, FolderLock::Wait::Yes);
+  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+}
 }  // namespace
 
 int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out) {
@@ -51,9 +59,7 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
     files.remove("path.csv");
     files.remove("path.txt");
     files.add("stats.json", setupTimeLimitJson(file, e.what(), setup, timeLimit));
-    std::filesystem::create_directories(outDir);
-    const FolderLock lock(outDir, FolderLock::Wait::Yes);
-    for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+    commitUnderLock(files, outDir, out);
     return kFailed;
   }
   deadline.reset();
@@ -100,9 +106,7 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
   files.add("stats.json", statsJson(problem, checker->name(), result));
   files.add("scene.svg", sceneSvg(problem, result));
   files.add("scene.html", viewerPage(viewerData(problem, checker->name(), result)));
-  std::filesystem::create_directories(outDir);
-  const FolderLock lock(outDir, FolderLock::Wait::Yes);
-  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+  commitUnderLock(files, outDir, out);
   return result.solved ? kOk : kFailed;
 }
 

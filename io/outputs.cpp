@@ -9,15 +9,15 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <sstream>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <linux/magic.h>
-#include <sys/resource.h>
+#include <sstream>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
