@@ -1,14 +1,29 @@
 #include "planner/lazy_prm.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace prmkit {
 
 std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
+  // Samples are drawn on every thread (BatchSampler); path checks, on this
+  // thread's checker, see every verdict before them.
+  CheckerPool pool(checker, resolveThreads(settings_.threads));
   SearchState state;
   state.dof = checker.robot().dof();
-  connectUnchecked(1, roadmap, state);
+  const SamplerSettings sampling = samplerSettings();
+  const std::size_t firstMixSource = nodeSource(result, sampling.mix.front().strategy);
   state.enhancement_source = settings_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
+  state.sampler.emplace(pool, sampling, result.node_sources, firstMixSource, state.enhancement_source);
+  auto path = searchGrowing(checker, roadmap, result, state);
+  workerCheckStats_ += pool.workerStats();
+  return path;
+}
+
+std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Roadmap& roadmap, PlanResult& result,
+                                                          SearchState& state) {
+  connectUnchecked(1, roadmap, state);
   while (true) {
     std::optional<std::vector<Vertex>> path;
     if (!state.components.exact() || state.components.connected(0, 1)) {
@@ -104,6 +119,7 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   // Every batch ends with sweeps over the whole roadmap (the failed search,
   // the components, the enhancement's seeds), so batches grow with the
   // roadmap: O(V log V) bookkeeping in all instead of O(V^2 / batch).
+  if (sampleLimitReached(result)) return false;
   const std::size_t batch = std::max(
       settings_.batch, static_cast<std::size_t>(settings_.batch_fraction * static_cast<double>(roadmap.vertexCount())));
   ++result.planner_stats.batches;
@@ -120,26 +136,47 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
     meanLength = roadmap.edgeCount() > 0 ? meanLength / static_cast<double>(roadmap.edgeCount())
                                          : 0.05 * checker.robot().maxExtent();
   }
+  // The batch's slots are laid out here, on this thread, from the planner's
+  // stream: which seed each enhancement slot grows from and every slot's own
+  // stream. The slots then draw on every thread (BatchSampler) and their
+  // nodes join the roadmap in slot order, each with its edges to the nearest
+  // vertices before it: the roadmap does not depend on the thread count.
+  std::vector<BatchSampler::Request> requests(batch);
   for (std::size_t s = 0; s < batch; ++s) {
-    std::optional<Sample> q;
-    if (s < enhanced) {
-      if (s % 2 == 0 && !state.enhancement_seeds.empty()) {
-        const auto& [seed, length] = state.enhancement_seeds[static_cast<std::size_t>(
-            rng_.uniformInt(0, static_cast<int>(state.enhancement_seeds.size()) - 1))];
-        q = sampleValidNear(checker, roadmap.config(seed), 0.5 * length, state.enhancement_source, result);
-      } else {
-        const Vertex seed = grow[static_cast<std::size_t>(rng_.uniformInt(0, static_cast<int>(grow.size()) - 1))];
-        q = sampleValidNear(checker, roadmap.config(seed), meanLength, state.enhancement_source, result);
-      }
-      result.planner_stats.enhancement_nodes += q.has_value();
+    BatchSampler::Request& request = requests[s];
+    request.stream = static_cast<std::uint32_t>(rng_.uniformInt(0, std::numeric_limits<int>::max()));
+    if (s >= enhanced) continue;
+    if (s % 2 == 0 && !state.enhancement_seeds.empty()) {
+      const auto& [seed, length] = state.enhancement_seeds[static_cast<std::size_t>(
+          rng_.uniformInt(0, static_cast<int>(state.enhancement_seeds.size()) - 1))];
+      request.center = &roadmap.config(seed);
+      request.sigma = 0.5 * length;
     } else {
-      q = sampleValid(result);
+      const Vertex seed = grow[static_cast<std::size_t>(rng_.uniformInt(0, static_cast<int>(grow.size()) - 1))];
+      request.center = &roadmap.config(seed);
+      request.sigma = meanLength;
     }
-    if (!q) return false;
-    const Vertex v = roadmap.addVertex(q->q, q->source);
+  }
+  const std::uint64_t drawnBefore = result.planner_stats.samples_drawn;
+  const auto drawn = state.sampler->draw(requests, settings_.max_samples - drawnBefore,
+                                         result.planner_stats.samples_drawn, [this] { return outOfTime(); });
+  if (!drawn) {
+    result.status = PlanStatus::TimeLimit;
+    return false;
+  }
+  std::uint64_t found = 0;
+  for (std::size_t s = 0; s < batch; ++s) {
+    if (!(*drawn)[s].q) {
+      ++result.planner_stats.slots_exhausted;
+      continue;
+    }
+    ++found;
+    result.planner_stats.enhancement_nodes += s < enhanced;
+    const Vertex v = roadmap.addVertex(*(*drawn)[s].q, (*drawn)[s].source);
     state.components.addVertex();
     connectUnchecked(v, roadmap, state);
   }
+  result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - found;
   return true;
 }
 

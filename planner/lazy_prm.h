@@ -1,5 +1,8 @@
 #pragma once
+#include "planner/batch_sampler.h"
 #include "planner/planner.h"
+
+#include <optional>
 
 namespace prmkit {
 
@@ -26,17 +29,22 @@ class LazyPrm final : public Planner {
     std::vector<std::pair<Vertex, double>> enhancement_seeds;
     std::size_t enhancement_source = kNoSource;
     std::size_t dof = 0;
+    std::optional<BatchSampler> sampler;  // on every thread of the search's pool
   };
 
   std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;
+  /// Searches, checks paths and grows the roadmap until a path stands or a limit is hit.
+  std::optional<std::vector<Vertex>> searchGrowing(Checker& checker, Roadmap& roadmap, PlanResult& result,
+                                                   SearchState& state);
   /// Unchecked edges from v to its neighbours it has no edge to yet.
   void connectUnchecked(Vertex v, Roadmap& roadmap, SearchState& state) const;
   /// Checks the path's unchecked edges (settings' path_check), deleting the
   /// colliding ones; true when one collided.
   bool checkPathEdges(Checker& checker, Roadmap& roadmap, const std::vector<Vertex>& path, PlanResult& result,
                       SearchState& state);
-  /// Adds one batch of vertices (uniform samples and node enhancement), each
-  /// with its unchecked edges; false when a sampling limit was hit.
+  /// Adds one batch of vertices (samples of the mix and node enhancement),
+  /// drawn on every thread, each with its unchecked edges; false when the
+  /// sample limit was hit.
   bool growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
 };
 

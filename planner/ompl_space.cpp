@@ -17,18 +17,22 @@ namespace {
 /// the robot's own bounds and rotation representation.
 class RobotStateSampler final : public ob::StateSampler {
  public:
-  RobotStateSampler(const RobotStateSpace* space, std::uint32_t seed, std::atomic<std::uint64_t>& drawn)
-      : ob::StateSampler(space), space_(space), robotRng_(seed), drawn_(drawn) {}
+  RobotStateSampler(const RobotStateSpace* space, std::uint32_t seed, std::uint32_t allocation,
+                    std::atomic<std::uint64_t>& drawn)
+      : ob::StateSampler(space), space_(space), allocation_(allocation), robotRng_(seed), drawn_(drawn) {}
 
   void sampleUniform(ob::State* state) override {
+    followStream();
     space_->robot().sampleUniform(robotRng_, q_);
     ++drawn_;
     space_->fromConfig(q_, state);
   }
   void sampleUniformNear(ob::State* state, const ob::State* near, double distance) override {
+    followStream();
     towards(state, near, robotRng_.uniformReal(0.0, distance));
   }
   void sampleGaussian(ob::State* state, const ob::State* mean, double stdDev) override {
+    followStream();
     towards(state, mean, std::abs(robotRng_.gaussian(0.0, stdDev)));
   }
 
@@ -43,7 +47,16 @@ class RobotStateSampler final : public ob::StateSampler {
     space_->fromConfig(out, state);
   }
 
+  /// Reseeds from the space's stream when it was restarted since the last draw.
+  void followStream() {
+    if (epoch_ == space_->streamEpoch()) return;
+    epoch_ = space_->streamEpoch();
+    robotRng_.setLocalSeed(space_->stream() * 2654435761u + 40503u * allocation_ + 1u);
+  }
+
   const RobotStateSpace* space_;
+  std::uint32_t allocation_;
+  std::uint64_t epoch_ = 0;
   ompl::RNG robotRng_;
   std::atomic<std::uint64_t>& drawn_;
   Config q_;
@@ -103,7 +116,12 @@ void RobotStateSpace::enforceBounds(ob::State* state) const {
 ob::StateSamplerPtr RobotStateSpace::allocDefaultStateSampler() const {
   // Distinct, deterministic seeds per sampler: OMPL allocates samplers in a fixed order.
   const std::uint32_t seed = seed_ * 7919u + 104729u * ++samplersAllocated_;
-  return std::make_shared<RobotStateSampler>(this, seed, samplesDrawn_);
+  return std::make_shared<RobotStateSampler>(this, seed, samplersAllocated_, samplesDrawn_);
+}
+
+void RobotStateSpace::restartStreams(std::uint32_t stream) {
+  ++streamEpoch_;
+  stream_ = stream;
 }
 
 CheckerValidityChecker::CheckerValidityChecker(const ob::SpaceInformationPtr& si, Checker& checker,

@@ -30,6 +30,15 @@ class RobotStateSpace final : public ompl::base::RealVectorStateSpace {
   void enforceBounds(ompl::base::State* state) const override;
   ompl::base::StateSamplerPtr allocDefaultStateSampler() const override;
 
+  /// Restarts every sampler of this space on a stream of its own derived
+  /// from `stream` (and the order it was allocated in), from its next draw:
+  /// a batch sampler gives each of its slots a stream, so what a slot draws
+  /// does not depend on what the same samplers drew before.
+  void restartStreams(std::uint32_t stream);
+  /// The epoch samplers compare with theirs before each draw (0: never restarted) and its stream.
+  std::uint64_t streamEpoch() const { return streamEpoch_; }
+  std::uint32_t stream() const { return stream_; }
+
   Config toConfig(const ompl::base::State* state) const;
   void fromConfig(const Config& q, ompl::base::State* state) const;
   const Robot& robot() const { return robot_; }
@@ -38,6 +47,8 @@ class RobotStateSpace final : public ompl::base::RealVectorStateSpace {
   const Robot& robot_;
   std::uint32_t seed_;
   mutable std::uint32_t samplersAllocated_ = 0;
+  std::uint64_t streamEpoch_ = 0;
+  std::uint32_t stream_ = 0;
   std::atomic<std::uint64_t>& samplesDrawn_;
 };
 

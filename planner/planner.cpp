@@ -139,30 +139,8 @@ std::optional<Planner::Sample> Planner::sampleValid(PlanResult& result) {
   return Sample{std::move(sample->first), sample->second};
 }
 
-std::optional<Planner::Sample> Planner::sampleValidNear(Checker& checker, const Config& center, double sigma,
-                                                        std::size_t source, PlanResult& result) {
-  NodeSourceStats& stats = result.node_sources.at(source);
-  const std::uint64_t checksBefore = checker.stats().static_queries;
-  auto charge = [&] { stats.static_checks += checker.stats().static_queries - checksBefore; };
-  Config towards, q;
-  while (true) {
-    if (sampleLimitReached(result)) {
-      charge();
-      return std::nullopt;
-    }
-    checker.robot().sampleUniform(rng_, towards);
-    const double d = checker.robot().distance(center, towards);
-    const double r = std::abs(rng_.gaussian(0.0, sigma));
-    checker.robot().interpolate(center, towards, d > 0 ? std::min(1.0, r / d) : 0.0, q);
-    ++result.planner_stats.samples_drawn;
-    ++stats.samples_drawn;
-    if (checker.isValid(q)) {
-      charge();
-      ++stats.nodes;
-      return Sample{q, source};
-    }
-    ++result.planner_stats.samples_invalid;
-  }
+SamplerSettings Planner::samplerSettings() const {
+  return SamplerSettings{parseSamplerMix(settings_.sampler), settings_.sampler_sigma, settings_.seed};
 }
 
 void Planner::shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result) {
@@ -197,8 +175,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
     roadmap.addVertex(start);
     roadmap.addVertex(goal);
     if (usesNodeSampler()) {
-      const SamplerSettings sampling{parseSamplerMix(settings_.sampler), settings_.sampler_sigma, settings_.seed};
-      sampler_ = std::make_unique<NodeSampler>(checker, sampling, result.node_sources);
+      sampler_ = std::make_unique<NodeSampler>(checker, samplerSettings(), result.node_sources);
     }
     if (auto vertices = search(checker, roadmap, result)) {
       result.solved = true;

@@ -54,10 +54,12 @@ struct PlannerSettings {
   bool skip_same_component = false;  // prm: do not try edges inside one connected component
   bool shortcut = false;             // random shortcutting of the returned path
   std::size_t shortcut_attempts = 100;
-  /// prm: threads for edge checks, each on its own checker clone (0: every
-  /// core). The new vertices of a round are sampled on one thread and their
-  /// edges checked together, as one round of the checker's
-  /// (Checker::startRounds), then added in order: the roadmap, path and
+  /// Threads, each on its own checker clone (0: every core). prm: the new
+  /// vertices of a round are sampled on one thread and their edges checked
+  /// together on every thread, as one round of the checker's
+  /// (Checker::startRounds), then added in order. lazy_prm: a batch's samples
+  /// are drawn on every thread, each slot on its own random stream
+  /// (BatchSampler); paths are checked on one. The roadmap, path and
   /// counters for a seed do not depend on the thread count.
   std::size_t threads = 0;
   double time_limit_s = 10.0;
@@ -83,6 +85,9 @@ struct PlannerStats {
   std::uint64_t edges_colliding = 0;
   std::uint64_t graph_searches = 0;
   std::uint64_t batches = 0;  // lazy_prm: times the roadmap grew by a batch of samples
+  /// lazy_prm: slots of a batch that used their share of the samples left
+  /// without finding a valid configuration (they add no node).
+  std::uint64_t slots_exhausted = 0;
   std::uint64_t path_checks = 0;
   std::uint64_t shortcuts_applied = 0;
   std::uint64_t tentative_edges = 0;        // Unknown edges kept for their confidence
@@ -99,6 +104,7 @@ struct PlannerStats {
     visit(std::string_view("edges_colliding"), &PlannerStats::edges_colliding);
     visit(std::string_view("graph_searches"), &PlannerStats::graph_searches);
     visit(std::string_view("batches"), &PlannerStats::batches);
+    visit(std::string_view("slots_exhausted"), &PlannerStats::slots_exhausted);
     visit(std::string_view("path_checks"), &PlannerStats::path_checks);
     visit(std::string_view("shortcuts_applied"), &PlannerStats::shortcuts_applied);
     visit(std::string_view("tentative_edges"), &PlannerStats::tentative_edges);
@@ -190,12 +196,8 @@ class Planner {
   /// Draws one valid configuration from the sampler mix, counting draws;
   /// nothing when a limit is hit.
   std::optional<Sample> sampleValid(PlanResult& result);
-  /// Draws one valid configuration at a C-space distance about |N(0, sigma)|
-  /// from `center`, in a uniformly drawn direction (along the interpolation
-  /// towards a uniform sample, so it works for every robot); counts draws
-  /// and checks into node source `source`.
-  std::optional<Sample> sampleValidNear(Checker& checker, const Config& center, double sigma, std::size_t source,
-                                        PlanResult& result);
+  /// The sampler mix, its sigma and seed, from the settings.
+  SamplerSettings samplerSettings() const;
   /// True (with the status set) when no more samples may be drawn.
   bool sampleLimitReached(PlanResult& result) const;
   /// Index of the node source called `name` in result.node_sources, added on first use.

@@ -123,16 +123,45 @@ NodeSampler::NodeSampler(Checker& checker, const SamplerSettings& settings, std:
 
 NodeSampler::~NodeSampler() { si_->freeState(state_); }
 
+void NodeSampler::restart(std::uint32_t stream) {
+  rng_.setLocalSeed(stream * 2654435761u + 97u);
+  si_->getStateSpace()->as<RobotStateSpace>()->restartStreams(stream);
+}
+
+std::optional<Config> NodeSampler::sampleNear(const Config& center, double sigma, const std::function<bool()>& stop,
+                                              std::uint64_t maxDraws, NodeSourceStats& stats,
+                                              std::uint64_t& samplesDrawn) {
+  const Robot& robot = checker_.robot();
+  const std::uint64_t checksBefore = checker_.stats().static_queries;
+  std::optional<Config> found;
+  for (std::uint64_t draws = 0; draws < maxDraws && !found && !stop(); ++draws) {
+    robot.sampleUniform(rng_, towards_);
+    const double d = robot.distance(center, towards_);
+    const double r = std::abs(rng_.gaussian(0.0, sigma));
+    robot.interpolate(center, towards_, d > 0 ? std::min(1.0, r / d) : 0.0, near_);
+    ++stats.samples_drawn;
+    ++samplesDrawn;
+    if (checker_.isValid(near_)) found = near_;
+  }
+  stats.static_checks += checker_.stats().static_queries - checksBefore;
+  stats.nodes += found.has_value();
+  return found;
+}
+
 std::optional<std::pair<Config, std::size_t>> NodeSampler::sample(const std::function<bool()>& stop,
-                                                                  std::uint64_t& samplesDrawn) {
+                                                                  std::uint64_t& samplesDrawn,
+                                                                  std::uint64_t maxAttempts) {
   const auto* space = si_->getStateSpace()->as<RobotStateSpace>();
-  while (!stop()) {
+  for (std::uint64_t attempts = 0; attempts < maxAttempts && !stop();) {
     const double u = rng_.uniform01() * cumulativeWeights_.back();
     const auto index = static_cast<std::size_t>(std::min<std::ptrdiff_t>(
         std::upper_bound(cumulativeWeights_.begin(), cumulativeWeights_.end(), u) - cumulativeWeights_.begin(),
         static_cast<std::ptrdiff_t>(samplers_.size()) - 1));
     const std::uint64_t drawnBefore = drawn_.load();
     const std::uint64_t checksBefore = checker_.stats().static_queries;
+    const auto calls = static_cast<unsigned int>(std::min<std::uint64_t>(kAttemptsPerCall, maxAttempts - attempts));
+    samplers_[index]->setNrAttempts(calls);
+    attempts += calls;
     const bool found = samplers_[index]->sample(state_);
     NodeSourceStats& source = sources_[firstSource_ + index];
     const std::uint64_t drawn = drawn_.load() - drawnBefore;

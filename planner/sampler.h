@@ -63,8 +63,21 @@ class NodeSampler {
 
   /// One valid configuration from a strategy drawn by its weight, with the
   /// index of that strategy in `sources`; nothing once `stop` says so (it is
-  /// asked before each attempt). Draws are added to `samplesDrawn`.
-  std::optional<std::pair<Config, std::size_t>> sample(const std::function<bool()>& stop, std::uint64_t& samplesDrawn);
+  /// asked before each call of an OMPL sampler, which makes up to 20
+  /// attempts) or after `maxAttempts` attempts. Draws are added to `samplesDrawn`.
+  std::optional<std::pair<Config, std::size_t>> sample(const std::function<bool()>& stop, std::uint64_t& samplesDrawn,
+                                                       std::uint64_t maxAttempts = UINT64_MAX);
+  /// One valid configuration at a C-space distance about |N(0, sigma)| from
+  /// `center`, in a uniformly drawn direction (along the interpolation
+  /// towards a uniform sample, so it works for every robot), in at most
+  /// `maxDraws` draws; draws and checks are counted into `stats` and `samplesDrawn`.
+  /// `stop` is asked before each draw.
+  std::optional<Config> sampleNear(const Config& center, double sigma, const std::function<bool()>& stop,
+                                   std::uint64_t maxDraws, NodeSourceStats& stats, std::uint64_t& samplesDrawn);
+  /// Every later draw comes from streams derived from `stream` alone (the
+  /// mix's choices, sampleNear's, and each OMPL sampler's), whatever was
+  /// drawn before: a slot of a batch draws the same on any thread.
+  void restart(std::uint32_t stream);
   /// Work of the clearance queries (max_clearance), which are not the checker's.
   const CheckStats& clearanceStats() const { return clearanceStats_; }
 
@@ -78,6 +91,7 @@ class NodeSampler {
   std::vector<ompl::base::ValidStateSamplerPtr> samplers_;
   ompl::base::State* state_ = nullptr;
   ompl::RNG rng_;
+  Config towards_, near_;
   ClearanceQuery clearance_;
   CheckStats clearanceStats_;
 };

@@ -1,0 +1,83 @@
+#include "planner/checker_pool.h"
+
+#include <utility>
+
+namespace prmkit {
+
+std::size_t resolveThreads(std::size_t requested) {
+  if (requested > 0) return requested;
+  return std::max<std::size_t>(1, std::thread::hardware_concurrency());
+}
+
+CheckerPool::CheckerPool(Checker& checker, std::size_t threads) : checker_(checker) {
+  for (std::size_t i = 1; i < threads; ++i) clones_.push_back(checker.clone());
+  for (std::size_t i = 1; i < threads; ++i) workers_.emplace_back([this, i] { work(i); });
+}
+
+CheckerPool::~CheckerPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  workers_.clear();  // joins
+}
+
+void CheckerPool::drain(std::size_t worker) {
+  Checker& mine = checker(worker);
+  try {
+    for (std::size_t i = next_.fetch_add(1); i < count_; i = next_.fetch_add(1)) (*task_)(worker, mine, i);
+  } catch (...) {
+    next_ = count_;  // the others stop after their current item
+    std::lock_guard lock(mutex_);
+    if (!failure_) failure_ = std::current_exception();
+  }
+}
+
+void CheckerPool::work(std::size_t worker) {
+  std::uint64_t seen = 0;
+  while (true) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (stopping_) return;
+      seen = generation_;
+    }
+    drain(worker);
+    {
+      std::lock_guard lock(mutex_);
+      --busy_;
+    }
+    finished_.notify_one();
+  }
+}
+
+void CheckerPool::run(std::size_t count, const Task& task) {
+  task_ = &task;
+  count_ = count;
+  next_ = 0;
+  // One item is not worth waking anyone.
+  if (!workers_.empty() && count > 1) {
+    {
+      std::lock_guard lock(mutex_);
+      busy_ = workers_.size();
+      ++generation_;
+    }
+    wake_.notify_all();
+    drain(0);
+    std::unique_lock lock(mutex_);
+    finished_.wait(lock, [&] { return busy_ == 0; });
+  } else {
+    drain(0);
+  }
+  task_ = nullptr;
+  if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+}
+
+CheckStats CheckerPool::workerStats() const {
+  CheckStats sum;
+  for (const auto& clone : clones_) sum += clone->stats();
+  return sum;
+}
+
+}  // namespace prmkit

@@ -1,0 +1,65 @@
+#pragma once
+// Work spread over threads, each with its own checker: the caller's checker
+// and clones of it (checkers keep per-call working state and caches, so one
+// instance per thread). Items are handed out one at a time, as their costs
+// differ by orders of magnitude; whoever uses the pool makes each item's
+// result independent of which thread ran it.
+#include "checkers/checker.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace prmkit {
+
+class CheckerPool {
+ public:
+  /// `threads` in all, counting the caller's: threads - 1 workers on clones
+  /// of `checker`; the caller works with `checker` itself (worker 0).
+  CheckerPool(Checker& checker, std::size_t threads);
+  ~CheckerPool();
+  CheckerPool(const CheckerPool&) = delete;
+  CheckerPool& operator=(const CheckerPool&) = delete;
+
+  std::size_t threads() const { return clones_.size() + 1; }
+  /// The checker of worker `worker` (0: the caller's).
+  Checker& checker(std::size_t worker) { return worker == 0 ? checker_ : *clones_[worker - 1]; }
+
+  /// Task signature: (worker, that worker's checker, item index).
+  using Task = std::function<void(std::size_t, Checker&, std::size_t)>;
+  /// Runs task for items 0 .. count - 1 on every thread and returns when all
+  /// are done. An exception thrown by the task on any thread is rethrown
+  /// here, after every thread has stopped taking items.
+  void run(std::size_t count, const Task& task);
+  /// The work of the workers' clones so far (the caller's checker counts its own).
+  CheckStats workerStats() const;
+
+ private:
+  void work(std::size_t worker);
+  /// Runs items until none is left; the first exception is kept in failure_
+  /// and makes every thread stop taking items.
+  void drain(std::size_t worker);
+
+  Checker& checker_;
+  std::vector<std::unique_ptr<Checker>> clones_;
+  std::vector<std::jthread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  std::uint64_t generation_ = 0;  // bumped for each run
+  std::size_t busy_ = 0;          // workers still on the current run
+  bool stopping_ = false;
+  const Task* task_ = nullptr;
+  std::size_t count_ = 0;
+  std::atomic<std::size_t> next_{0};
+  std::exception_ptr failure_;  // guarded by mutex_
+};
+
+/// The thread count a setting of 0 means: every core the system reports (at least 1).
+std::size_t resolveThreads(std::size_t requested);
+
+}  // namespace prmkit
