@@ -18,7 +18,8 @@ struct BatchSampler::Worker {
 BatchSampler::BatchSampler(CheckerPool& pool, const SamplerSettings& settings, std::vector<NodeSourceStats>& sources,
                            std::size_t firstMixSource, std::size_t nearSource)
     : pool_(pool), sources_(sources), firstMixSource_(firstMixSource), nearSource_(nearSource) {
-  for (std::size_t w = 0; w < pool.threads(); ++w) workers_.push_back(std::make_unique<Worker>(pool.checker(w), settings));
+  for (std::size_t w = 0; w < pool.threads(); ++w)
+    workers_.push_back(std::make_unique<Worker>(pool.checker(w), settings));
 }
 
 BatchSampler::~BatchSampler() = default;
@@ -50,8 +51,8 @@ std::optional<std::vector<BatchSampler::Drawn>> BatchSampler::draw(const std::ve
     const std::uint64_t limit = share + (i < extra ? 1 : 0);
     worker.sampler.restart(request.stream);
     if (request.center) {
-      drawn[i].q = worker.sampler.sampleNear(*request.center, request.sigma, stopping, limit, worker.near,
-                                             worker.samplesDrawn);
+      drawn[i].q =
+          worker.sampler.sampleNear(*request.center, request.sigma, stopping, limit, worker.near, worker.samplesDrawn);
       drawn[i].source = nearSource_;
     } else if (auto q = worker.sampler.sample(stopping, worker.samplesDrawn, limit)) {
       drawn[i].q = std::move(q->first);

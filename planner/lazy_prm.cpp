@@ -15,6 +15,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   const SamplerSettings sampling = samplerSettings();
   const std::size_t firstMixSource = nodeSource(result, sampling.mix.front().strategy);
   state.enhancement_source = settings_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
+  state.pool = &pool;
   state.sampler.emplace(pool, sampling, result.node_sources, firstMixSource, state.enhancement_source);
   auto path = searchGrowing(checker, roadmap, result, state);
   workerCheckStats_ += pool.workerStats();
@@ -47,11 +48,32 @@ std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Road
 }
 
 void LazyPrm::connectUnchecked(Vertex v, Roadmap& roadmap, SearchState& state) const {
-  for (Vertex n : roadmap.neighbours(v, neighbourCount(roadmap.vertexCount(), state.dof), settings_.radius)) {
-    const auto [existing, exists] = boost::edge(n, v, roadmap.graph());
-    if (!exists) {
-      roadmap.addEdge(n, v, EdgeState::Unchecked);
-      state.components.join(n, v);
+  connectBatch({v}, roadmap, state);
+}
+
+void LazyPrm::connectBatch(const std::vector<Vertex>& added, Roadmap& roadmap, SearchState& state) const {
+  // Every new vertex's neighbours among all vertices, the batch's included:
+  // the queries are independent, so they run on every thread, and the edges
+  // join in the order of `added` whatever the thread count.
+  // The edges' lengths (the robot's metric) are measured there too.
+  const std::size_t k = neighbourCount(roadmap.vertexCount(), state.dof);
+  const Robot& robot = state.pool->checker(0).robot();
+  std::vector<std::vector<std::pair<Vertex, double>>> neighbours(added.size());
+  auto find = [&](std::size_t, Checker&, std::size_t i) {
+    const Vertex v = added[i];
+    for (Vertex n : roadmap.neighbours(v, k, settings_.radius))
+      neighbours[i].emplace_back(n, robot.distance(roadmap.config(n), roadmap.config(v)));
+  };
+  if (roadmap.concurrentNeighbours()) {
+    state.pool->run(added.size(), find);
+  } else {
+    for (std::size_t i = 0; i < added.size(); ++i) find(0, state.pool->checker(0), i);
+  }
+  for (std::size_t i = 0; i < added.size(); ++i) {
+    for (const auto& [n, length] : neighbours[i]) {
+      if (boost::edge(n, added[i], roadmap.graph()).second) continue;
+      roadmap.addEdge(n, added[i], EdgeState::Unchecked, length);
+      state.components.join(n, added[i]);
     }
   }
 }
@@ -127,20 +149,18 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   std::vector<Vertex> grow;
   double meanLength = 0.0;
   if (enhanced > 0) {
-    const auto& g = roadmap.graph();
     // The components are exact here: the last search found no path.
     std::vector<Vertex> startComponent = state.components.componentOf(0);
     std::vector<Vertex> goalComponent = state.components.componentOf(1);
     grow = startComponent.size() <= goalComponent.size() ? std::move(startComponent) : std::move(goalComponent);
-    for (auto [it, last] = boost::edges(g); it != last; ++it) meanLength += g[*it].length;
-    meanLength = roadmap.edgeCount() > 0 ? meanLength / static_cast<double>(roadmap.edgeCount())
-                                         : 0.05 * checker.robot().maxExtent();
+    meanLength = roadmap.edgeCount() > 0 ? roadmap.meanEdgeLength() : 0.05 * checker.robot().maxExtent();
   }
   // The batch's slots are laid out here, on this thread, from the planner's
   // stream: which seed each enhancement slot grows from and every slot's own
   // stream. The slots then draw on every thread (BatchSampler) and their
-  // nodes join the roadmap in slot order, each with its edges to the nearest
-  // vertices before it: the roadmap does not depend on the thread count.
+  // nodes join the roadmap in slot order; then each is joined to its nearest
+  // vertices, the batch's included: the roadmap does not depend on the
+  // thread count.
   std::vector<BatchSampler::Request> requests(batch);
   for (std::size_t s = 0; s < batch; ++s) {
     BatchSampler::Request& request = requests[s];
@@ -164,19 +184,18 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
     result.status = PlanStatus::TimeLimit;
     return false;
   }
-  std::uint64_t found = 0;
+  std::vector<Vertex> added;
   for (std::size_t s = 0; s < batch; ++s) {
     if (!(*drawn)[s].q) {
       ++result.planner_stats.slots_exhausted;
       continue;
     }
-    ++found;
     result.planner_stats.enhancement_nodes += s < enhanced;
-    const Vertex v = roadmap.addVertex(*(*drawn)[s].q, (*drawn)[s].source);
+    added.push_back(roadmap.addVertex(*(*drawn)[s].q, (*drawn)[s].source));
     state.components.addVertex();
-    connectUnchecked(v, roadmap, state);
   }
-  result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - found;
+  connectBatch(added, roadmap, state);
+  result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - added.size();
   return true;
 }
 

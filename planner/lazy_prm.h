@@ -29,7 +29,8 @@ class LazyPrm final : public Planner {
     std::vector<std::pair<Vertex, double>> enhancement_seeds;
     std::size_t enhancement_source = kNoSource;
     std::size_t dof = 0;
-    std::optional<BatchSampler> sampler;  // on every thread of the search's pool
+    CheckerPool* pool = nullptr;          // the search's threads
+    std::optional<BatchSampler> sampler;  // on every thread of the pool
   };
 
   std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;
@@ -38,6 +39,9 @@ class LazyPrm final : public Planner {
                                                    SearchState& state);
   /// Unchecked edges from v to its neighbours it has no edge to yet.
   void connectUnchecked(Vertex v, Roadmap& roadmap, SearchState& state) const;
+  /// The same for each of `added`, their neighbours found on every thread
+  /// among all the roadmap's vertices, the edges added in order.
+  void connectBatch(const std::vector<Vertex>& added, Roadmap& roadmap, SearchState& state) const;
   /// Checks the path's unchecked edges (settings' path_check), deleting the
   /// colliding ones; true when one collided.
   bool checkPathEdges(Checker& checker, Roadmap& roadmap, const std::vector<Vertex>& path, PlanResult& result,

@@ -114,18 +114,20 @@ void NearestVertices::nearestEmbedded(std::size_t v, std::size_t k, double radiu
   const std::size_t dimension = kdTree_->points.dof;
   const std::size_t variants = robot_.embeddingVariants();
   const Config& q = config_(v);
-  query_.resize(dimension * variants);
-  for (std::size_t w = 0; w < variants; ++w) robot_.embed(q, w, query_.data() + w * dimension);
-  ranked_.clear();
+  // Working state per call: queries may run on several threads.
+  std::vector<double> query(dimension * variants);
+  for (std::size_t w = 0; w < variants; ++w) robot_.embed(q, w, query.data() + w * dimension);
+  std::vector<std::pair<double, std::size_t>> ranked;
+  std::size_t evaluations = 0;
   auto rank = [&](std::uint32_t index) {
-    ++metricEvaluations_;
-    ranked_.emplace_back(robot_.distance(q, config_(index)), index);
+    ++evaluations;
+    ranked.emplace_back(robot_.distance(q, config_(index)), index);
   };
   auto rankedOrder = [&] {
-    std::sort(ranked_.begin(), ranked_.end());
-    ranked_.erase(
-        std::unique(ranked_.begin(), ranked_.end(), [](const auto& a, const auto& b) { return a.second == b.second; }),
-        ranked_.end());
+    std::sort(ranked.begin(), ranked.end());
+    ranked.erase(
+        std::unique(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second == b.second; }),
+        ranked.end());
   };
   // Variants searched by radius (variant 0 may be settled by its k nearest alone).
   std::size_t firstRadiusVariant = 0;
@@ -139,14 +141,15 @@ void NearestVertices::nearestEmbedded(std::size_t v, std::size_t k, double radiu
     std::vector<double> squaredDistances(wanted);
     nanoflann::KNNResultSet<double, std::uint32_t> result(wanted);
     result.init(indices.data(), squaredDistances.data());
-    kdTree_->index.findNeighbors(result, query_.data(), nanoflann::SearchParams());
+    kdTree_->index.findNeighbors(result, query.data(), nanoflann::SearchParams());
     for (std::size_t i = 0; i < result.size(); ++i) rank(indices[i]);
     rankedOrder();
-    if (ranked_.size() < k) {  // fewer vertices than k: all of them
-      for (const auto& [distance, index] : ranked_) out.push_back(index);
+    if (ranked.size() < k) {  // fewer vertices than k: all of them
+      for (const auto& [distance, index] : ranked) out.push_back(index);
+      metricEvaluations_ += evaluations;
       return;
     }
-    radius = ranked_[k - 1].first;
+    radius = ranked[k - 1].first;
     const bool allVertices = result.size() < wanted;
     if (allVertices || radius < std::sqrt(squaredDistances[result.size() - 1]) * (1.0 - 1e-9)) firstRadiusVariant = 1;
   }
@@ -155,18 +158,19 @@ void NearestVertices::nearestEmbedded(std::size_t v, std::size_t k, double radiu
   // radius are kept.
   const double searchRadius = radius * (1.0 + 1e-9) + 1e-12;
   std::vector<std::pair<std::uint32_t, double>> found;
-  if (firstRadiusVariant == 0) ranked_.clear();
+  if (firstRadiusVariant == 0) ranked.clear();
   for (std::size_t w = firstRadiusVariant; w < variants; ++w) {
     found.clear();
     nanoflann::RadiusResultSet<double, std::uint32_t> result(searchRadius * searchRadius, found);
-    kdTree_->index.findNeighbors(result, query_.data() + w * dimension, nanoflann::SearchParams());
+    kdTree_->index.findNeighbors(result, query.data() + w * dimension, nanoflann::SearchParams());
     for (const auto& [index, squaredDistance] : found) rank(index);
   }
   rankedOrder();
-  for (const auto& [distance, index] : ranked_) {
+  for (const auto& [distance, index] : ranked) {
     if (k > 0 ? out.size() == k : distance > radius) break;
     out.push_back(index);
   }
+  metricEvaluations_ += evaluations;
 }
 
 std::size_t NearestVertices::coordinateBytes() const {

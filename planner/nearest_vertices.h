@@ -15,6 +15,7 @@
 
 #include <ompl/datastructures/NearestNeighborsGNATNoThreadSafety.h>
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -33,6 +34,9 @@ class NearestVertices {
 
   /// Adds vertex v (the next index) at q.
   void add(std::size_t v, const Config& q);
+  /// Queries may run on several threads at once (the k-d trees; OMPL's GNAT
+  /// keeps its search state in the structure).
+  bool concurrentQueries() const { return kdTree_ != nullptr; }
   /// The k vertices nearest to vertex v, v itself among them, nearest first.
   void nearestK(std::size_t v, std::size_t k, std::vector<std::size_t>& out) const;
   /// The vertices within `radius` of vertex v, v itself among them, nearest first.
@@ -42,7 +46,7 @@ class NearestVertices {
   /// Bytes of the k-d tree's copy of the coordinates (0 with GNAT).
   std::size_t coordinateBytes() const;
   /// Metric evaluations made by queries on an embedding so far.
-  std::size_t metricEvaluations() const { return metricEvaluations_; }
+  std::size_t metricEvaluations() const { return metricEvaluations_.load(); }
 
  private:
   struct KdTree;
@@ -55,9 +59,7 @@ class NearestVertices {
   std::unique_ptr<KdTree> kdTree_;
   bool embedded_ = false;  // the tree holds Robot::embed coordinates, not the configurations
   ompl::NearestNeighborsGNATNoThreadSafety<std::size_t> gnat_;
-  mutable std::size_t metricEvaluations_ = 0;
-  mutable std::vector<double> query_;
-  mutable std::vector<std::pair<double, std::size_t>> ranked_;
+  mutable std::atomic<std::size_t> metricEvaluations_{0};
 };
 
 }  // namespace prmkit

@@ -25,11 +25,20 @@ Vertex Roadmap::addVertex(const Config& q, std::size_t source) {
 
 Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state) {
   auto [edge, exists] = boost::edge(a, b, graph_);
+  if (exists) {
+    graph_[edge].state = state;
+    return edge;
+  }
+  return addEdge(a, b, state, robot_.distance(graph_[a].q, graph_[b].q));
+}
+
+Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state, double length) {
+  auto [edge, exists] = boost::edge(a, b, graph_);
   if (!exists) {
-    const double length = robot_.distance(graph_[a].q, graph_[b].q);
     // The robot's bounds keep coordinates within kMaxCoordinate, so lengths are finite.
     if (!std::isfinite(length)) throw std::logic_error("a roadmap edge of non-finite length");
     edge = boost::add_edge(a, b, RoadmapEdge{length, state}, graph_).first;
+    edgeLengthSum_ += length;
     ++version_;
     if (incremental_) incremental_->edgeAdded(a, b, length);
   }
@@ -39,7 +48,9 @@ Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state) {
 
 void Roadmap::removeEdge(Edge e) {
   const Vertex a = boost::source(e, graph_), b = boost::target(e, graph_);
+  edgeLengthSum_ -= graph_[e].length;
   boost::remove_edge(e, graph_);
+  if (boost::num_edges(graph_) == 0) edgeLengthSum_ = 0.0;  // no drift carried past an empty graph
   ++version_;
   if (incremental_) incremental_->edgeRemoved(a, b);
 }

@@ -58,9 +58,13 @@ class Roadmap {
   Vertex addVertex(const Config& q, std::size_t source = kNoSource);
   /// Adds an edge (or updates the state of an existing one).
   Edge addEdge(Vertex a, Vertex b, EdgeState state);
+  /// The same with the edge's C-space length known (Robot::distance(config(a), config(b))).
+  Edge addEdge(Vertex a, Vertex b, EdgeState state, double length);
   void removeEdge(Edge e);
   /// The k nearest vertices to `v`, or all within `radius` when radius > 0; `v` itself excluded.
   std::vector<Vertex> neighbours(Vertex v, std::size_t k, double radius) const;
+  /// Whether `neighbours` may be called on several threads at once (while nothing is added).
+  bool concurrentNeighbours() const { return nearest_.concurrentQueries(); }
   /// Shortest path over the current edges (colliding edges must have been
   /// removed). Repeated queries for the same start and goal repair the last
   /// search (Lifelong Planning A*) instead of starting over.
@@ -85,6 +89,8 @@ class Roadmap {
   const Config& config(Vertex v) const { return graph_[v].q; }
   std::size_t vertexCount() const { return boost::num_vertices(graph_); }
   std::size_t edgeCount() const { return boost::num_edges(graph_); }
+  /// Mean C-space length of the present edges (0 without edges), kept as edges come and go.
+  double meanEdgeLength() const { return edgeCount() > 0 ? edgeLengthSum_ / static_cast<double>(edgeCount()) : 0.0; }
 
  private:
   const Robot& robot_;
@@ -97,6 +103,7 @@ class Roadmap {
   /// Bumped by every change of vertices or edges; the labels are valid while
   /// labelsVersion_ equals it.
   std::uint64_t version_ = 0;
+  double edgeLengthSum_ = 0.0;
   mutable std::uint64_t labelsVersion_ = static_cast<std::uint64_t>(-1);
   mutable std::vector<std::size_t> labels_;
   NearestVertices nearest_;

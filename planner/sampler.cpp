@@ -15,6 +15,7 @@
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace prmkit {
 
@@ -123,8 +124,15 @@ NodeSampler::NodeSampler(Checker& checker, const SamplerSettings& settings, std:
 
 NodeSampler::~NodeSampler() { si_->freeState(state_); }
 
+ompl::RNG& NodeSampler::rng() {
+  // Seeding a Mersenne twister costs about a microsecond: done when a slot
+  // first draws from it (a slot of one uniform sampler never does).
+  if (pendingStream_) rng_.setLocalSeed(*std::exchange(pendingStream_, std::nullopt) * 2654435761u + 97u);
+  return rng_;
+}
+
 void NodeSampler::restart(std::uint32_t stream) {
-  rng_.setLocalSeed(stream * 2654435761u + 97u);
+  pendingStream_ = stream;
   si_->getStateSpace()->as<RobotStateSpace>()->restartStreams(stream);
 }
 
@@ -135,9 +143,9 @@ std::optional<Config> NodeSampler::sampleNear(const Config& center, double sigma
   const std::uint64_t checksBefore = checker_.stats().static_queries;
   std::optional<Config> found;
   for (std::uint64_t draws = 0; draws < maxDraws && !found && !stop(); ++draws) {
-    robot.sampleUniform(rng_, towards_);
+    robot.sampleUniform(rng(), towards_);
     const double d = robot.distance(center, towards_);
-    const double r = std::abs(rng_.gaussian(0.0, sigma));
+    const double r = std::abs(rng().gaussian(0.0, sigma));
     robot.interpolate(center, towards_, d > 0 ? std::min(1.0, r / d) : 0.0, near_);
     ++stats.samples_drawn;
     ++samplesDrawn;
@@ -153,10 +161,13 @@ std::optional<std::pair<Config, std::size_t>> NodeSampler::sample(const std::fun
                                                                   std::uint64_t maxAttempts) {
   const auto* space = si_->getStateSpace()->as<RobotStateSpace>();
   for (std::uint64_t attempts = 0; attempts < maxAttempts && !stop();) {
-    const double u = rng_.uniform01() * cumulativeWeights_.back();
-    const auto index = static_cast<std::size_t>(std::min<std::ptrdiff_t>(
-        std::upper_bound(cumulativeWeights_.begin(), cumulativeWeights_.end(), u) - cumulativeWeights_.begin(),
-        static_cast<std::ptrdiff_t>(samplers_.size()) - 1));
+    std::size_t index = 0;
+    if (samplers_.size() > 1) {
+      const double u = rng().uniform01() * cumulativeWeights_.back();
+      index = static_cast<std::size_t>(std::min<std::ptrdiff_t>(
+          std::upper_bound(cumulativeWeights_.begin(), cumulativeWeights_.end(), u) - cumulativeWeights_.begin(),
+          static_cast<std::ptrdiff_t>(samplers_.size()) - 1));
+    }
     const std::uint64_t drawnBefore = drawn_.load();
     const std::uint64_t checksBefore = checker_.stats().static_queries;
     const auto calls = static_cast<unsigned int>(std::min<std::uint64_t>(kAttemptsPerCall, maxAttempts - attempts));

@@ -90,7 +90,11 @@ class NodeSampler {
   ompl::base::SpaceInformationPtr si_;
   std::vector<ompl::base::ValidStateSamplerPtr> samplers_;
   ompl::base::State* state_ = nullptr;
+  /// rng_, restarted first if restart() asked for it.
+  ompl::RNG& rng();
+
   ompl::RNG rng_;
+  std::optional<std::uint32_t> pendingStream_;
   Config towards_, near_;
   ClearanceQuery clearance_;
   CheckStats clearanceStats_;

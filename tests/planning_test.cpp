@@ -222,8 +222,10 @@ TEST_CASE("the incremental search answers every query as Boost's A* from scratch
   REQUIRE(roadmap.incrementalSearchFallbacks() == 0);
 }
 
-TEST_CASE("roadmap: cached components match a fresh sweep, the heuristic is the metric, memory grows with the roadmap",
-          "[planning]") {
+TEST_CASE(
+    "roadmap: cached components match a fresh sweep, the heuristic is the metric, the mean edge length is kept, memory "
+    "grows with the roadmap",
+    "[planning]") {
   const Problem problem = loadProblem(test::problemFile("twisted_slot"));
   const Robot& robot = *problem.robot;
   ompl::RNG rng(5);
@@ -249,6 +251,10 @@ TEST_CASE("roadmap: cached components match a fresh sweep, the heuristic is the 
     }
     for (Vertex u = 0; u < roadmap.vertexCount(); u += 7)
       REQUIRE(roadmap.goalDistance(u, 3) == robot.distance(roadmap.config(u), roadmap.config(3)));
+    // The mean edge length kept as edges come and go is the mean over the present edges.
+    double sum = 0.0;
+    for (auto [it, last] = boost::edges(roadmap.graph()); it != last; ++it) sum += roadmap.graph()[*it].length;
+    REQUIRE(roadmap.meanEdgeLength() == Approx(sum / static_cast<double>(roadmap.edgeCount())).epsilon(1e-9));
   }
   const RoadmapMemory after = roadmap.memoryUse();
   // At least the coordinates (7 doubles) per vertex and the list node plus two incidence entries per edge.
