@@ -59,7 +59,8 @@ struct PlannerSettings {
   /// together on every thread, as one round of the checker's
   /// (Checker::startRounds), then added in order. lazy_prm: a batch's samples
   /// are drawn on every thread, each slot on its own random stream
-  /// (BatchSampler); paths are checked on one. The roadmap, path and
+  /// (BatchSampler), and its new vertices' neighbours found there too;
+  /// paths are checked on one. The roadmap, path and
   /// counters for a seed do not depend on the thread count.
   std::size_t threads = 0;
   double time_limit_s = 10.0;
