@@ -1,9 +1,12 @@
 #!/bin/bash
-# prm + adaptive on one thread against two (planner.threads), same seeds, in
-# one run: the summed planning time per problem and its ratio, and whether
-# the paths and roadmap sizes are the same (they must be).
+# prm (or lazy_prm) + adaptive on one thread against two (planner.threads),
+# same seeds, in one run: the summed planning time per problem and its ratio,
+# and whether the paths and roadmap sizes are the same (they must be).
 #
 #   bench/prm_threads.sh [SEEDS]      (default 5 seeds per problem)
+#   PLANNER=lazy_prm: lazy PRM instead (its batches' sampling and
+#   neighbour searches run on every thread, its path checks on one); the
+#   shipped bug_trap3d joins the problems
 #
 # Problems: the shipped arm6_shelf and five MotionBenchMaker Panda problems
 # of ../shared/benchdata (third-party data, not shipped; skipped when absent)
@@ -14,11 +17,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PRMKIT=${PRMKIT:-build/release/app/prmkit}
 SEEDS=${1:-5}
+PLANNER=${PLANNER:-prm}
 B=${PRMKIT_BENCHDATA:-../shared/benchdata}/mbm_panda_vamp
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 problems=("arm6_shelf")
+[ "$PLANNER" = lazy_prm ] && problems+=("bug_trap3d")
 if [ -d "$B" ]; then
   problems+=(box_panda/request0002 box_panda/request0003 table_under_pick_panda/request0003
              bookshelf_thin_panda/request0002 bookshelf_tall_panda/request0003)
@@ -26,12 +31,12 @@ fi
 
 run() {  # problem seed threads -> time_s vertices
   local args
-  if [ "$1" = arm6_shelf ]; then
-    args=(configs/problems/arm6_shelf.yaml)
+  if [ -f "configs/problems/$1.yaml" ]; then
+    args=("configs/problems/$1.yaml")
   else
     args=(--urdf "$B/panda/panda.urdf" --srdf "$B/panda/panda.srdf" --request "$B/problems/$1.yaml")
   fi
-  "$PRMKIT" plan "${args[@]}" --planner prm --checker adaptive --seed "$2" --threads "$3" --time-limit 60 \
+  "$PRMKIT" plan "${args[@]}" --planner "$PLANNER" --checker adaptive --seed "$2" --threads "$3" --time-limit 60 \
       --out "$work/t$3" > /dev/null || true
   python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["time_s"], s["roadmap_vertices"], s["status"])' \
       "$work/t$3/stats.json"

@@ -1,8 +1,28 @@
 #include "planner/checker_pool.h"
 
+#include <chrono>
 #include <utility>
 
 namespace prmkit {
+
+namespace {
+/// How long a thread that ran out of work polls before it sleeps. prm's
+/// rounds on a small roadmap are a few edges of tens of microseconds each,
+/// about what waking a sleeping thread takes; polling (yielding the core to
+/// any other thread that wants it) lets the next round start at once.
+constexpr std::chrono::microseconds kPollBeforeSleep{200};
+
+/// True once `ready` holds, polled for at most kPollBeforeSleep.
+template <class Ready>
+bool pollFor(Ready ready) {
+  const auto until = std::chrono::steady_clock::now() + kPollBeforeSleep;
+  do {
+    if (ready()) return true;
+    std::this_thread::yield();
+  } while (std::chrono::steady_clock::now() < until);
+  return ready();
+}
+}  // namespace
 
 std::size_t resolveThreads(std::size_t requested) {
   if (requested > 0) return requested;
@@ -36,19 +56,21 @@ void CheckerPool::drain(std::size_t worker) {
 
 void CheckerPool::work(std::size_t worker) {
   std::uint64_t seen = 0;
+  const auto woken = [&] { return stopping_ || generation_ != seen; };
   while (true) {
-    {
+    if (!pollFor(woken)) {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-      if (stopping_) return;
-      seen = generation_;
+      wake_.wait(lock, woken);
     }
+    if (stopping_) return;
+    seen = generation_;
     drain(worker);
-    {
-      std::lock_guard lock(mutex_);
-      --busy_;
+    if (busy_.fetch_sub(1) == 1) {
+      // The caller may be between its check of busy_ and its wait: taking
+      // the mutex orders this notification after that wait began.
+      { std::lock_guard lock(mutex_); }
+      finished_.notify_one();
     }
-    finished_.notify_one();
   }
 }
 
@@ -65,8 +87,11 @@ void CheckerPool::run(std::size_t count, const Task& task) {
     }
     wake_.notify_all();
     drain(0);
-    std::unique_lock lock(mutex_);
-    finished_.wait(lock, [&] { return busy_ == 0; });
+    const auto done = [&] { return busy_ == 0; };
+    if (!pollFor(done)) {
+      std::unique_lock lock(mutex_);
+      finished_.wait(lock, done);
+    }
   } else {
     drain(0);
   }

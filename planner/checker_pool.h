@@ -50,9 +50,11 @@ class CheckerPool {
   std::vector<std::jthread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_, finished_;
-  std::uint64_t generation_ = 0;  // bumped for each run
-  std::size_t busy_ = 0;          // workers still on the current run
-  bool stopping_ = false;
+  // Written under mutex_ (so that a sleeping thread cannot miss a change),
+  // read without it by threads that spin before they sleep.
+  std::atomic<std::uint64_t> generation_{0};  // bumped for each run
+  std::atomic<std::size_t> busy_{0};          // workers still on the current run
+  std::atomic<bool> stopping_{false};
   const Task* task_ = nullptr;
   std::size_t count_ = 0;
   std::atomic<std::size_t> next_{0};
