@@ -1,8 +1,9 @@
 #pragma once
 // A batch of roadmap nodes drawn on every thread of a CheckerPool, with a
-// result that does not depend on the thread count: each slot of the batch
-// draws from its own random stream (NodeSampler::restart), on whichever
-// thread takes it, with a share of the sample budget fixed before the batch
+// result that does not depend on the thread count: each run of 8
+// consecutive slots draws from its own random stream (NodeSampler::restart,
+// the stream of the run's first slot), in order, on whichever thread takes
+// it; every slot has a share of the sample budget fixed before the batch
 // starts; the slots' nodes come back in slot order.
 #include "planner/checker_pool.h"
 #include "planner/sampler.h"
@@ -19,7 +20,7 @@ class BatchSampler {
  public:
   /// One node a batch asks for: from the sampler mix, or near a configuration.
   struct Request {
-    std::uint32_t stream = 0;
+    std::uint32_t stream = 0;        // used by the first slot of each run of 8
     const Config* center = nullptr;  // nullptr: from the mix
     double sigma = 0.0;              // near `center`: the scale of the C-space distance |N(0, sigma)|
   };
