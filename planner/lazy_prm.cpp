@@ -156,8 +156,8 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
     meanLength = roadmap.edgeCount() > 0 ? roadmap.meanEdgeLength() : 0.05 * checker.robot().maxExtent();
   }
   // The batch's slots are laid out here, on this thread, from the planner's
-  // stream: which seed each enhancement slot grows from and every slot's own
-  // stream. The slots then draw on every thread (BatchSampler) and their
+  // stream: which seed each enhancement slot grows from and the slots'
+  // streams. The slots then draw on every thread (BatchSampler) and their
   // nodes join the roadmap in slot order; then each is joined to its nearest
   // vertices, the batch's included: the roadmap does not depend on the
   // thread count.

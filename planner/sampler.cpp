@@ -125,8 +125,9 @@ NodeSampler::NodeSampler(Checker& checker, const SamplerSettings& settings, std:
 NodeSampler::~NodeSampler() { si_->freeState(state_); }
 
 ompl::RNG& NodeSampler::rng() {
-  // Seeding a Mersenne twister costs about a microsecond: done when a slot
-  // first draws from it (a slot of one uniform sampler never does).
+  // Seeding a Mersenne twister costs about a microsecond: done when the
+  // restarted stream is first drawn from (a mix of one strategy never
+  // draws from it).
   if (pendingStream_) rng_.setLocalSeed(*std::exchange(pendingStream_, std::nullopt) * 2654435761u + 97u);
   return rng_;
 }
