@@ -71,7 +71,7 @@ void LazyPrm::connectBatch(const std::vector<Vertex>& added, Roadmap& roadmap, S
   }
   for (std::size_t i = 0; i < added.size(); ++i) {
     for (const auto& [n, length] : neighbours[i]) {
-      if (boost::edge(n, added[i], roadmap.graph()).second) continue;
+      if (boost::edge(n, added[i], roadmap.graph()).second) continue;  // found from both ends
       roadmap.addEdge(n, added[i], EdgeState::Unchecked, length);
       state.components.join(n, added[i]);
     }

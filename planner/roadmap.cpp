@@ -23,24 +23,16 @@ Vertex Roadmap::addVertex(const Config& q, std::size_t source) {
   return v;
 }
 
-Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state) {
-  auto [edge, exists] = boost::edge(a, b, graph_);
-  if (exists) {
-    graph_[edge].state = state;
-    return edge;
-  }
-  return addEdge(a, b, state, robot_.distance(graph_[a].q, graph_[b].q));
-}
-
-Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state, double length) {
+Edge Roadmap::addEdge(Vertex a, Vertex b, EdgeState state, std::optional<double> length) {
   auto [edge, exists] = boost::edge(a, b, graph_);
   if (!exists) {
+    const double measured = length ? *length : robot_.distance(graph_[a].q, graph_[b].q);
     // The robot's bounds keep coordinates within kMaxCoordinate, so lengths are finite.
-    if (!std::isfinite(length)) throw std::logic_error("a roadmap edge of non-finite length");
-    edge = boost::add_edge(a, b, RoadmapEdge{length, state}, graph_).first;
-    edgeLengthSum_ += length;
+    if (!std::isfinite(measured)) throw std::logic_error("a roadmap edge of non-finite length");
+    edge = boost::add_edge(a, b, RoadmapEdge{measured, state}, graph_).first;
+    edgeLengthSum_ += measured;
     ++version_;
-    if (incremental_) incremental_->edgeAdded(a, b, length);
+    if (incremental_) incremental_->edgeAdded(a, b, measured);
   }
   graph_[edge].state = state;
   return edge;

@@ -56,10 +56,9 @@ class Roadmap {
   Roadmap& operator=(const Roadmap&) = delete;
 
   Vertex addVertex(const Config& q, std::size_t source = kNoSource);
-  /// Adds an edge (or updates the state of an existing one).
-  Edge addEdge(Vertex a, Vertex b, EdgeState state);
-  /// The same with the edge's C-space length known (Robot::distance(config(a), config(b))).
-  Edge addEdge(Vertex a, Vertex b, EdgeState state, double length);
+  /// Adds an edge (or updates the state of an existing one); `length`, when
+  /// known, is its C-space length (Robot::distance(config(a), config(b))).
+  Edge addEdge(Vertex a, Vertex b, EdgeState state, std::optional<double> length = std::nullopt);
   void removeEdge(Edge e);
   /// The k nearest vertices to `v`, or all within `radius` when radius > 0; `v` itself excluded.
   std::vector<Vertex> neighbours(Vertex v, std::size_t k, double radius) const;

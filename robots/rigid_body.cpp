@@ -140,10 +140,6 @@ void RigidBody3D::embed(const Config& q, std::size_t variant, double* out) const
   for (int i = 3; i < 7; ++i) out[i] = sign * q[i];
 }
 
-double RigidBody3D::embeddingVariantGap(const Config& q, std::size_t variant) const {
-  return variant == 0 ? 0.0 : std::abs(q[6]);
-}
-
 double RigidBody3D::maxExtent() const { return (bounds_.upper - bounds_.lower).norm() + kPi / 2; }
 
 double RigidBody3D::resolutionSteps(const Config& a, const Config& b, double resolution) const {

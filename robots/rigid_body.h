@@ -58,8 +58,6 @@ class RigidBody3D final : public Robot {
   std::size_t embeddingDimension() const override { return 7; }
   std::size_t embeddingVariants() const override { return 2; }
   void embed(const Config& q, std::size_t variant, double* out) const override;
-  /// Variant 1 has w = -|w| and every variant 0 has w >= 0: at least |w| apart.
-  double embeddingVariantGap(const Config& q, std::size_t variant) const override;
   double maxExtent() const override;
   /// Translation against the bounds' diagonal, rotation against pi / 2 (OMPL's SO(3) extent).
   double resolutionSteps(const Config& a, const Config& b, double resolution) const override;

@@ -106,9 +106,6 @@ class Robot {
   virtual std::size_t embeddingDimension() const { return 0; }
   virtual std::size_t embeddingVariants() const { return 1; }
   virtual void embed(const Config& /*q*/, std::size_t /*variant*/, double* /*out*/) const {}
-  /// A lower bound on |embed(q, variant) - embed(b, 0)| over every b: a
-  /// radius search for that variant below it finds nothing and is skipped.
-  virtual double embeddingVariantGap(const Config& /*q*/, std::size_t /*variant*/) const { return 0.0; }
   /// Largest distance of the space (OMPL's getMaximumExtent), the unit of C-space resolutions.
   virtual double maxExtent() const = 0;
   /// How many steps of `resolution` (a fraction of the extent) the edge a -> b
