@@ -5,18 +5,22 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace prmkit {
 
-/// nanoflann reads points through a dataset adaptor: here rows of `dof`
-/// coordinates in one vector, in vertex order.
+/// nanoflann reads points through a dataset adaptor: here rows of `stride`
+/// coordinates in one vector, in vertex order, the tree's `dimension` first.
+/// On an embedding each row continues with the configuration's coordinates,
+/// which the metric reads next to the embedding the tree has just read.
 struct NearestVertices::KdTree {
   struct Points {
-    std::size_t dof;
+    std::size_t dimension;
+    std::size_t stride;
     std::vector<double> coordinates;
-    std::size_t kdtree_get_point_count() const { return coordinates.size() / dof; }
-    double kdtree_get_pt(std::size_t index, std::size_t dimension) const {
-      return coordinates[index * dof + dimension];
+    std::size_t kdtree_get_point_count() const { return coordinates.size() / stride; }
+    double kdtree_get_pt(std::size_t index, std::size_t coordinate) const {
+      return coordinates[index * stride + coordinate];
     }
     template <class Box>
     bool kdtree_get_bbox(Box&) const {
@@ -27,23 +31,140 @@ struct NearestVertices::KdTree {
   // Up to 2^32 points (vertex indices are 32-bit in the index); one tree per bit.
   using Index = nanoflann::KDTreeSingleIndexDynamicAdaptor<Metric, Points, -1, std::uint32_t>;
 
-  explicit KdTree(std::size_t dof)
-      : points{dof, {}},
-        index(static_cast<int>(dof), points, nanoflann::KDTreeSingleIndexAdaptorParams(16), std::size_t{1} << 32) {}
+  KdTree(std::size_t dimension, std::size_t stride)
+      : points{dimension, stride, {}},
+        index(static_cast<int>(dimension), points, nanoflann::KDTreeSingleIndexAdaptorParams(16),
+              std::size_t{1} << 32) {}
 
-  const double* at(std::size_t v) const { return points.coordinates.data() + v * points.dof; }
+  const double* at(std::size_t v) const { return points.coordinates.data() + v * points.stride; }
 
   Points points;  // before `index`, which keeps a reference to it
   Index index;
 };
 
+namespace {
+/// Searches the dynamic index's trees from the largest down (nanoflann's own
+/// loop starts at the smallest): a k-nearest search then prunes the small
+/// trees with the bound the largest gives, instead of filling its result
+/// from a tree of a few points first.
+template <class Index, class ResultSet>
+void searchLargestFirst(const Index& index, ResultSet& result, const double* query) {
+  const auto& trees = index.getAllIndices();
+  for (auto tree = trees.rbegin(); tree != trees.rend(); ++tree) tree->findNeighbors(result, query, {});
+}
+
+/// A nanoflann result set that ranks the k-d tree's points by the robot's
+/// metric while the tree prunes by the embedding. nanoflann skips a subtree
+/// (and a leaf's point) whose squared embedding distance reaches worstDist();
+/// the embedding never overestimates the metric (Robot::embed), so
+/// worstDist() is the square of the metric distance that decides: the k-th
+/// nearest so far, or the radius. The tree is searched once per query
+/// variant; a point is taken only in the pass of the variant nearest to it in
+/// the embedding, whose distance is the lower bound, so each point is taken
+/// once and no pass prunes a point it has to take. Before the metric, the sum
+/// of the parts' distances (a tighter lower bound, Robot::embeddingParts)
+/// turns away most of the points the tree lets through.
+/// One query on the embedding's k-d tree.
+struct EmbeddedQuery {
+  const Robot& robot;
+  const double* configuration;  // the query's configSize() coordinates
+  const double* variants;       // its embedding, one row of `dimension` per variant
+  std::size_t variantCount;
+  const std::vector<std::size_t>& parts;  // Robot::embeddingParts
+  std::size_t dimension;
+  const double* rows;  // the tree's rows: embedding, then configuration
+  std::size_t stride;
+};
+
+class MetricResultSet {
+ public:
+  using DistanceType = double;
+  using IndexType = std::uint32_t;
+  /// `k` > 0: the k nearest; otherwise all within `radius`.
+  MetricResultSet(std::size_t k, double radius, const EmbeddedQuery& query) : k_(k), radius_(radius), query_(query) {}
+
+  void setPass(std::size_t variant) { pass_ = variant; }
+
+  /// The bound nanoflann prunes with; the margin covers the rounding of the
+  /// embedding's and the metric's distances (ties at the bound are kept).
+  double worstDist() const {
+    const double bound = metricBound();
+    return bound == std::numeric_limits<double>::max() ? bound : bound * bound;
+  }
+  bool full() const { return k_ == 0 || ranked_.size() == k_; }
+
+  bool addPoint(double /*squaredEmbeddingDistance*/, std::uint32_t index) {
+    const double* row = query_.rows + std::size_t{index} * query_.stride;
+    if (nearestVariant(row) != pass_ || partsDistance(row) > metricBound()) return true;
+    ++evaluations_;
+    const std::pair<double, std::uint32_t> entry{
+        query_.robot.coordinateDistance(query_.configuration, row + query_.dimension), index};
+    if (k_ == 0) {
+      if (entry.first <= radius_) ranked_.push_back(entry);
+      return true;
+    }
+    if (ranked_.size() == k_ && !(entry < ranked_.back())) return true;
+    ranked_.insert(std::upper_bound(ranked_.begin(), ranked_.end(), entry), entry);
+    if (ranked_.size() > k_) ranked_.pop_back();
+    return true;
+  }
+
+  /// Nearest first (ties by index).
+  const std::vector<std::pair<double, std::uint32_t>>& ranked() {
+    if (k_ == 0) std::sort(ranked_.begin(), ranked_.end());
+    return ranked_;
+  }
+  std::size_t evaluations() const { return evaluations_; }
+
+ private:
+  double metricBound() const {
+    if (k_ > 0 && ranked_.size() < k_) return std::numeric_limits<double>::max();
+    return (k_ > 0 ? ranked_.back().first : radius_) * (1.0 + 1e-9) + 1e-12;
+  }
+
+  /// The sum of the parts' distances from this pass's query variant.
+  double partsDistance(const double* row) const {
+    const double* variant = query_.variants + pass_ * query_.dimension;
+    double sum = 0.0;
+    std::size_t i = 0;
+    for (const std::size_t part : query_.parts) {
+      double squared = 0.0;
+      for (const std::size_t end = i + part; i < end; ++i) squared += (variant[i] - row[i]) * (variant[i] - row[i]);
+      sum += std::sqrt(squared);
+    }
+    return sum;
+  }
+
+  /// The query variant nearest to the point in the embedding (the first of equals).
+  std::size_t nearestVariant(const double* row) const {
+    std::size_t nearest = 0;
+    double nearestSquared = std::numeric_limits<double>::max();
+    for (std::size_t w = 0; w < query_.variantCount; ++w) {
+      const double* variant = query_.variants + w * query_.dimension;
+      double squared = 0.0;
+      for (std::size_t i = 0; i < query_.dimension; ++i) squared += (variant[i] - row[i]) * (variant[i] - row[i]);
+      if (squared < nearestSquared) nearestSquared = squared, nearest = w;
+    }
+    return nearest;
+  }
+
+  std::size_t k_;
+  double radius_;
+  const EmbeddedQuery& query_;
+  std::size_t pass_ = 0;
+  std::size_t evaluations_ = 0;
+  std::vector<std::pair<double, std::uint32_t>> ranked_;
+};
+}  // namespace
+
 NearestVertices::NearestVertices(const Robot& robot, std::function<const Config&(std::size_t)> config)
     : robot_(robot), config_(std::move(config)) {
   if (robot.euclideanMetric()) {
-    kdTree_ = std::make_unique<KdTree>(static_cast<std::size_t>(robot.dof()));
+    kdTree_ = std::make_unique<KdTree>(robot.dof(), robot.dof());
   } else if (robot.embeddingDimension() > 0) {
-    kdTree_ = std::make_unique<KdTree>(robot.embeddingDimension());
+    kdTree_ = std::make_unique<KdTree>(robot.embeddingDimension(), robot.embeddingDimension() + robot.configSize());
     embedded_ = true;
+    embeddingParts_ = robot.embeddingParts();
   } else {
     gnat_.setDistanceFunction(
         [this](const std::size_t& a, const std::size_t& b) { return robot_.distance(config_(a), config_(b)); });
@@ -64,8 +185,9 @@ void NearestVertices::add(std::size_t v, const Config& q) {
   auto& coordinates = kdTree_->points.coordinates;
   if (embedded_) {
     const std::size_t at = coordinates.size();
-    coordinates.resize(at + kdTree_->points.dof);
+    coordinates.resize(at + kdTree_->points.stride);
     robot_.embed(q, 0, coordinates.data() + at);
+    std::copy(q.data(), q.data() + q.size(), coordinates.data() + at + kdTree_->points.dimension);
   } else {
     coordinates.insert(coordinates.end(), q.data(), q.data() + q.size());
   }
@@ -86,7 +208,7 @@ void NearestVertices::nearestK(std::size_t v, std::size_t k, std::vector<std::si
   std::vector<double> squaredDistances(k);
   nanoflann::KNNResultSet<double, std::uint32_t> result(k);
   result.init(indices.data(), squaredDistances.data());
-  kdTree_->index.findNeighbors(result, kdTree_->at(v), nanoflann::SearchParams());
+  searchLargestFirst(kdTree_->index, result, kdTree_->at(v));
   out.assign(indices.begin(), indices.begin() + static_cast<std::ptrdiff_t>(result.size()));
 }
 
@@ -102,7 +224,7 @@ void NearestVertices::nearestR(std::size_t v, double radius, std::vector<std::si
   }
   std::vector<std::pair<std::uint32_t, double>> found;
   nanoflann::RadiusResultSet<double, std::uint32_t> result(radius * radius, found);
-  kdTree_->index.findNeighbors(result, kdTree_->at(v), nanoflann::SearchParams());
+  searchLargestFirst(kdTree_->index, result, kdTree_->at(v));
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second < b.second : a.first < b.first;
   });
@@ -111,66 +233,27 @@ void NearestVertices::nearestR(std::size_t v, double radius, std::vector<std::si
 
 void NearestVertices::nearestEmbedded(std::size_t v, std::size_t k, double radius,
                                       std::vector<std::size_t>& out) const {
-  const std::size_t dimension = kdTree_->points.dof;
+  const std::size_t dimension = kdTree_->points.dimension;
   const std::size_t variants = robot_.embeddingVariants();
   const Config& q = config_(v);
   // Working state per call: queries may run on several threads.
-  std::vector<double> query(dimension * variants);
-  for (std::size_t w = 0; w < variants; ++w) robot_.embed(q, w, query.data() + w * dimension);
-  std::vector<std::pair<double, std::size_t>> ranked;
-  std::size_t evaluations = 0;
-  auto rank = [&](std::uint32_t index) {
-    ++evaluations;
-    ranked.emplace_back(robot_.distance(q, config_(index)), index);
-  };
-  auto rankedOrder = [&] {
-    std::sort(ranked.begin(), ranked.end());
-    ranked.erase(
-        std::unique(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second == b.second; }),
-        ranked.end());
-  };
-  // Variants searched by radius (variant 0 may be settled by its k nearest alone).
-  std::size_t firstRadiusVariant = 0;
-  if (radius <= 0.0) {
-    // Candidates: the 2k nearest to variant 0 by the embedding. A vertex
-    // outside them is at least their farthest from variant 0 in the embedding,
-    // so no farther by the metric: when that exceeds the k-th candidate's
-    // metric distance, variant 0 needs no radius search.
-    const std::size_t wanted = 2 * k;
-    std::vector<std::uint32_t> indices(wanted);
-    std::vector<double> squaredDistances(wanted);
-    nanoflann::KNNResultSet<double, std::uint32_t> result(wanted);
-    result.init(indices.data(), squaredDistances.data());
-    kdTree_->index.findNeighbors(result, query.data(), nanoflann::SearchParams());
-    for (std::size_t i = 0; i < result.size(); ++i) rank(indices[i]);
-    rankedOrder();
-    if (ranked.size() < k) {  // fewer vertices than k: all of them
-      for (const auto& [distance, index] : ranked) out.push_back(index);
-      metricEvaluations_ += evaluations;
-      return;
-    }
-    radius = ranked[k - 1].first;
-    const bool allVertices = result.size() < wanted;
-    if (allVertices || radius < std::sqrt(squaredDistances[result.size() - 1]) * (1.0 - 1e-9)) firstRadiusVariant = 1;
+  std::vector<double> variantRows(dimension * variants);
+  for (std::size_t w = 0; w < variants; ++w) robot_.embed(q, w, variantRows.data() + w * dimension);
+  const EmbeddedQuery query{robot_,
+                            q.data(),
+                            variantRows.data(),
+                            variants,
+                            embeddingParts_,
+                            dimension,
+                            kdTree_->points.coordinates.data(),
+                            kdTree_->points.stride};
+  MetricResultSet result(k, radius, query);
+  for (std::size_t w = 0; w < variants; ++w) {
+    result.setPass(w);
+    searchLargestFirst(kdTree_->index, result, variantRows.data() + w * dimension);
   }
-  // Every vertex within `radius` by the metric is within it in the embedding
-  // for some variant (the margin covers the rounding of both); ties at the
-  // radius are kept.
-  const double searchRadius = radius * (1.0 + 1e-9) + 1e-12;
-  std::vector<std::pair<std::uint32_t, double>> found;
-  if (firstRadiusVariant == 0) ranked.clear();
-  for (std::size_t w = firstRadiusVariant; w < variants; ++w) {
-    found.clear();
-    nanoflann::RadiusResultSet<double, std::uint32_t> result(searchRadius * searchRadius, found);
-    kdTree_->index.findNeighbors(result, query.data() + w * dimension, nanoflann::SearchParams());
-    for (const auto& [index, squaredDistance] : found) rank(index);
-  }
-  rankedOrder();
-  for (const auto& [distance, index] : ranked) {
-    if (k > 0 ? out.size() == k : distance > radius) break;
-    out.push_back(index);
-  }
-  metricEvaluations_ += evaluations;
+  for (const auto& [distance, index] : result.ranked()) out.push_back(index);
+  metricEvaluations_ += result.evaluations();
 }
 
 std::size_t NearestVertices::coordinateBytes() const {

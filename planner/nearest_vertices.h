@@ -4,13 +4,14 @@
 // contiguous copy of coordinates. Where the robot's metric is the Euclidean
 // norm of its coordinates (joint-space chains and arms) the tree answers
 // directly. Where the robot has a Euclidean embedding that never
-// overestimates its metric (SE(2), SE(3): Robot::embed), the tree finds
-// candidates and the metric decides, exactly: the k nearest by the embedding
-// give a radius R (the k-th smallest metric distance among them); every
-// vertex within R by the metric is within R in the embedding, so one radius
-// search there and the metric on what it returns give the k nearest. Other
-// robots use OMPL's GNAT with the robot's metric, which evaluated about a
-// thousand distances per new vertex on 20 000-vertex roadmaps.
+// overestimates its metric (SE(2), SE(3): Robot::embed), the tree prunes by
+// the embedding and the metric decides, exactly, in one search per variant
+// of the query: the bound the tree prunes with is the metric distance of the
+// k-th nearest found so far (or the radius), since every vertex within it
+// by the metric is within it in the embedding. The metric reads a copy of
+// the configuration kept beside the embedding. Other robots use OMPL's GNAT
+// with the robot's metric, which evaluated about a thousand distances per
+// new vertex on 20 000-vertex roadmaps.
 #include "robots/robot.h"
 
 #include <ompl/datastructures/NearestNeighborsGNATNoThreadSafety.h>
@@ -43,21 +44,23 @@ class NearestVertices {
   void nearestR(std::size_t v, double radius, std::vector<std::size_t>& out) const;
   /// "k-d tree", "k-d tree on an embedding" or "GNAT".
   std::string structure() const;
-  /// Bytes of the k-d tree's copy of the coordinates (0 with GNAT).
+  /// Bytes of the k-d tree's copy of the coordinates (and, on an embedding,
+  /// of the configurations) (0 with GNAT).
   std::size_t coordinateBytes() const;
   /// Metric evaluations made by queries on an embedding so far.
   std::size_t metricEvaluations() const { return metricEvaluations_.load(); }
 
  private:
   struct KdTree;
-  /// The k nearest (or, with radius > 0, all within radius) by the metric,
-  /// from candidates the embedding's k-d tree finds.
+  /// The k nearest (or, with k = 0, all within radius) by the metric, on the
+  /// embedding's k-d tree.
   void nearestEmbedded(std::size_t v, std::size_t k, double radius, std::vector<std::size_t>& out) const;
 
   const Robot& robot_;
   std::function<const Config&(std::size_t)> config_;
   std::unique_ptr<KdTree> kdTree_;
   bool embedded_ = false;  // the tree holds Robot::embed coordinates, not the configurations
+  std::vector<std::size_t> embeddingParts_;
   ompl::NearestNeighborsGNATNoThreadSafety<std::size_t> gnat_;
   mutable std::atomic<std::size_t> metricEvaluations_{0};
 };

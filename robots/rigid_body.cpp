@@ -37,8 +37,11 @@ void RigidBody2D::interpolate(const Config& a, const Config& b, double t, Config
   out[2] = wrapAngle(a[2] + t * angleDifference(a[2], b[2]));
 }
 
-double RigidBody2D::distance(const Config& a, const Config& b) const {
-  return (b.head<2>() - a.head<2>()).norm() + std::abs(angleDifference(a[2], b[2]));
+double RigidBody2D::distance(const Config& a, const Config& b) const { return coordinateDistance(a.data(), b.data()); }
+
+double RigidBody2D::coordinateDistance(const double* a, const double* b) const {
+  return (Eigen::Map<const Eigen::Vector2d>(b) - Eigen::Map<const Eigen::Vector2d>(a)).norm() +
+         std::abs(angleDifference(a[2], b[2]));
 }
 
 void RigidBody2D::embed(const Config& q, std::size_t, double* out) const {
@@ -120,16 +123,19 @@ namespace {
 /// and needs no quaternion product: the nearest-neighbour search and A*
 /// evaluate this metric thousands of times per roadmap vertex. Configurations
 /// hold unit quaternions (canonical to within kCanonicalNormTolerance).
-double halfAngle(const Config& a, const Config& b) {
-  const auto qa = a.tail<4>(), qb = b.tail<4>();
+double halfAngle(const double* a, const double* b) {
+  const Eigen::Map<const Eigen::Vector4d> qa(a + 3), qb(b + 3);
   const double sign = qa.dot(qb) < 0 ? -1.0 : 1.0;
   const double chord = (qa - sign * qb).norm();
   return 2.0 * std::asin(std::min(1.0, 0.5 * chord));
 }
+double halfAngle(const Config& a, const Config& b) { return halfAngle(a.data(), b.data()); }
 }  // namespace
 
-double RigidBody3D::distance(const Config& a, const Config& b) const {
-  return (b.head<3>() - a.head<3>()).norm() + halfAngle(a, b);
+double RigidBody3D::distance(const Config& a, const Config& b) const { return coordinateDistance(a.data(), b.data()); }
+
+double RigidBody3D::coordinateDistance(const double* a, const double* b) const {
+  return (Eigen::Map<const Eigen::Vector3d>(b) - Eigen::Map<const Eigen::Vector3d>(a)).norm() + halfAngle(a, b);
 }
 
 void RigidBody3D::embed(const Config& q, std::size_t variant, double* out) const {

@@ -15,8 +15,10 @@ class RigidBody2D final : public Robot {
   void sampleUniform(ompl::RNG& rng, Config& out) const override;
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   double distance(const Config& a, const Config& b) const override;
+  double coordinateDistance(const double* a, const double* b) const override;
   /// (x, y, cos theta, sin theta): the chord 2 sin(|dtheta| / 2) never exceeds |dtheta|.
   std::size_t embeddingDimension() const override { return 4; }
+  std::vector<std::size_t> embeddingParts() const override { return {2, 2}; }
   void embed(const Config& q, std::size_t variant, double* out) const override;
   double maxExtent() const override;
   /// Translation against the bounds' diagonal, rotation against pi.
@@ -53,10 +55,12 @@ class RigidBody3D final : public Robot {
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   /// OMPL's SE(3) metric: |dt| + acos(|<qa, qb>|).
   double distance(const Config& a, const Config& b) const override;
+  double coordinateDistance(const double* a, const double* b) const override;
   /// (x, y, z, +-q): the chord |qa -+ qb| never exceeds acos(|<qa, qb>|);
   /// variant 0 has w >= 0, variant 1 is its opposite (the same rotation).
   std::size_t embeddingDimension() const override { return 7; }
   std::size_t embeddingVariants() const override { return 2; }
+  std::vector<std::size_t> embeddingParts() const override { return {3, 4}; }
   void embed(const Config& q, std::size_t variant, double* out) const override;
   double maxExtent() const override;
   /// Translation against the bounds' diagonal, rotation against pi / 2 (OMPL's SO(3) extent).

@@ -50,6 +50,11 @@ void Robot::canonicalize(Config& q) const {
   doCanonicalize(q);
 }
 
+double Robot::coordinateDistance(const double* a, const double* b) const {
+  const auto size = static_cast<Eigen::Index>(configSize());
+  return distance(Eigen::Map<const Config>(a, size), Eigen::Map<const Config>(b, size));
+}
+
 bool Robot::inBounds(const Config& q) const {
   if (static_cast<std::size_t>(q.size()) != configSize() || !q.allFinite()) return false;
   for (Eigen::Index i = 0; i < bounds_.lower.size(); ++i)

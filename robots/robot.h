@@ -93,18 +93,26 @@ class Robot {
   virtual void interpolate(const Config& a, const Config& b, double t, Config& out) const = 0;
   /// C-space metric, the same as OMPL's for the matching state space.
   virtual double distance(const Config& a, const Config& b) const = 0;
+  /// `distance` on two arrays of configSize() coordinates, for structures that
+  /// keep configurations in flat arrays (the nearest-neighbour k-d tree: a
+  /// Config of its own per vertex would cost a cache miss per evaluation).
+  virtual double coordinateDistance(const double* a, const double* b) const;
   /// `distance` is the Euclidean norm of the coordinates' difference, so
   /// nearest neighbours can come from a k-d tree.
   virtual bool euclideanMetric() const { return false; }
   /// Coordinates in a Euclidean space that never overestimate the metric:
-  /// |embed(a, 0) - embed(b, w)| <= distance(a, b) for some variant w
+  /// the distances between embed(a, 0) and embed(b, w), part by part
+  /// (`embeddingParts`), sum to at most distance(a, b) for some variant w
   /// (configurations the metric identifies, as SE(3)'s q and -q, have one
-  /// variant each, and every variant of b is that close to a only if b is).
+  /// variant each, and every variant of b is that close to a only if b is);
+  /// so does the Euclidean distance, which is at most that sum.
   /// A k-d tree over variant 0 then finds exact nearest neighbours under a
   /// metric it cannot prune on: candidates by the embedding, then the metric.
   /// 0: no embedding.
   virtual std::size_t embeddingDimension() const { return 0; }
   virtual std::size_t embeddingVariants() const { return 1; }
+  /// The sizes of the embedding's consecutive parts (rigid bodies: translation, rotation).
+  virtual std::vector<std::size_t> embeddingParts() const { return {embeddingDimension()}; }
   virtual void embed(const Config& /*q*/, std::size_t /*variant*/, double* /*out*/) const {}
   /// Largest distance of the space (OMPL's getMaximumExtent), the unit of C-space resolutions.
   virtual double maxExtent() const = 0;
