@@ -27,10 +27,10 @@ std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Road
   connectUnchecked(1, roadmap, state);
   while (true) {
     std::optional<std::vector<Vertex>> path;
-    if (!state.components.exact() || state.components.connected(0, 1)) {
+    if (!state.components.proven() || state.components.connected(0, 1)) {
       ++result.planner_stats.graph_searches;
       path = roadmap.shortestPath(0, 1);
-      if (!path) state.components.rebuild(roadmap);
+      if (!path) state.components.rebuild(roadmap, 0, 1);
     }
     if (!path) {
       if (!growBatch(checker, roadmap, result, state)) return std::nullopt;
@@ -38,7 +38,7 @@ std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Road
     }
     if (!checkPathEdges(checker, roadmap, *path, result, state)) {
       if (confirmTentative(*path, roadmap, result)) return path;
-      state.components.markInexact();  // a tentative edge failed and was removed: search again
+      state.components.markUnproven();  // a tentative edge failed and was removed: search again
     }
     if (outOfTime()) {
       result.status = PlanStatus::TimeLimit;
@@ -124,7 +124,7 @@ bool LazyPrm::checkPathEdges(Checker& checker, Roadmap& roadmap, const std::vect
         state.enhancement_seeds.emplace_back(boost::source(e, roadmap.graph()), length);
         state.enhancement_seeds.emplace_back(boost::target(e, roadmap.graph()), length);
         roadmap.removeEdge(e);
-        state.components.markInexact();
+        state.components.markUnproven();
         collided = true;
       }
       i = end;
@@ -149,7 +149,8 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   std::vector<Vertex> grow;
   double meanLength = 0.0;
   if (enhanced > 0) {
-    // The components are exact here: the last search found no path.
+    // The last search found no path: the start's component, and the goal's
+    // when smaller, are exact (RoadmapComponents::rebuild).
     std::vector<Vertex> startComponent = state.components.componentOf(0);
     std::vector<Vertex> goalComponent = state.components.componentOf(1);
     grow = startComponent.size() <= goalComponent.size() ? std::move(startComponent) : std::move(goalComponent);

@@ -115,6 +115,13 @@ void LifelongAStar::computeShortestPath() {
   }
 }
 
+std::vector<Vertex> LifelongAStar::reachedVertices() const {
+  std::vector<Vertex> reached;
+  for (Vertex v = 0; v < states_.size(); ++v)
+    if (states_[v].g < kInfinity) reached.push_back(v);
+  return reached;
+}
+
 std::optional<std::vector<Vertex>> LifelongAStar::shortestPath() {
   grow();
   computeShortestPath();

@@ -38,6 +38,10 @@ class LifelongAStar {
   /// The shortest start-goal path over the graph's edges (start first), or
   /// none when the goal is unreachable.
   std::optional<std::vector<Vertex>> shortestPath();
+  /// The vertices of finite cost from the start, ascending. After a search
+  /// that found no path the queue is empty and every vertex consistent, so
+  /// these are the vertices the start reaches: its component.
+  std::vector<Vertex> reachedVertices() const;
 
  private:
   struct Key {

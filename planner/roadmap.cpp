@@ -116,18 +116,37 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
       if (!boost::edge(path[i], path[i + 1], graph_).second) return false;
     return true;
   };
+  startComponent_.clear();
   auto path = incremental_->shortestPath();
   if (path && isRoadmapPath(*path)) return path;
-  // No path (or one that is not the roadmap's, which would be a defect the
-  // counter shows): when start and goal are in different components there is
-  // nothing to search, and one sweep over the edges says so (lazy PRM ends
-  // every batch of a hard problem here); otherwise Boost's A* has the last word.
-  if (componentLabels()[start] != componentLabels()[goal]) return std::nullopt;
-  path = shortestPathFromScratch(start, goal);
-  if (path) {
-    ++incrementalFallbacks_;
-    incremental_.reset();
+  // No path: the vertices the search reached must hold the start, not the
+  // goal, and every edge leaving them: then they are the start's component
+  // and the goal is outside it (lazy PRM ends every batch of a hard problem
+  // here). Anything else (or a path that is not the roadmap's) would be a
+  // defect of the incremental search, which the counter shows: the
+  // components from one sweep over the edges, then Boost's A*, have the last word.
+  if (!path) {
+    std::vector<Vertex> reached = incremental_->reachedVertices();
+    std::vector<char> inside(vertexCount(), 0);
+    for (const Vertex v : reached) inside[v] = 1;
+    bool closed = inside[start] && !inside[goal];
+    for (std::size_t i = 0; closed && i < reached.size(); ++i)
+      for (const auto& e : boost::make_iterator_range(boost::out_edges(reached[i], graph_)))
+        closed = closed && inside[boost::target(e, graph_)];
+    if (closed) {
+      startComponent_ = std::move(reached);
+      return std::nullopt;
+    }
   }
+  const std::vector<std::size_t>& labels = componentLabels();
+  if (labels[start] != labels[goal]) {
+    for (Vertex v = 0; v < vertexCount(); ++v)
+      if (labels[v] == labels[start]) startComponent_.push_back(v);
+  } else {
+    path = shortestPathFromScratch(start, goal);
+  }
+  ++incrementalFallbacks_;
+  incremental_.reset();
   return path;
 }
 
@@ -181,19 +200,37 @@ std::vector<Vertex> RoadmapComponents::componentOf(Vertex v) {
   return members;
 }
 
-void RoadmapComponents::rebuild(const Roadmap& roadmap) {
-  const std::vector<std::size_t>& label = roadmap.componentLabels();
-  const std::size_t n = label.size();
-  rank_.resize(n);
+void RoadmapComponents::rebuild(const Roadmap& roadmap, Vertex start, Vertex goal) {
+  const std::vector<Vertex>& startMembers = roadmap.startComponent();
+  const std::size_t n = roadmap.vertexCount();
+  if (!std::binary_search(startMembers.begin(), startMembers.end(), start))
+    throw std::logic_error("components rebuilt without a search that found no path");
+  // 0: elsewhere, 1: the start's component, 2: the goal's (when smaller).
+  std::vector<unsigned char> side(n, 0);
+  for (const Vertex v : startMembers) side[v] = 1;
+  std::vector<Vertex> goalMembers{goal};
+  side[goal] = 2;
+  for (std::size_t i = 0; i < goalMembers.size() && goalMembers.size() < startMembers.size(); ++i)
+    for (const auto& e : boost::make_iterator_range(boost::out_edges(goalMembers[i], roadmap.graph()))) {
+      const Vertex w = boost::target(e, roadmap.graph());
+      if (side[w] == 0) {
+        side[w] = 2;
+        goalMembers.push_back(w);
+      }
+    }
+  const bool goalSmaller = goalMembers.size() < startMembers.size();
+  if (!goalSmaller)
+    for (const Vertex v : goalMembers) side[v] = 0;
+  rank_.assign(n, 0);
   parent_.resize(n);
-  // Each vertex's parent is the first vertex of its component: a valid union-find forest.
-  std::vector<std::size_t> first(n, n);
+  // Each vertex's parent is the first vertex of its set: a valid union-find forest.
+  std::size_t first[3] = {n, n, n};
   for (std::size_t v = 0; v < n; ++v) {
-    if (first[label[v]] == n) first[label[v]] = v;
-    parent_[v] = first[label[v]];
+    if (first[side[v]] == n) first[side[v]] = v;
+    parent_[v] = first[side[v]];
     rank_[v] = parent_[v] == v ? 1 : 0;
   }
-  exact_ = true;
+  proven_ = true;
 }
 
 }  // namespace prmkit

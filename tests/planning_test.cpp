@@ -170,7 +170,10 @@ TEST_CASE("budgeted checker: without final-path verification the result says the
   REQUIRE(result.planner_stats.verification_failures == 0);
 }
 
-TEST_CASE("the incremental search answers every query as Boost's A* from scratch does", "[planning]") {
+TEST_CASE(
+    "the incremental search answers every query as Boost's A* from scratch does, and proves the start's component "
+    "when there is no path",
+    "[planning]") {
   // Lazy PRM's pattern on a random 2D roadmap: search, remove an edge of the
   // path found, sometimes grow the roadmap, search again.
   const Problem problem = loadProblem(test::problemFile("maze2d"));
@@ -197,7 +200,7 @@ TEST_CASE("the incremental search answers every query as Boost's A* from scratch
     return sum;
   };
   grow(300);
-  int found = 0, missing = 0;
+  int found = 0, missing = 0, goalSmaller = 0;
   for (int round = 0; round < 400; ++round) {
     const auto incremental = roadmap.shortestPath(0, 1);
     const auto reference = roadmap.shortestPathFromScratch(0, 1);
@@ -206,6 +209,30 @@ TEST_CASE("the incremental search answers every query as Boost's A* from scratch
     REQUIRE((roadmap.componentLabels()[0] == roadmap.componentLabels()[1]) == reference.has_value());
     if (!incremental) {
       ++missing;
+      // The search's own proof of no path: the start's component exactly;
+      // the components rebuilt from it keep start and goal apart and hold
+      // the goal's component exactly when it is the smaller.
+      const auto& labels = roadmap.componentLabels();
+      std::vector<Vertex> startMembers, goalMembers;
+      for (Vertex v = 0; v < roadmap.vertexCount(); ++v) {
+        if (labels[v] == labels[0]) startMembers.push_back(v);
+        if (labels[v] == labels[1]) goalMembers.push_back(v);
+      }
+      REQUIRE(roadmap.startComponent() == startMembers);
+      RoadmapComponents components(roadmap.vertexCount());
+      components.markUnproven();
+      components.rebuild(roadmap, 0, 1);
+      REQUIRE(components.proven());
+      REQUIRE_FALSE(components.connected(0, 1));
+      REQUIRE(components.componentOf(0) == startMembers);
+      const std::vector<Vertex> goalSet = components.componentOf(1);
+      if (goalMembers.size() < startMembers.size()) {
+        REQUIRE(goalSet == goalMembers);
+        ++goalSmaller;
+      } else {
+        REQUIRE(goalSet.size() >= startMembers.size());
+        REQUIRE(std::includes(goalSet.begin(), goalSet.end(), goalMembers.begin(), goalMembers.end()));
+      }
       grow(20);
       continue;
     }
@@ -219,6 +246,9 @@ TEST_CASE("the incremental search answers every query as Boost's A* from scratch
   }
   REQUIRE(found > 100);
   REQUIRE(missing > 0);
+  INFO(missing << " searches without a path, " << goalSmaller << " with the goal's component the smaller");
+  REQUIRE(goalSmaller > 0);
+  REQUIRE(goalSmaller < missing);
   REQUIRE(roadmap.incrementalSearchFallbacks() == 0);
 }
 
