@@ -6,6 +6,7 @@
 #include <boost/graph/connected_components.hpp>
 #include <boost/property_map/vector_property_map.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -139,12 +140,10 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
     }
   }
   const std::vector<std::size_t>& labels = componentLabels();
-  if (labels[start] != labels[goal]) {
+  if (labels[start] == labels[goal]) path = shortestPathFromScratch(start, goal);
+  if (!path)
     for (Vertex v = 0; v < vertexCount(); ++v)
       if (labels[v] == labels[start]) startComponent_.push_back(v);
-  } else {
-    path = shortestPathFromScratch(start, goal);
-  }
   ++incrementalFallbacks_;
   incremental_.reset();
   return path;
@@ -208,8 +207,13 @@ void RoadmapComponents::rebuild(const Roadmap& roadmap, Vertex start, Vertex goa
   // 0: elsewhere, 1: the start's component, 2: the goal's (when smaller).
   std::vector<unsigned char> side(n, 0);
   for (const Vertex v : startMembers) side[v] = 1;
-  std::vector<Vertex> goalMembers{goal};
-  side[goal] = 2;
+  // A goal inside the start's component (no path found for some other
+  // reason) leaves the goal's side empty: start and goal then share a set.
+  std::vector<Vertex> goalMembers;
+  if (side[goal] == 0) {
+    goalMembers.push_back(goal);
+    side[goal] = 2;
+  }
   for (std::size_t i = 0; i < goalMembers.size() && goalMembers.size() < startMembers.size(); ++i)
     for (const auto& e : boost::make_iterator_range(boost::out_edges(goalMembers[i], roadmap.graph()))) {
       const Vertex w = boost::target(e, roadmap.graph());
@@ -218,7 +222,7 @@ void RoadmapComponents::rebuild(const Roadmap& roadmap, Vertex start, Vertex goa
         goalMembers.push_back(w);
       }
     }
-  const bool goalSmaller = goalMembers.size() < startMembers.size();
+  const bool goalSmaller = !goalMembers.empty() && goalMembers.size() < startMembers.size();
   if (!goalSmaller)
     for (const Vertex v : goalMembers) side[v] = 0;
   rank_.assign(n, 0);
