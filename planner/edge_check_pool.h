@@ -23,6 +23,9 @@ class EdgeCheckPool {
   /// made with the checker outside this pool while it exists join the next round. An exception thrown by a check on
   /// any thread is rethrown here, after every thread has stopped.
   std::vector<EdgeResult> check(const std::vector<std::pair<const Config*, const Config*>>& edges);
+  /// Other work of the same step on the same threads (CheckerPool::run),
+  /// such as the new vertices' neighbour searches; no checks.
+  void run(std::size_t count, const CheckerPool::Task& task) { pool_.run(count, task); }
   /// The work of the workers' clones so far (the caller's checker counts its own).
   CheckStats workerStats() const { return pool_.workerStats(); }
 

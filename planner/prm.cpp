@@ -80,10 +80,32 @@ struct Prm::Search {
   }
 
   /// Queues the edges from v (just added) to its neighbours, for the round's check.
-  void queueEdges(Vertex v) {
-    for (Vertex n : roadmap.neighbours(v, planner.neighbourCount(roadmap.vertexCount(), checker.robot().dof()),
-                                       planner.settings_.radius))
-      queued.emplace_back(v, n);
+  void queueEdges(Vertex v) { queueRound({v}); }
+
+  /// Queues the edges from each of a round's new vertices (consecutive, in
+  /// order) to its neighbours among the vertices before it, as if each had
+  /// been connected when it was added: k for the roadmap of that size; the
+  /// later vertices of the round, which the structure already holds, are
+  /// asked for too and dropped. The searches are independent, so they run
+  /// on every thread where the structure allows.
+  void queueRound(const std::vector<Vertex>& round) {
+    const std::size_t dof = checker.robot().dof();
+    std::vector<std::vector<Vertex>> found(round.size());
+    auto find = [&](std::size_t, Checker&, std::size_t i) {
+      const Vertex v = round[i];
+      const std::size_t later = round.size() - 1 - i;
+      const std::size_t k = planner.neighbourCount(v + 1, dof);
+      found[i] = roadmap.neighbours(v, k + later, planner.settings_.radius);
+      std::erase_if(found[i], [v](Vertex n) { return n > v; });
+      if (planner.settings_.radius <= 0 && found[i].size() > k) found[i].resize(k);
+    };
+    if (pool && roadmap.concurrentNeighbours() && round.size() > 1) {
+      pool->run(round.size(), find);
+    } else {
+      for (std::size_t i = 0; i < round.size(); ++i) find(0, checker, i);
+    }
+    for (std::size_t i = 0; i < round.size(); ++i)
+      for (const Vertex n : found[i]) queued.emplace_back(round[i], n);
   }
 
   /// Checks the queued edges and adds them in the order they were queued.
@@ -189,7 +211,8 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
     // A round: new vertices until the round is full or an expansion is drawn.
     bool expandNext = false;
     const std::size_t round = roundVertices(roadmap.vertexCount());
-    for (std::size_t added = 0; added < round; ++added) {
+    std::vector<Vertex> added;
+    while (added.size() < round) {
       if (search.expansionSource != kNoSource && rng_.uniform01() < settings_.expand) {
         expandNext = true;
         break;
@@ -199,8 +222,9 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
         samplesLeft = false;
         break;
       }
-      search.queueEdges(search.addVertex(sample->q, sample->source));
+      added.push_back(search.addVertex(sample->q, sample->source));
     }
+    search.queueRound(added);
     search.checkQueued();
     if (expandNext) {
       if (sampleLimitReached(result)) {
