@@ -84,20 +84,27 @@ struct Prm::Search {
 
   /// Queues the edges from each of a round's new vertices (consecutive, in
   /// order) to its neighbours among the vertices before it, as if each had
-  /// been connected when it was added: k for the roadmap of that size; the
-  /// later vertices of the round, which the structure already holds, are
-  /// asked for too and dropped. The searches are independent, so they run
-  /// on every thread where the structure allows.
+  /// been connected when it was added: k for the roadmap of that size. The
+  /// structure already holds the round's later vertices: a search asks for
+  /// two more than k and drops them, and only when that leaves fewer than k
+  /// asks again for as many more as there are later vertices. The searches
+  /// are independent, so they run on every thread where the structure allows.
   void queueRound(const std::vector<Vertex>& round) {
     const std::size_t dof = checker.robot().dof();
+    const double radius = planner.settings_.radius;
     std::vector<std::vector<Vertex>> found(round.size());
     auto find = [&](std::size_t, Checker&, std::size_t i) {
       const Vertex v = round[i];
       const std::size_t later = round.size() - 1 - i;
       const std::size_t k = planner.neighbourCount(v + 1, dof);
-      found[i] = roadmap.neighbours(v, k + later, planner.settings_.radius);
-      std::erase_if(found[i], [v](Vertex n) { return n > v; });
-      if (planner.settings_.radius <= 0 && found[i].size() > k) found[i].resize(k);
+      auto before = [&](std::size_t asked) {
+        found[i] = roadmap.neighbours(v, asked, radius);
+        const bool complete = radius > 0 || found[i].size() < asked;  // every vertex within reach was returned
+        std::erase_if(found[i], [v](Vertex n) { return n > v; });
+        return complete || found[i].size() >= k;
+      };
+      if (!before(k + std::min<std::size_t>(later, 2))) before(k + later);
+      if (radius <= 0 && found[i].size() > k) found[i].resize(k);
     };
     if (pool && roadmap.concurrentNeighbours() && round.size() > 1) {
       pool->run(round.size(), find);
