@@ -73,7 +73,8 @@ Command planCommand(CLI::App& app, std::ostream& out) {
   addSeed(sub, a->seed, "random seed (0 to 4294967295)");
   sub->add_option("--time-limit", a->timeLimit, "time limit (s)");
   sub->add_option("--threads", a->threads,
-                  "threads, one checker clone each: prm's edge checks, lazy_prm's sampling (default 0: every core; "
+                  "threads, one checker clone each: prm's neighbour searches and edge checks, lazy_prm's sampling "
+                  "and neighbour searches (default 0: every core; "
                   "the result does not depend on it)")
       ->check(CLI::Range(0L, 256L));
   sub->add_option("--out", a->out, "output folder (default: out)");
