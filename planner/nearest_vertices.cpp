@@ -53,17 +53,6 @@ void searchLargestFirst(const Index& index, ResultSet& result, const double* que
   for (auto tree = trees.rbegin(); tree != trees.rend(); ++tree) tree->findNeighbors(result, query, {});
 }
 
-/// A nanoflann result set that ranks the k-d tree's points by the robot's
-/// metric while the tree prunes by the embedding. nanoflann skips a subtree
-/// (and a leaf's point) whose squared embedding distance reaches worstDist();
-/// the embedding never overestimates the metric (Robot::embed), so
-/// worstDist() is the square of the metric distance that decides: the k-th
-/// nearest so far, or the radius. The tree is searched once per query
-/// variant; a point is taken only in the pass of the variant nearest to it in
-/// the embedding, whose distance is the lower bound, so each point is taken
-/// once and no pass prunes a point it has to take. Before the metric, the sum
-/// of the parts' distances (a tighter lower bound, Robot::embeddingParts)
-/// turns away most of the points the tree lets through.
 /// One query on the embedding's k-d tree.
 struct EmbeddedQuery {
   const Robot& robot;
@@ -76,6 +65,17 @@ struct EmbeddedQuery {
   std::size_t stride;
 };
 
+/// A nanoflann result set that ranks the k-d tree's points by the robot's
+/// metric while the tree prunes by the embedding. nanoflann skips a subtree
+/// (and a leaf's point) whose squared embedding distance reaches worstDist();
+/// the embedding never overestimates the metric (Robot::embed), so
+/// worstDist() is the square of the metric distance that decides: the k-th
+/// nearest so far, or the radius. The tree is searched once per query
+/// variant; a point is taken only in the pass of the variant nearest to it in
+/// the embedding, whose distance is the lower bound, so each point is taken
+/// once and no pass prunes a point it has to take. Before the metric, the sum
+/// of the parts' distances (a tighter lower bound, Robot::embeddingParts)
+/// turns away most of the points the tree lets through.
 class MetricResultSet {
  public:
   using DistanceType = double;
@@ -93,9 +93,9 @@ class MetricResultSet {
   }
   bool full() const { return k_ == 0 || ranked_.size() == k_; }
 
-  bool addPoint(double /*squaredEmbeddingDistance*/, std::uint32_t index) {
+  bool addPoint(double squaredEmbeddingDistance, std::uint32_t index) {
     const double* row = query_.rows + std::size_t{index} * query_.stride;
-    if (nearestVariant(row) != pass_ || partsDistance(row) > metricBound()) return true;
+    if (nearerVariant(row, squaredEmbeddingDistance) || partsDistance(row) > metricBound()) return true;
     ++evaluations_;
     const std::pair<double, std::uint32_t> entry{
         query_.robot.coordinateDistance(query_.configuration, row + query_.dimension), index};
@@ -135,17 +135,18 @@ class MetricResultSet {
     return sum;
   }
 
-  /// The query variant nearest to the point in the embedding (the first of equals).
-  std::size_t nearestVariant(const double* row) const {
-    std::size_t nearest = 0;
-    double nearestSquared = std::numeric_limits<double>::max();
+  /// Whether another query variant is nearer to the point in the embedding
+  /// than this pass's, at `passSquared` (nanoflann's sum, in the same order),
+  /// or as near and earlier: the point belongs to that variant's pass.
+  bool nearerVariant(const double* row, double passSquared) const {
     for (std::size_t w = 0; w < query_.variantCount; ++w) {
+      if (w == pass_) continue;
       const double* variant = query_.variants + w * query_.dimension;
       double squared = 0.0;
       for (std::size_t i = 0; i < query_.dimension; ++i) squared += (variant[i] - row[i]) * (variant[i] - row[i]);
-      if (squared < nearestSquared) nearestSquared = squared, nearest = w;
+      if (squared < passSquared || (w < pass_ && squared == passSquared)) return true;
     }
-    return nearest;
+    return false;
   }
 
   std::size_t k_;

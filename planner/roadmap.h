@@ -72,8 +72,9 @@ class Roadmap {
   const std::vector<Vertex>& startComponent() const { return startComponent_; }
   /// Boost's A* from scratch, the reference the incremental search is checked against.
   std::optional<std::vector<Vertex>> shortestPathFromScratch(Vertex start, Vertex goal) const;
-  /// Searches whose incremental answer was not a path of the roadmap or
-  /// missed one that exists, answered from scratch instead (expected 0).
+  /// Searches whose incremental answer was not a path of the roadmap, or no
+  /// path without the start's closed component to show for it, answered from
+  /// the swept components and scratch instead (expected 0).
   std::size_t incrementalSearchFallbacks() const { return incrementalFallbacks_; }
   /// Connected component of every vertex (over all present edges), computed
   /// once per change of the graph: a search that finds no path and the
