@@ -48,10 +48,14 @@ void CheckerPool::drain(std::size_t worker) {
   try {
     for (std::size_t i = next_.fetch_add(1); i < count_; i = next_.fetch_add(1)) (*task_)(worker, mine, i);
   } catch (...) {
-    next_ = count_;  // the others stop after their current item
-    std::lock_guard lock(mutex_);
-    if (!failure_) failure_ = std::current_exception();
+    fail();
   }
+}
+
+void CheckerPool::fail() {
+  next_ = count_;  // the others stop after their current item
+  std::lock_guard lock(mutex_);
+  if (!failure_) failure_ = std::current_exception();
 }
 
 void CheckerPool::work(std::size_t worker) {
@@ -74,10 +78,18 @@ void CheckerPool::work(std::size_t worker) {
   }
 }
 
-void CheckerPool::run(std::size_t count, const Task& task) {
+void CheckerPool::run(std::size_t count, const Task& task, const std::function<void()>& callerFirst) {
   task_ = &task;
   count_ = count;
   next_ = 0;
+  const auto callersOwn = [&] {
+    if (!callerFirst) return;
+    try {
+      callerFirst();
+    } catch (...) {
+      fail();
+    }
+  };
   // One item is not worth waking anyone.
   if (!workers_.empty() && count > 1) {
     {
@@ -86,6 +98,7 @@ void CheckerPool::run(std::size_t count, const Task& task) {
       ++generation_;
     }
     wake_.notify_all();
+    callersOwn();
     drain(0);
     const auto done = [&] { return busy_ == 0; };
     if (!pollFor(done)) {
@@ -93,6 +106,7 @@ void CheckerPool::run(std::size_t count, const Task& task) {
       finished_.wait(lock, done);
     }
   } else {
+    callersOwn();
     drain(0);
   }
   task_ = nullptr;

@@ -33,9 +33,12 @@ class CheckerPool {
   /// Task signature: (worker, that worker's checker, item index).
   using Task = std::function<void(std::size_t, Checker&, std::size_t)>;
   /// Runs task for items 0 .. count - 1 on every thread and returns when all
-  /// are done. An exception thrown by the task on any thread is rethrown
-  /// here, after every thread has stopped taking items.
-  void run(std::size_t count, const Task& task);
+  /// are done. `callerFirst`, when given, runs on the calling thread before
+  /// it takes items, while the workers have started on them: work that needs
+  /// the caller's own checker (drawing samples ahead). An exception thrown by
+  /// either on any thread is rethrown here, after every thread has stopped
+  /// taking items.
+  void run(std::size_t count, const Task& task, const std::function<void()>& callerFirst = {});
   /// The work of the workers' clones so far (the caller's checker counts its own).
   CheckStats workerStats() const;
 
@@ -44,6 +47,8 @@ class CheckerPool {
   /// Runs items until none is left; the first exception is kept in failure_
   /// and makes every thread stop taking items.
   void drain(std::size_t worker);
+  /// Keeps the current exception in failure_ (the first one) and stops every thread taking items.
+  void fail();
 
   Checker& checker_;
   std::vector<std::unique_ptr<Checker>> clones_;

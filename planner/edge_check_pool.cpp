@@ -17,12 +17,16 @@ EdgeCheckPool::EdgeCheckPool(Checker& checker, std::size_t threads)
 
 EdgeCheckPool::~EdgeCheckPool() { checker_.stopRounds(); }
 
-std::vector<EdgeResult> EdgeCheckPool::check(const std::vector<std::pair<const Config*, const Config*>>& edges) {
+std::vector<EdgeResult> EdgeCheckPool::check(const std::vector<std::pair<const Config*, const Config*>>& edges,
+                                             const std::function<void()>& callerFirst) {
   std::vector<EdgeResult> results(edges.size());
   try {
-    pool_.run(edges.size(), [&](std::size_t, Checker& checker, std::size_t i) {
-      results[i] = checker.checkEdge(*edges[i].first, *edges[i].second);
-    });
+    pool_.run(
+        edges.size(),
+        [&](std::size_t, Checker& checker, std::size_t i) {
+          results[i] = checker.checkEdge(*edges[i].first, *edges[i].second);
+        },
+        callerFirst);
   } catch (...) {
     checker_.endRound();
     throw;

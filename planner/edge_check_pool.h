@@ -22,7 +22,9 @@ class EdgeCheckPool {
   /// depend on the thread count. Which thread checks which edge varies. Checks
   /// made with the checker outside this pool while it exists join the next round. An exception thrown by a check on
   /// any thread is rethrown here, after every thread has stopped.
-  std::vector<EdgeResult> check(const std::vector<std::pair<const Config*, const Config*>>& edges);
+  /// `callerFirst`: work of the caller's on its own checker meanwhile (CheckerPool::run).
+  std::vector<EdgeResult> check(const std::vector<std::pair<const Config*, const Config*>>& edges,
+                                const std::function<void()>& callerFirst = {});
   /// Other work of the same step on the same threads (CheckerPool::run),
   /// such as the new vertices' neighbour searches; no checks.
   void run(std::size_t count, const CheckerPool::Task& task) { pool_.run(count, task); }

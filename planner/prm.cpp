@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 
 namespace prmkit {
 
@@ -43,6 +44,13 @@ struct Prm::Search {
   std::vector<std::pair<Vertex, Vertex>> queued;  // (new vertex, neighbour), in the order found
   std::vector<std::pair<const Config*, const Config*>> candidates;
   std::size_t expansionSource;
+  // The next round's samples, drawn while a round's edges are checked (the
+  // caller's share of the pool's work, on its own checker): the sampler's
+  // stream is its own, so the samples and their order are those drawn
+  // after the check; only a round that never comes (start and goal joined)
+  // leaves drawn samples unused, on every thread count alike.
+  std::deque<Planner::Sample> drawn;
+  bool samplesLeft = true;
 
   Search(Prm& planner, Checker& checker, Roadmap& roadmap, PlanResult& result)
       : planner(planner),
@@ -115,6 +123,25 @@ struct Prm::Search {
       for (const Vertex n : found[i]) queued.emplace_back(round[i], n);
   }
 
+  /// The next valid sample: drawn ahead, or now.
+  std::optional<Planner::Sample> nextSample() {
+    if (drawn.empty()) drawAhead(1);
+    if (drawn.empty()) return std::nullopt;
+    Planner::Sample sample = std::move(drawn.front());
+    drawn.pop_front();
+    return sample;
+  }
+  /// Draws until `count` samples wait, or none is left.
+  void drawAhead(std::size_t count) {
+    while (samplesLeft && drawn.size() < count) {
+      if (auto sample = planner.sampleValid(result)) {
+        drawn.push_back(std::move(*sample));
+      } else {
+        samplesLeft = false;
+      }
+    }
+  }
+
   /// Checks the queued edges and adds them in the order they were queued.
   void checkQueued() {
     if (!pool) {
@@ -124,7 +151,9 @@ struct Prm::Search {
       // Pointers taken now: adding vertices may move the roadmap's configurations.
       candidates.clear();
       for (const auto& [v, n] : queued) candidates.emplace_back(&roadmap.config(n), &roadmap.config(v));
-      const std::vector<EdgeResult> verdicts = pool->check(candidates);
+      // The next round's size is known now: the vertices are in, only edges are coming.
+      const std::size_t nextRound = roundVertices(roadmap.vertexCount());
+      const std::vector<EdgeResult> verdicts = pool->check(candidates, [&] { drawAhead(nextRound); });
       for (std::size_t i = 0; i < verdicts.size(); ++i) addChecked(queued[i].first, queued[i].second, verdicts[i]);
     }
     queued.clear();
@@ -203,7 +232,6 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
   // Components only grow; after a tentative edge fails verification they may
   // claim a connection that is gone, so then every round tries a search.
   bool edgeRemoved = false;
-  bool samplesLeft = true;
   while (true) {
     if (search.components.connected(0, 1)) {
       ++result.planner_stats.graph_searches;
@@ -214,7 +242,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
       }
       if (!edgeRemoved) return std::nullopt;  // cannot happen without removals
     }
-    if (!samplesLeft) return std::nullopt;
+    if (!search.samplesLeft && search.drawn.empty()) return std::nullopt;
     // A round: new vertices until the round is full or an expansion is drawn.
     bool expandNext = false;
     const std::size_t round = roundVertices(roadmap.vertexCount());
@@ -224,18 +252,15 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
         expandNext = true;
         break;
       }
-      const auto sample = sampleValid(result);
-      if (!sample) {
-        samplesLeft = false;
-        break;
-      }
+      const auto sample = search.nextSample();
+      if (!sample) break;
       added.push_back(search.addVertex(sample->q, sample->source));
     }
     search.queueRound(added);
     search.checkQueued();
     if (expandNext) {
       if (sampleLimitReached(result)) {
-        samplesLeft = false;
+        search.samplesLeft = false;
         continue;
       }
       search.expand();

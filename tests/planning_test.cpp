@@ -417,6 +417,14 @@ TEST_CASE("edge check pool: verdicts in order on every thread count, a failing c
     withBad.insert(withBad.begin() + 20, {&configs[0], &wrongSize});
     REQUIRE_THROWS_AS(pool.check(withBad), std::invalid_argument);
     REQUIRE(pool.check(edges).size() == edges.size());  // still usable
+    // The caller's own work runs once per call, beside the checks; its failure is rethrown the same way.
+    int callerRuns = 0;
+    REQUIRE(pool.check(edges, [&] { ++callerRuns; }).size() == edges.size());
+    REQUIRE(pool.check({}, [&] { ++callerRuns; }).empty());
+    REQUIRE(callerRuns == 2);
+    REQUIRE_THROWS_AS(pool.check(edges, [] { throw std::runtime_error("caller failed"); }), std::runtime_error);
+    const auto again = pool.check(edges);
+    for (std::size_t i = 0; i < again.size(); ++i) REQUIRE(again[i].verdict == reference[i]);
   }
 }
 
