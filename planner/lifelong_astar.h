@@ -67,6 +67,11 @@ class LifelongAStar {
     Vertex parent;    // the predecessor rhs was taken from
     Key key{0.0, 0.0};
     bool queued = false;
+    // Its parent lost its cost and its edges are not scanned yet (parentLost):
+    // rhs is the best relaxation since, and every other edge gives at least
+    // `floor`. A stale vertex is always queued.
+    bool stale = false;
+    double floor = 0.0;
     Queue::handle_type handle{};
   };
 
@@ -80,6 +85,9 @@ class LifelongAStar {
   void relax(Vertex u, Vertex v, double through);
   /// rhs(v) = min over v's edges (w, v) of g(w) + length, and its parent.
   void chooseParent(Vertex v);
+  /// v's parent lost its cost (raised, or the edge between them removed):
+  /// v is made stale instead of scanning its edges.
+  void parentLost(Vertex v);
   void computeShortestPath();
 
   const RoadmapGraph& graph_;
