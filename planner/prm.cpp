@@ -62,6 +62,10 @@ struct Prm::Search {
   }
   ~Search() {
     if (pool) planner.workerCheckStats_ += pool->workerStats();
+    // A source's nodes are the vertices it added: samples drawn ahead for a
+    // round that never came count as draws and checks only.
+    for (const Planner::Sample& sample : drawn)
+      if (sample.source < result.node_sources.size()) --result.node_sources[sample.source].nodes;
   }
 
   Vertex addVertex(const Config& q, std::size_t source) {
