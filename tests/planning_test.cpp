@@ -428,6 +428,72 @@ TEST_CASE("edge check pool: verdicts in order on every thread count, a failing c
   }
 }
 
+TEST_CASE("the incremental search stays exact when any edges come and go between searches", "[planning]") {
+  // Beyond lazy PRM's pattern: edges off the path removed and re-added, so
+  // that vertices whose parent lost its cost (queued under a lower bound,
+  // their edges not yet scanned) are relaxed, lose a parent again and are
+  // reconnected before they are popped.
+  const Problem problem = loadProblem(test::problemFile("maze2d"));
+  const Robot& robot = *problem.robot;
+  ompl::RNG rng(29);
+  Roadmap roadmap(robot);
+  roadmap.addVertex(problem.start);
+  roadmap.addVertex(problem.goal);
+  for (int i = 0; i < 400; ++i) {
+    Config q;
+    robot.sampleUniform(rng, q);
+    const Vertex v = roadmap.addVertex(q);
+    for (Vertex n : roadmap.neighbours(v, 5, 0.0)) roadmap.addEdge(n, v, EdgeState::Unchecked);
+  }
+  std::vector<std::pair<Vertex, Vertex>> removed;
+  int found = 0, missing = 0;
+  for (int round = 0; round < 300; ++round) {
+    const auto incremental = roadmap.shortestPath(0, 1);
+    const auto reference = roadmap.shortestPathFromScratch(0, 1);
+    REQUIRE(incremental.has_value() == reference.has_value());
+    if (incremental) {
+      ++found;
+      double a = 0, b = 0;
+      for (std::size_t i = 0; i + 1 < incremental->size(); ++i) {
+        const auto [e, exists] = boost::edge((*incremental)[i], (*incremental)[i + 1], roadmap.graph());
+        REQUIRE(exists);
+        a += roadmap.graph()[e].length;
+      }
+      for (std::size_t i = 0; i + 1 < reference->size(); ++i)
+        b += roadmap.graph()[boost::edge((*reference)[i], (*reference)[i + 1], roadmap.graph()).first].length;
+      REQUIRE(a == Approx(b).epsilon(1e-12));
+    } else {
+      ++missing;
+    }
+    // Remove a few edges anywhere (one on the path when there is one), and
+    // put back a few removed before.
+    const int removals = rng.uniformInt(1, 10);
+    for (int r = 0; r < removals && roadmap.edgeCount() > 0; ++r) {
+      Edge e;
+      if (r == 0 && incremental) {
+        const std::size_t i = static_cast<std::size_t>(rng.uniformInt(0, static_cast<int>(incremental->size()) - 2));
+        e = boost::edge((*incremental)[i], (*incremental)[i + 1], roadmap.graph()).first;
+      } else {
+        auto it = boost::edges(roadmap.graph()).first;
+        std::advance(it, rng.uniformInt(0, static_cast<int>(roadmap.edgeCount()) - 1));
+        e = *it;
+      }
+      removed.emplace_back(boost::source(e, roadmap.graph()), boost::target(e, roadmap.graph()));
+      roadmap.removeEdge(e);
+    }
+    const int returns = rng.uniformInt(0, 7);
+    for (int r = 0; r < returns && !removed.empty(); ++r) {
+      const std::size_t i = static_cast<std::size_t>(rng.uniformInt(0, static_cast<int>(removed.size()) - 1));
+      roadmap.addEdge(removed[i].first, removed[i].second, EdgeState::Unchecked);
+      removed.erase(removed.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+  INFO(found << " paths, " << missing << " searches without one");
+  REQUIRE(found > 50);
+  REQUIRE(missing > 0);
+  REQUIRE(roadmap.incrementalSearchFallbacks() == 0);
+}
+
 TEST_CASE(
     "nearest vertices on an embedding: the same k nearest and radius sets as brute force, with few metric "
     "evaluations",
