@@ -170,27 +170,28 @@ TEST_CASE("budgeted checker: without final-path verification the result says the
   REQUIRE(result.planner_stats.verification_failures == 0);
 }
 
-TEST_CASE(
-    "the incremental search answers every query as Boost's A* from scratch does, and proves the start's component "
-    "when there is no path",
-    "[planning]") {
-  // Lazy PRM's pattern on a random 2D roadmap: search, remove an edge of the
-  // path found, sometimes grow the roadmap, search again.
-  const Problem problem = loadProblem(test::problemFile("maze2d"));
-  const Robot& robot = *problem.robot;
-  ompl::RNG rng(17);
-  Roadmap roadmap(robot);
-  roadmap.addVertex(problem.start);
-  roadmap.addVertex(problem.goal);
-  auto grow = [&](int count) {
+namespace {
+/// A roadmap between maze2d's start and goal, grown by random vertices each
+/// joined to its k nearest, for the incremental search's tests.
+struct RandomRoadmap {
+  Problem problem = loadProblem(test::problemFile("maze2d"));
+  ompl::RNG rng;
+  Roadmap roadmap{*problem.robot};
+
+  explicit RandomRoadmap(std::uint32_t seed) : rng(seed) {
+    roadmap.addVertex(problem.start);
+    roadmap.addVertex(problem.goal);
+  }
+  void grow(int count, std::size_t k) {
     for (int i = 0; i < count; ++i) {
       Config q;
-      robot.sampleUniform(rng, q);
+      problem.robot->sampleUniform(rng, q);
       const Vertex v = roadmap.addVertex(q);
-      for (Vertex n : roadmap.neighbours(v, 6, 0.0)) roadmap.addEdge(n, v, EdgeState::Unchecked);
+      for (Vertex n : roadmap.neighbours(v, k, 0.0)) roadmap.addEdge(n, v, EdgeState::Unchecked);
     }
-  };
-  auto length = [&](const std::vector<Vertex>& path) {
+  }
+  /// The summed lengths of a path's edges (each step must be an edge).
+  double length(const std::vector<Vertex>& path) const {
     double sum = 0;
     for (std::size_t i = 0; i + 1 < path.size(); ++i) {
       const auto [e, exists] = boost::edge(path[i], path[i + 1], roadmap.graph());
@@ -198,7 +199,21 @@ TEST_CASE(
       sum += roadmap.graph()[e].length;
     }
     return sum;
-  };
+  }
+};
+}  // namespace
+
+TEST_CASE(
+    "the incremental search answers every query as Boost's A* from scratch does, and proves the start's component "
+    "when there is no path",
+    "[planning]") {
+  // Lazy PRM's pattern on a random 2D roadmap: search, remove an edge of the
+  // path found, sometimes grow the roadmap, search again.
+  RandomRoadmap random(17);
+  Roadmap& roadmap = random.roadmap;
+  ompl::RNG& rng = random.rng;
+  auto grow = [&](int count) { random.grow(count, 6); };
+  auto length = [&](const std::vector<Vertex>& path) { return random.length(path); };
   grow(300);
   int found = 0, missing = 0, goalSmaller = 0;
   for (int round = 0; round < 400; ++round) {
@@ -433,18 +448,10 @@ TEST_CASE("the incremental search stays exact when any edges come and go between
   // that vertices whose parent lost its cost (queued under a lower bound,
   // their edges not yet scanned) are relaxed, lose a parent again and are
   // reconnected before they are popped.
-  const Problem problem = loadProblem(test::problemFile("maze2d"));
-  const Robot& robot = *problem.robot;
-  ompl::RNG rng(29);
-  Roadmap roadmap(robot);
-  roadmap.addVertex(problem.start);
-  roadmap.addVertex(problem.goal);
-  for (int i = 0; i < 400; ++i) {
-    Config q;
-    robot.sampleUniform(rng, q);
-    const Vertex v = roadmap.addVertex(q);
-    for (Vertex n : roadmap.neighbours(v, 5, 0.0)) roadmap.addEdge(n, v, EdgeState::Unchecked);
-  }
+  RandomRoadmap random(29);
+  Roadmap& roadmap = random.roadmap;
+  ompl::RNG& rng = random.rng;
+  random.grow(400, 5);
   std::vector<std::pair<Vertex, Vertex>> removed;
   int found = 0, missing = 0;
   for (int round = 0; round < 300; ++round) {
@@ -453,15 +460,7 @@ TEST_CASE("the incremental search stays exact when any edges come and go between
     REQUIRE(incremental.has_value() == reference.has_value());
     if (incremental) {
       ++found;
-      double a = 0, b = 0;
-      for (std::size_t i = 0; i + 1 < incremental->size(); ++i) {
-        const auto [e, exists] = boost::edge((*incremental)[i], (*incremental)[i + 1], roadmap.graph());
-        REQUIRE(exists);
-        a += roadmap.graph()[e].length;
-      }
-      for (std::size_t i = 0; i + 1 < reference->size(); ++i)
-        b += roadmap.graph()[boost::edge((*reference)[i], (*reference)[i + 1], roadmap.graph()).first].length;
-      REQUIRE(a == Approx(b).epsilon(1e-12));
+      REQUIRE(random.length(*incremental) == Approx(random.length(*reference)).epsilon(1e-12));
     } else {
       ++missing;
     }
