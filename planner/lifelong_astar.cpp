@@ -79,8 +79,7 @@ void LifelongAStar::parentLost(Vertex v) {
   // relaxations to come and some value >= that floor: its key has a lower
   // bound without a scan over its edges, which waits until v is popped.
   // Most such vertices are frontier vertices the search never pops again
-  // (on the Panda's lazy roadmaps, scans at every raise were 570 000 per
-  // 2 400 searches, a fifth of lazy PRM's time).
+  // (on the Panda's lazy roadmaps, most of the scans made at every raise).
   State& s = state(v);
   s.floor = s.stale ? std::min(s.floor, s.rhs) : s.rhs;
   s.rhs = kInfinity;
