@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <iterator>
 #include <linux/magic.h>
 #include <sstream>
 #include <sys/file.h>
@@ -369,9 +370,14 @@ class SvgCanvas {
     scale_ = size / std::max(w, h);
   }
   std::string point(const Eigen::Vector3d& p) const {
+    std::string out;
+    appendPoint(out, p);
+    return out;
+  }
+  void appendPoint(std::string& out, const Eigen::Vector3d& p) const {
     const double x = offsetX_ + (p[view_.horizontal] - box_.min()[view_.horizontal]) * scale_;
     const double y = 30 + size_ - (p[view_.vertical] - box_.min()[view_.vertical]) * scale_;
-    return fmt::format("{:.2f},{:.2f}", x, y);
+    fmt::format_to(std::back_inserter(out), "{:.2f},{:.2f}", x, y);
   }
   std::string triangles(const Mesh& mesh, const Transform& pose, const std::string& style) const {
     std::string out = fmt::format("<g style=\"{}\">", style);
@@ -380,11 +386,23 @@ class SvgCanvas {
                          point(pose * mesh.vertices[t[1]]), point(pose * mesh.vertices[t[2]]));
     return out + "</g>\n";
   }
-  std::string line(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const std::string& style) const {
-    const auto pa = point(a), pb = point(b);
-    const auto ca = pa.find(','), cb = pb.find(',');
-    return fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" style=\"{}\"/>", pa.substr(0, ca),
-                       pa.substr(ca + 1), pb.substr(0, cb), pb.substr(cb + 1), style);
+  /// One <path> of straight segments between `points`, pairs of indices
+  /// into them: a roadmap of 10^5 edges as 10^5 <line> elements, each with
+  /// its style and each point formatted again per edge, took longer to write
+  /// than the planner took to build it. Each point is formatted once.
+  std::string segments(const std::vector<Eigen::Vector3d>& points,
+                       const std::vector<std::pair<std::size_t, std::size_t>>& pairs, const std::string& style,
+                       const std::string& name) const {
+    std::vector<std::string> shown(points.size());
+    std::string out = fmt::format("<path class=\"{}\" style=\"fill:none;{}\" d=\"", name, style);
+    for (const auto& [a, b] : pairs) {
+      for (const std::size_t i : {a, b}) {
+        if (shown[i].empty()) appendPoint(shown[i], points[i]);
+        out += i == a ? 'M' : 'L';
+        out += shown[i];
+      }
+    }
+    return out + "\"/>\n";
   }
 
  private:
@@ -463,6 +481,15 @@ std::string sceneSvg(const Problem& problem, const PlanResult& result) {
       out += canvas.triangles(robot.links()[i].mesh, linkPoses[i], style);
     return out;
   };
+  // The reference points once for every view (forward kinematics for an arm).
+  std::vector<Eigen::Vector3d> roadmapPoints, pathPoints;
+  roadmapPoints.reserve(result.roadmap_configs.size());
+  for (const auto& q : result.roadmap_configs) roadmapPoints.push_back(referencePoint(robot, q));
+  for (const auto& q : result.path) pathPoints.push_back(referencePoint(robot, q));
+  std::vector<std::pair<std::size_t, std::size_t>> freeEdges, uncheckedEdges, pathSteps;
+  for (const auto& [a, b, state] : result.roadmap_edge_list)
+    (state == EdgeState::Free ? freeEdges : uncheckedEdges).emplace_back(a, b);
+  for (std::size_t i = 0; i + 1 < pathPoints.size(); ++i) pathSteps.emplace_back(i, i + 1);
   for (std::size_t v = 0; v < views.size(); ++v) {
     const double offsetX = margin + v * (size + margin);
     SvgCanvas canvas(box, views[v], offsetX, size);
@@ -470,18 +497,13 @@ std::string sceneSvg(const Problem& problem, const PlanResult& result) {
                        markupEscaped(problem.name), views[v].title);
     for (const auto& o : problem.scene->obstacles())
       svg += canvas.triangles(o.mesh, o.pose, "fill:#555;stroke:#555;stroke-width:0.3");
-    std::vector<Eigen::Vector3d> points;
-    for (const auto& q : result.roadmap_configs) points.push_back(referencePoint(robot, q));
-    svg += "<g>";
-    for (const auto& [a, b, state] : result.roadmap_edge_list) {
-      const char* style = state == EdgeState::Free ? "stroke:#9ab;stroke-width:0.6" : "stroke:#ddd;stroke-width:0.4";
-      svg += canvas.line(points[a], points[b], style);
-    }
-    svg += "</g>\n";
+    // Unchecked edges first, below the edges known free.
+    if (!uncheckedEdges.empty())
+      svg += canvas.segments(roadmapPoints, uncheckedEdges, "stroke:#ddd;stroke-width:0.4", "roadmap-unchecked");
+    if (!freeEdges.empty())
+      svg += canvas.segments(roadmapPoints, freeEdges, "stroke:#9ab;stroke-width:0.6", "roadmap-free");
     for (const auto& q : shown) svg += drawRobot(canvas, q, "fill:#36c;fill-opacity:0.12;stroke:none");
-    for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
-      svg += canvas.line(referencePoint(robot, result.path[i]), referencePoint(robot, result.path[i + 1]),
-                         "stroke:#c30;stroke-width:2");
+    if (!pathSteps.empty()) svg += canvas.segments(pathPoints, pathSteps, "stroke:#c30;stroke-width:2", "path");
     svg += drawRobot(canvas, problem.start, "fill:#2a2;fill-opacity:0.7;stroke:none");
     svg += drawRobot(canvas, problem.goal, "fill:#d22;fill-opacity:0.7;stroke:none");
   }

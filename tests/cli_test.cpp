@@ -12,6 +12,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <regex>
@@ -57,6 +58,54 @@ TEST_CASE("plan writes path, stats and picture and verify accepts the path", "[c
   REQUIRE(json.find("\"seed\": 3") != std::string::npos);
   REQUIRE(cli({"verify", problem.string(), (dir.path / "out/path.csv").string()}).code == 0);
   REQUIRE(cli({"validate", problem.string()}).code == 0);
+}
+
+namespace {
+/// How many segments (moves) the picture's <path> elements of class `name` hold, summed over the views.
+std::size_t pictureSegments(const std::string& svg, const std::string& name) {
+  std::size_t segments = 0;
+  const std::string opening = "<path class=\"" + name + "\"";
+  for (std::size_t at = svg.find(opening); at != std::string::npos; at = svg.find(opening, at + 1)) {
+    const std::size_t from = svg.find(" d=\"", at) + 4, to = svg.find('"', from);
+    const std::string d = svg.substr(from, to - from);
+    const auto moves = static_cast<std::size_t>(std::count(d.begin(), d.end(), 'M'));
+    REQUIRE(static_cast<std::size_t>(std::count(d.begin(), d.end(), 'L')) == moves);
+    segments += moves;
+  }
+  return segments;
+}
+}  // namespace
+
+TEST_CASE("the picture draws every roadmap edge and every path step once per view", "[cli]") {
+  TempDir dir;
+  const auto planar = dir.write("p.yaml", kValidProblem);
+  struct Case {
+    std::vector<std::string> args;
+    std::size_t views;
+  };
+  const std::vector<Case> cases = {
+      {{planar.string(), "--planner", "lazy_prm", "--seed", "2"}, 1},
+      {{planar.string(), "--planner", "prm", "--seed", "2"}, 1},
+      {{test::problemFile("bug_trap3d").string(), "--planner", "lazy_prm", "--seed", "1", "--set",
+        "limits.samples=3000"},
+       2},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"plan"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    args.insert(args.end(), {"--out", (dir.path / "out").string()});
+    const Run run = cli(args);
+    INFO(run.err);
+    REQUIRE((run.code == 0 || run.code == 1));
+    const auto stats = nlohmann::json::parse(test::readText(dir.path / "out/stats.json"));
+    const std::string svg = test::readText(dir.path / "out/scene.svg");
+    const auto edges = stats["roadmap_edges"].get<std::size_t>();
+    REQUIRE(edges > 0);
+    CHECK(pictureSegments(svg, "roadmap-free") + pictureSegments(svg, "roadmap-unchecked") == c.views * edges);
+    const auto waypoints = stats["waypoints"].get<std::size_t>();
+    CHECK(pictureSegments(svg, "path") == c.views * (waypoints > 0 ? waypoints - 1 : 0));
+    fs::remove_all(dir.path / "out");
+  }
 }
 
 TEST_CASE("verify rejects a path through an obstacle with exit code 1", "[cli]") {
