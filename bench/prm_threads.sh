@@ -4,6 +4,8 @@
 # and whether the paths and roadmap sizes are the same (they must be).
 #
 #   bench/prm_threads.sh [SEEDS]      (default 5 seeds per problem)
+#   REPS=N: run each seed N times on each thread count (default 1): runs of
+#   a few milliseconds vary by tens of percent from one run to the next
 #   PLANNER=lazy_prm: lazy PRM instead (its batches' sampling and
 #   neighbour searches run on every thread, its path checks on one); the
 #   shipped bug_trap3d joins the problems
@@ -17,6 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PRMKIT=${PRMKIT:-build/release/app/prmkit}
 SEEDS=${1:-5}
+REPS=${REPS:-1}
 PLANNER=${PLANNER:-prm}
 B=${PRMKIT_BENCHDATA:-../shared/benchdata}/mbm_panda_vamp
 work=$(mktemp -d)
@@ -47,13 +50,15 @@ total1=0; total2=0
 for p in "${problems[@]}"; do
   sum1=0; sum2=0; same=yes
   for seed in $(seq 1 "$SEEDS"); do
-    read -r t1 v1 s1 < <(run "$p" "$seed" 1)
-    read -r t2 v2 s2 < <(run "$p" "$seed" 2)
-    [ "$v1" = "$v2" ] && [ "$s1" = "$s2" ] || same=no
-    if [ -f "$work/t1/path.csv" ] || [ -f "$work/t2/path.csv" ]; then
-      cmp -s "$work/t1/path.csv" "$work/t2/path.csv" || same=no
-    fi
-    sum1=$(python3 -c "print($sum1 + $t1)"); sum2=$(python3 -c "print($sum2 + $t2)")
+    for _ in $(seq 1 "$REPS"); do
+      read -r t1 v1 s1 < <(run "$p" "$seed" 1)
+      read -r t2 v2 s2 < <(run "$p" "$seed" 2)
+      [ "$v1" = "$v2" ] && [ "$s1" = "$s2" ] || same=no
+      if [ -f "$work/t1/path.csv" ] || [ -f "$work/t2/path.csv" ]; then
+        cmp -s "$work/t1/path.csv" "$work/t2/path.csv" || same=no
+      fi
+      sum1=$(python3 -c "print($sum1 + $t1)"); sum2=$(python3 -c "print($sum2 + $t2)")
+    done
   done
   total1=$(python3 -c "print($total1 + $sum1)"); total2=$(python3 -c "print($total2 + $sum2)")
   printf '%-36s %10.3f %10.3f %7.2fx  %s\n' "$p" "$sum1" "$sum2" "$(python3 -c "print($sum1 / $sum2)")" "$same"

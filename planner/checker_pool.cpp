@@ -1,6 +1,9 @@
 #include "planner/checker_pool.h"
 
+#include <algorithm>
 #include <chrono>
+#include <sched.h>
+#include <vector>
 #include <utility>
 
 namespace prmkit {
@@ -22,6 +25,27 @@ bool pollFor(Ready ready) {
   } while (std::chrono::steady_clock::now() < until);
   return ready();
 }
+
+/// Moves the calling thread to the `offset`-th CPU after `callerCpu` among
+/// those it may run on, then lets it run on all of them again. Linux starts a
+/// new thread on its creator's CPU and moves it only when it balances load,
+/// every few milliseconds; a worker that polls for work there meanwhile
+/// shares that CPU with the caller, and a run of a few milliseconds gains
+/// nothing from its second thread. Once moved, a thread stays where it is
+/// unless the load calls for a move.
+void startAwayFrom(int callerCpu, std::size_t offset) {
+  cpu_set_t allowed;
+  if (callerCpu < 0 || sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+  const auto caller = std::find(cpus.begin(), cpus.end(), callerCpu);
+  if (cpus.size() < 2 || caller == cpus.end()) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpus[(static_cast<std::size_t>(caller - cpus.begin()) + offset) % cpus.size()], &one);
+  if (sched_setaffinity(0, sizeof one, &one) == 0) sched_setaffinity(0, sizeof allowed, &allowed);
+}
 }  // namespace
 
 std::size_t resolveThreads(std::size_t requested) {
@@ -31,7 +55,12 @@ std::size_t resolveThreads(std::size_t requested) {
 
 CheckerPool::CheckerPool(Checker& checker, std::size_t threads) : checker_(checker) {
   for (std::size_t i = 1; i < threads; ++i) clones_.push_back(checker.clone());
-  for (std::size_t i = 1; i < threads; ++i) workers_.emplace_back([this, i] { work(i); });
+  const int callerCpu = sched_getcpu();
+  for (std::size_t i = 1; i < threads; ++i)
+    workers_.emplace_back([this, i, callerCpu] {
+      startAwayFrom(callerCpu, i);
+      work(i);
+    });
 }
 
 CheckerPool::~CheckerPool() {
