@@ -386,21 +386,26 @@ class SvgCanvas {
                          point(pose * mesh.vertices[t[1]]), point(pose * mesh.vertices[t[2]]));
     return out + "</g>\n";
   }
-  /// One <path> of straight segments between `points`, pairs of indices
-  /// into them: a roadmap of 10^5 edges as 10^5 <line> elements, each with
-  /// its style and each point formatted again per edge, took longer to write
-  /// than the planner took to build it. Each point is formatted once.
-  std::string segments(const std::vector<Eigen::Vector3d>& points,
-                       const std::vector<std::pair<std::size_t, std::size_t>>& pairs, const std::string& style,
-                       const std::string& name) const {
+  /// Each point as the view shows it ("x,y"), formatted once for all the
+  /// segments that end at it.
+  std::vector<std::string> formatted(const std::vector<Eigen::Vector3d>& points) const {
     std::vector<std::string> shown(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) appendPoint(shown[i], points[i]);
+    return shown;
+  }
+  /// One <path> of straight segments between points formatted by
+  /// `formatted`, pairs of indices into them: a roadmap of 10^5 edges as 10^5
+  /// <line> elements, each with its style and both ends formatted again per
+  /// edge, took longer to write than the planner took to build it.
+  static std::string segments(const std::vector<std::string>& shown,
+                              const std::vector<std::pair<std::size_t, std::size_t>>& pairs, const std::string& style,
+                              const std::string& name) {
     std::string out = fmt::format("<path class=\"{}\" style=\"fill:none;{}\" d=\"", name, style);
     for (const auto& [a, b] : pairs) {
-      for (const std::size_t i : {a, b}) {
-        if (shown[i].empty()) appendPoint(shown[i], points[i]);
-        out += i == a ? 'M' : 'L';
-        out += shown[i];
-      }
+      out += 'M';
+      out += shown[a];
+      out += 'L';
+      out += shown[b];
     }
     return out + "\"/>\n";
   }
@@ -498,12 +503,14 @@ std::string sceneSvg(const Problem& problem, const PlanResult& result) {
     for (const auto& o : problem.scene->obstacles())
       svg += canvas.triangles(o.mesh, o.pose, "fill:#555;stroke:#555;stroke-width:0.3");
     // Unchecked edges first, below the edges known free.
+    const std::vector<std::string> roadmapShown = canvas.formatted(roadmapPoints);
     if (!uncheckedEdges.empty())
-      svg += canvas.segments(roadmapPoints, uncheckedEdges, "stroke:#ddd;stroke-width:0.4", "roadmap-unchecked");
+      svg += SvgCanvas::segments(roadmapShown, uncheckedEdges, "stroke:#ddd;stroke-width:0.4", "roadmap-unchecked");
     if (!freeEdges.empty())
-      svg += canvas.segments(roadmapPoints, freeEdges, "stroke:#9ab;stroke-width:0.6", "roadmap-free");
+      svg += SvgCanvas::segments(roadmapShown, freeEdges, "stroke:#9ab;stroke-width:0.6", "roadmap-free");
     for (const auto& q : shown) svg += drawRobot(canvas, q, "fill:#36c;fill-opacity:0.12;stroke:none");
-    if (!pathSteps.empty()) svg += canvas.segments(pathPoints, pathSteps, "stroke:#c30;stroke-width:2", "path");
+    if (!pathSteps.empty())
+      svg += SvgCanvas::segments(canvas.formatted(pathPoints), pathSteps, "stroke:#c30;stroke-width:2", "path");
     svg += drawRobot(canvas, problem.start, "fill:#2a2;fill-opacity:0.7;stroke:none");
     svg += drawRobot(canvas, problem.goal, "fill:#d22;fill-opacity:0.7;stroke:none");
   }
