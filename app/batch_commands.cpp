@@ -166,11 +166,12 @@ Command experimentCommand(CLI::App& app, std::ostream& out) {
             const LinLiResult result = runLinLi(experiment);
             const std::string tables = linLiMarkdown(experiment, result);
             out << tables;
-            OutputFiles files(a->out);
+            OutputFiles files;
             files.add("table1.csv", linLiTable1Csv(result));
             files.add("table2.csv", linLiTable2Csv(result));
             files.add("tables.md", tables);
-            for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+            const FolderLock lock(a->out, FolderLock::Wait::Yes);
+            for (const auto& written : files.commit(lock)) out << fmt::format("wrote {}\n", written.string());
             return kOk;
           }};
 }

@@ -147,13 +147,14 @@ struct VerifyArgs {
   ProblemArgs problem;
   std::string pathFile, htmlFile;
   double eps = 0;
-  bool independent = false;
+  bool independent = false, collisionsOnly = false;
   double independentResolution = kIndependentResolution;
 };
 
 Command verifyCommand(CLI::App& app, std::ostream& out) {
   auto a = std::make_shared<VerifyArgs>();
-  auto* sub = app.add_subcommand("verify", "dense check of a path file; exit 0 if collision-free, 1 if not");
+  auto* sub = app.add_subcommand(
+      "verify", "dense check of a path file; exit 0 if collision-free from start to goal, 1 if not, 2 for bad input");
   a->problem.addTo(sub);
   sub->add_option("path", a->pathFile, "path written by plan (path.csv, or path.txt / an OMPL.app .path file)")
       ->required();
@@ -168,8 +169,11 @@ Command verifyCommand(CLI::App& app, std::ostream& out) {
                 "code); a collision only it finds is reported as a disagreement");
   sub->add_option("--independent-resolution", a->independentResolution,
                   "C-space step of --independent as a fraction of the extent (default 1e-4)");
+  sub->add_flag("--collisions-only", a->collisionsOnly,
+                "judge collision-freeness alone: a path that does not begin at the start or end at the goal is "
+                "reported (how far, in metres and degrees) but not rejected");
   return {sub, [a, sub, &out] {
-            VerifyOptions options{a->pathFile, a->htmlFile, std::nullopt, std::nullopt};
+            VerifyOptions options{a->pathFile, a->htmlFile, std::nullopt, std::nullopt, a->collisionsOnly};
             if (sub->count("--eps")) options.eps = a->eps;
             if (a->independent || sub->count("--independent-resolution"))
               options.independent_resolution = a->independentResolution;

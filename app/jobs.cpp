@@ -23,9 +23,8 @@ constexpr double kLongestSetupDeadline_s = 1e9;
 /// Writes a run's files holding the folder's lock, so that two runs sharing
 /// `--out` leave the files of one of them.
 void commitUnderLock(OutputFiles& files, const std::string& outDir, std::ostream& out) {
-  std::filesystem::create_directories(outDir);
   const FolderLock lock(outDir, FolderLock::Wait::Yes);
-  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+  for (const auto& written : files.commit(lock)) out << fmt::format("wrote {}\n", written.string());
 }
 }  // namespace
 
@@ -55,7 +54,7 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
     const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out << fmt::format("not solved (time limit): {} after {:.3f} s of setup (time limit {:g} s)\n", e.what(), setup,
                        timeLimit);
-    OutputFiles files(outDir);
+    OutputFiles files;
     files.remove("path.csv");
     files.remove("path.txt");
     files.add("stats.json", setupTimeLimitJson(file, e.what(), setup, timeLimit));
@@ -95,7 +94,7 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
     out << fmt::format(
         "nodes from {}: {} nodes from {} samples drawn, {:.1f} static checks per node, {} nodes on the path\n",
         source.source, source.nodes, source.samples_drawn, source.staticChecksPerNode(), source.nodes_on_path);
-  OutputFiles files(outDir);
+  OutputFiles files;
   if (result.solved) {
     files.add("path.csv", pathCsv(*problem.robot, result.path));
     files.add("path.txt", pathText(result.path));
@@ -175,10 +174,7 @@ int check(const std::string& file, const LoadOptions& options, std::uint32_t see
     out << "\n";
   }
   if (!o.outFile.empty()) {
-    const std::filesystem::path target(o.outFile);
-    OutputFiles files(target.has_parent_path() ? target.parent_path() : std::filesystem::path("."));
-    files.add(target.filename().string(), edgeVerdictsCsv(report));
-    for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+    out << fmt::format("wrote {}\n", writeFileAtomically(o.outFile, edgeVerdictsCsv(report)).string());
   }
   return kOk;
 }
@@ -194,22 +190,39 @@ int verify(const std::string& file, const LoadOptions& options, const VerifyOpti
   const auto path = readPath(o.path_file, *problem.robot);
   if (o.independent_resolution && !(*o.independent_resolution > 0 && *o.independent_resolution <= 1))
     throw InputError("--independent-resolution must be a fraction of the C-space extent in (0, 1]");
-  const VerifyResult verdict = verifyPath(problem, path, eps, o.independent_resolution);
+  const VerifyResult verdict = verifyPath(problem, path, eps, o.independent_resolution,
+                                          o.collisions_only ? Endpoints::NotJudged : Endpoints::Judged);
   if (!o.html_file.empty()) {
-    const std::filesystem::path target(o.html_file);
-    OutputFiles files(target.has_parent_path() ? target.parent_path() : std::filesystem::path("."));
-    files.add(target.filename().string(), viewerPage(verifyViewerData(problem, path, verdict, eps)));
-    for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+    out << fmt::format(
+        "wrote {}\n",
+        writeFileAtomically(o.html_file, viewerPage(verifyViewerData(problem, path, verdict, eps))).string());
   }
-  if (verdict.valid) {
+  // Endpoint gaps are said whether or not they decide the verdict, and
+  // beside a collision too: a path that is free but ends elsewhere is a
+  // different finding from a path that collides.
+  auto gaps = [&] {
+    std::string text;
+    if (verdict.start_gap)
+      text += fmt::format("{}: the first waypoint is not the start configuration: {}\n", o.path_file,
+                          verdict.start_gap->describe());
+    if (verdict.goal_gap)
+      text += fmt::format("{}: the last waypoint is not the goal configuration: {}\n", o.path_file,
+                          verdict.goal_gap->describe());
+    return text;
+  };
+  if (verdict.collision_free)
     out << fmt::format("{}: collision-free ({} waypoints, eps {:.3g} m{})\n", o.path_file, path.size(), eps,
                        o.independent_resolution
                            ? fmt::format("; independent check: {} configurations, step {:g} of the extent",
                                          verdict.independent_configurations, *o.independent_resolution)
                            : "");
-    return kOk;
-  }
-  out << fmt::format("{}: INVALID: {} (eps {:.3g} m)\n", o.path_file, verdict.message, eps);
+  else
+    out << fmt::format("{}: INVALID: {} (eps {:.3g} m)\n", o.path_file, verdict.message, eps);
+  out << gaps();
+  if (verdict.valid) return kOk;
+  if (verdict.collision_free)
+    out << fmt::format("{}: INVALID: {} (--collisions-only judges collision-freeness alone)\n", o.path_file,
+                       verdict.start_gap ? "it does not begin at the start" : "it does not end at the goal");
   return kFailed;
 }
 

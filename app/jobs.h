@@ -40,6 +40,7 @@ struct VerifyOptions {
   std::string html_file;                         // empty: no viewer page
   std::optional<double> eps;                     // m; none: defaultVerifyEps
   std::optional<double> independent_resolution;  // fraction of the extent; none: no independent check
+  bool collisions_only = false;                  // the endpoints are reported, not judged
 };
 
 /// `prmkit verify`: kOk when the path is collision-free, kFailed when not.

@@ -3,6 +3,7 @@
 #include "environments/setup_deadline.h"
 
 #include "environments/input_file.h"
+#include "environments/mesh_file_system.h"
 
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
@@ -467,39 +468,46 @@ Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Ei
 
 namespace {
 
-/// Every triangle of the scene's node tree, with the nodes' transforms. The
-/// tree comes from the file (COLLADA instancing can make it deep and wide), so
-/// it is walked with an explicit stack and bounded in nodes and triangles.
-void collectNodes(const aiScene* scene, const std::filesystem::path& file, Mesh& out) {
-  std::vector<std::pair<const aiNode*, aiMatrix4x4>> stack{{scene->mRootNode, scene->mRootNode->mTransformation}};
+/// Calls visit(mesh, transform) for every mesh of every node, the node tree
+/// in preorder (a node's meshes, then its children in order) with the
+/// nodes' transforms composed from the root's. The tree comes from the file
+/// (COLLADA instancing can make it deep and wide), so it is walked with an
+/// explicit stack and bounded in nodes.
+template <class Visit>
+void forEachNodeMesh(const aiScene& scene, const std::filesystem::path& file, Visit&& visit) {
+  std::vector<std::pair<const aiNode*, aiMatrix4x4>> stack{{scene.mRootNode, scene.mRootNode->mTransformation}};
   std::size_t visited = 0;
   while (!stack.empty()) {
     const auto [node, transform] = stack.back();
     stack.pop_back();
     if (++visited > kMaxMeshNodes)
       throw MeshLoadError(fmt::format("mesh file '{}' has more than {} scene nodes", file.string(), kMaxMeshNodes));
-    for (unsigned int i = 0; i < node->mNumMeshes; ++i) {
-      const aiMesh* mesh = scene->mMeshes[node->mMeshes[i]];
-      if (out.triangles.size() + mesh->mNumFaces > kMaxMeshTriangles ||
-          out.vertices.size() + mesh->mNumVertices > 3 * kMaxMeshTriangles)
-        throw MeshLoadError(fmt::format("mesh file '{}' has more than {} triangles (or three times as many vertices)",
-                                        file.string(), kMaxMeshTriangles));
-      const int offset = static_cast<int>(out.vertices.size());
-      for (unsigned int v = 0; v < mesh->mNumVertices; ++v) {
-        const aiVector3D p = transform * mesh->mVertices[v];
-        out.vertices.emplace_back(p.x, p.y, p.z);
-      }
-      for (unsigned int f = 0; f < mesh->mNumFaces; ++f) {
-        const aiFace& face = mesh->mFaces[f];
-        if (face.mNumIndices != 3) continue;  // points and lines carry no volume
-        out.triangles.push_back({offset + static_cast<int>(face.mIndices[0]),
-                                 offset + static_cast<int>(face.mIndices[1]),
-                                 offset + static_cast<int>(face.mIndices[2])});
-      }
-    }
+    for (unsigned int i = 0; i < node->mNumMeshes; ++i) visit(*scene.mMeshes[node->mMeshes[i]], transform);
     for (unsigned int c = node->mNumChildren; c-- > 0;)
       stack.emplace_back(node->mChildren[c], transform * node->mChildren[c]->mTransformation);
   }
+}
+
+/// Every triangle of the scene's node tree, with the nodes' transforms,
+/// bounded in triangles.
+void collectNodes(const aiScene& scene, const std::filesystem::path& file, Mesh& out) {
+  forEachNodeMesh(scene, file, [&](const aiMesh& mesh, const aiMatrix4x4& transform) {
+    if (out.triangles.size() + mesh.mNumFaces > kMaxMeshTriangles ||
+        out.vertices.size() + mesh.mNumVertices > 3 * kMaxMeshTriangles)
+      throw MeshLoadError(fmt::format("mesh file '{}' has more than {} triangles (or three times as many vertices)",
+                                      file.string(), kMaxMeshTriangles));
+    const int offset = static_cast<int>(out.vertices.size());
+    for (unsigned int v = 0; v < mesh.mNumVertices; ++v) {
+      const aiVector3D p = transform * mesh.mVertices[v];
+      out.vertices.emplace_back(p.x, p.y, p.z);
+    }
+    for (unsigned int f = 0; f < mesh.mNumFaces; ++f) {
+      const aiFace& face = mesh.mFaces[f];
+      if (face.mNumIndices != 3) continue;  // points and lines carry no volume
+      out.triangles.push_back({offset + static_cast<int>(face.mIndices[0]), offset + static_cast<int>(face.mIndices[1]),
+                               offset + static_cast<int>(face.mIndices[2])});
+    }
+  });
 }
 
 /// A COLLADA `count` attribute, or an index in `<p>`, `<vcount>`, `<v>` or
@@ -614,7 +622,33 @@ void checkColladaNodeGraph(const std::filesystem::path& file) {
 
 }  // namespace
 
-Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scale) {
+namespace {
+
+/// Corners of polygon faces before triangulation: assimp's ear clipping is
+/// quadratic in a face's corners, so one face of 10^5 corners in a small OBJ
+/// would take minutes. Bounded per face and in the sum of squares over faces.
+void checkPolygonCorners(const aiScene& scene, const std::filesystem::path& file) {
+  std::uintmax_t work = 0;
+  for (unsigned int m = 0; m < scene.mNumMeshes; ++m) {
+    const aiMesh* mesh = scene.mMeshes[m];
+    for (unsigned int f = 0; f < mesh->mNumFaces; ++f) {
+      const std::uintmax_t corners = mesh->mFaces[f].mNumIndices;
+      if (corners > kMaxFaceCorners)
+        throw MeshLoadError(fmt::format("mesh file '{}': a face has {} corners, more than {}", file.string(), corners,
+                                        kMaxFaceCorners));
+      if (corners > 3) work += corners * corners;
+      if (work > kMaxTriangulationWork)
+        throw MeshLoadError(fmt::format(
+            "mesh file '{}': its polygons are too large to triangulate (sum of squared corner counts above {})",
+            file.string(), kMaxTriangulationWork));
+    }
+  }
+}
+
+/// The file as assimp reads it with the post-processing `flags`, after every
+/// check of the file and of the files it names (MeshFileSystem). The scene
+/// belongs to `importer`.
+const aiScene& importChecked(Assimp::Importer& importer, const std::filesystem::path& file, unsigned int flags) {
   try {
     requireInputFile(file, kMaxMeshFileBytes, "mesh file");
   } catch (const InputFileError& e) {
@@ -627,11 +661,31 @@ Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scal
   if (extension == ".zae")
     throw MeshLoadError(fmt::format("mesh file '{}': zipped COLLADA is not read (unzip it to a .dae)", file.string()));
   if (extension == ".dae") checkColladaNodeGraph(file);
+  auto* files = new MeshFileSystem(file, kMaxMeshFileBytes);
+  importer.SetIOHandler(files);  // the importer owns it
+  auto failure = [&](const std::string& reason) {
+    std::string message = fmt::format("cannot read mesh file '{}': {}", file.string(),
+                                      reason.empty() ? std::string("assimp gave no reason") : reason);
+    for (const auto& refused : files->refusals()) message += fmt::format("; refused {}", refused);
+    return MeshLoadError(message);
+  };
+  // Read without post-processing first: polygon faces are checked before
+  // they are triangulated (Importer::ReadFile runs the same steps after its import).
+  const aiScene* scene = importer.ReadFile(file.string(), 0);
+  if (scene == nullptr || scene->mRootNode == nullptr) throw failure(importer.GetErrorString());
+  checkPolygonCorners(*scene, file);
+  checkSetupDeadline("reading mesh file", file.string());
+  scene = importer.ApplyPostProcessing(flags);
+  if (scene == nullptr || scene->mRootNode == nullptr) throw failure(importer.GetErrorString());
+  return *scene;
+}
+
+}  // namespace
+
+Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scale) {
   Assimp::Importer importer;
-  const aiScene* scene =
-      importer.ReadFile(file.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
-  if (scene == nullptr || scene->mRootNode == nullptr)
-    throw MeshLoadError(fmt::format("cannot read mesh file '{}': {}", file.string(), importer.GetErrorString()));
+  const aiScene& scene =
+      importChecked(importer, file, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
   Mesh mesh;
   collectNodes(scene, file, mesh);
   if (mesh.triangles.empty()) throw MeshLoadError(fmt::format("mesh file '{}' contains no triangles", file.string()));
@@ -641,6 +695,27 @@ Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scal
   }
   weldIdenticalVertices(mesh);
   return mesh;
+}
+
+Eigen::Vector3d omplAppVertexMean(const std::filesystem::path& file) {
+  Assimp::Importer importer;
+  const aiScene& scene = importChecked(importer, file,
+                                       aiProcess_GenNormals | aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                                           aiProcess_SortByPType | aiProcess_OptimizeGraph);
+  // OMPL.app's sum: every vertex of every mesh of every node, in the same
+  // order as its own walk, transformed and summed in single precision,
+  // divided by the count as a float.
+  aiVector3D sum(0, 0, 0);
+  std::size_t count = 0;
+  forEachNodeMesh(scene, file, [&](const aiMesh& mesh, const aiMatrix4x4& transform) {
+    for (unsigned int v = 0; v < mesh.mNumVertices; ++v) sum += transform * mesh.mVertices[v];
+    count += mesh.mNumVertices;
+  });
+  if (count == 0) throw MeshLoadError(fmt::format("mesh file '{}' has no vertices", file.string()));
+  sum /= static_cast<float>(count);
+  const Eigen::Vector3d mean(sum.x, sum.y, sum.z);
+  if (!mean.allFinite()) throw MeshLoadError(fmt::format("mesh file '{}' has a non-finite vertex", file.string()));
+  return mean;
 }
 
 }  // namespace prmkit

@@ -91,6 +91,15 @@ Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Ei
 /// hierarchy (root included) and then `scale`. Throws MeshLoadError.
 Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
 
+/// OMPL.app's reference point of a robot mesh (RigidBodyGeometry's robot
+/// center): the mean of the vertices as assimp returns them with OMPL.app's
+/// import flags (GenNormals, Triangulate, JoinIdenticalVertices, SortByPType,
+/// OptimizeGraph), the nodes' transforms applied, summed in single
+/// precision. Vertices that share a position but not a normal (double-sided
+/// faces, per-face normals) count once each, so this is not the mean of the
+/// welded mesh. Unscaled. Throws MeshLoadError.
+Eigen::Vector3d omplAppVertexMean(const std::filesystem::path& file);
+
 /// Largest magnitude of a coordinate (m, or rad for angles) prmkit accepts
 /// in meshes, poses and configuration bounds: squared differences stay far
 /// from overflow (a distance of infinite length broke the roadmap's search)
@@ -110,6 +119,10 @@ inline constexpr std::size_t kMaxSceneTriangles = 20'000'000;
 /// test are quadratic in them (cubic at worst).
 inline constexpr std::size_t kMaxPolygonPoints = 1000;
 inline constexpr std::size_t kMaxMeshNodes = 1'000'000;
+/// Most corners of one polygon face in a mesh file, and most work its
+/// polygons may ask of triangulation (the sum of their squared corner counts).
+inline constexpr std::size_t kMaxFaceCorners = 10'000;
+inline constexpr std::uintmax_t kMaxTriangulationWork = 400'000'000;
 
 struct MeshLoadError : InvalidInput {
   using InvalidInput::InvalidInput;

@@ -99,7 +99,11 @@ int runBenchmarkSet(const std::vector<std::filesystem::path>& folders, const Ben
   sweep.run_timeout_s = defaultRunTimeout(options.time_limit_s);
   const std::vector<std::string> robot{"robot.file=" + std::filesystem::absolute(options.urdf).string(),
                                        "robot.srdf=" + std::filesystem::absolute(options.srdf).string()};
+  std::set<std::filesystem::path> seen;
   for (const auto& folder : folders) {
+    std::error_code ec;
+    if (!seen.insert(std::filesystem::weakly_canonical(folder, ec)).second)
+      throw InputError(fmt::format("'{}': this folder is given twice (its problems would run twice)", folder.string()));
     auto files = requestFiles(folder);
     if (options.limit > 0 && files.size() > options.limit) files.resize(options.limit);
     for (const auto& file : files) {
@@ -128,9 +132,10 @@ int runBenchmarkSet(const std::vector<std::filesystem::path>& folders, const Ben
   const auto sets = summarizeSets(readRunsFile(options.out / "runs.jsonl"));
   const std::string table = setsMarkdown(sets, sweep.runs.front().combination(), options.time_limit_s);
   out << table;
-  OutputFiles files(options.out);
+  OutputFiles files;
   files.add("sets.md", table);
-  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
+  const FolderLock lock(options.out, FolderLock::Wait::Yes);
+  for (const auto& written : files.commit(lock)) out << fmt::format("wrote {}\n", written.string());
   std::size_t crashed = 0;
   for (const auto& s : sets) crashed += s.crashed;
   // Invalid problems are a finding about the set, not a failure of the run.

@@ -296,7 +296,7 @@ std::vector<std::string> plotSvgs(const std::filesystem::path& dir, const std::v
 }
 }  // namespace
 
-void writeReport(const std::filesystem::path& dir, const std::string& experiment, const std::vector<RunRecord>& records,
+void writeReport(const FolderLock& folder, const std::string& experiment, const std::vector<RunRecord>& records,
                  bool plots, std::ostream& out, const std::vector<std::string>& notes) {
   const std::vector<Summary> rows = summarize(records);
   std::string summary = summaryMarkdown(rows);
@@ -305,21 +305,22 @@ void writeReport(const std::filesystem::path& dir, const std::string& experiment
     for (const auto& note : notes) summary += fmt::format("- {}\n", note);
   }
   out << summary;
-  OutputFiles files(dir);
+  const std::filesystem::path& dir = folder.folder();
+  OutputFiles files;
   files.add("runs.csv", recordsCsv(records));
   files.add("summary.md", summary);
   files.add("plot_runs.py", kPlotRunsScript);
-  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
-  OutputFiles logs(dir / "ompl");
-  for (const auto& [name, content] : omplBenchmarkLogs(experiment, records)) logs.add(name, content);
-  for (const auto& written : logs.commit()) out << fmt::format("wrote {} (OMPL benchmark log)\n", written.string());
+  for (const auto& [name, content] : omplBenchmarkLogs(experiment, records)) files.add("ompl/" + name, content);
+  for (const auto& written : files.commit(folder))
+    out << fmt::format("wrote {}{}\n", written.string(),
+                       written.parent_path().filename() == "ompl" ? " (OMPL benchmark log)" : "");
   // report.html: the table and the plots on one page, written last so that it holds this run's plots.
   // Plots are embedded only when this run drew them (a failed run may leave an older run's files).
   auto writeHtml = [&](bool drawn) {
-    OutputFiles page(dir);
+    OutputFiles page;
     page.add("report.html",
              reportHtml(experiment, rows, notes, drawn ? plotSvgs(dir, rows) : std::vector<std::string>{}));
-    for (const auto& written : page.commit()) out << fmt::format("wrote {}\n", written.string());
+    for (const auto& written : page.commit(folder)) out << fmt::format("wrote {}\n", written.string());
   };
   if (!plots) return writeHtml(false);
   const std::string script = (dir / "plot_runs.py").string();

@@ -3,6 +3,7 @@
 // (Markdown and one HTML page with the plots), OMPL benchmark logs, and the
 // plots drawn by Debian's matplotlib.
 #include "eval/benchmark.h"
+#include "io/output_folder.h"
 
 #include <filesystem>
 #include <map>
@@ -39,7 +40,7 @@ std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experime
 /// /usr/bin/python3 and matplotlib unless `plots` is false, then
 /// report.html (reportHtml, with those plots). Reports to `out`.
 /// `notes` (what the request asked for and was not run or applied) end summary.md.
-void writeReport(const std::filesystem::path& dir, const std::string& experiment, const std::vector<RunRecord>& records,
+void writeReport(const FolderLock& folder, const std::string& experiment, const std::vector<RunRecord>& records,
                  bool plots, std::ostream& out, const std::vector<std::string>& notes = {});
 
 }  // namespace prmkit

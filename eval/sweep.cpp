@@ -3,6 +3,8 @@
 #include "eval/report.h"
 #include "eval/worker_pool.h"
 
+#include "environments/input_file.h"
+
 #include "io/outputs.h"
 #include "io/yaml_reader.h"
 
@@ -17,11 +19,15 @@
 #include <set>
 #include <sstream>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace prmkit {
 
 namespace {
+
+/// runs.jsonl of a sweep of kMaxSweepRuns runs stays far below this (a record is about 2 KB).
+constexpr std::uintmax_t kMaxRunsFileBytes = std::uintmax_t{4} << 30;
 
 using Clock = std::chrono::steady_clock;
 using Assignments = std::vector<std::pair<std::string, std::string>>;
@@ -84,23 +90,26 @@ std::vector<Entry> entries(const YamlReader& in, const YAML::Node& root, const c
   return out;
 }
 
-/// Reads runs.jsonl; a last line cut short by a kill is removed from the file.
-std::vector<RunRecord> readRuns(const std::filesystem::path& file, bool repair, std::ostream& out) {
+/// Reads runs.jsonl. With `repairFd` (the file open for writing, under the
+/// folder's lock), a last line cut short by a kill is removed from the file;
+/// without it, such a line is an error.
+std::vector<RunRecord> readRuns(const std::filesystem::path& file, std::ostream& out, int repairFd = -1) {
   std::vector<RunRecord> records;
-  if (!std::filesystem::exists(file)) return records;
-  std::ifstream in(file, std::ios::binary);
-  const std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file))) return records;
+  const std::string content = readInputFile(file, kMaxRunsFileBytes, "runs");
   std::size_t complete = content.rfind('\n');
   complete = complete == std::string::npos ? 0 : complete + 1;
   if (complete < content.size()) {
-    if (!repair)
+    if (repairFd < 0)
       throw InputError(
           fmt::format("{}: the last line is incomplete (the sweep was stopped while writing it); "
                       "resume that shard with --resume first",
                       file.string()));
     out << fmt::format("{}: dropping an incomplete last line ({} bytes) left by an interrupted write\n", file.string(),
                        content.size() - complete);
-    std::filesystem::resize_file(file, complete);
+    if (::ftruncate(repairFd, static_cast<off_t>(complete)) != 0)
+      throw std::runtime_error(
+          fmt::format("{}: cannot drop its incomplete last line: {}", file.string(), std::strerror(errno)));
   }
   std::size_t lineNumber = 0, start = 0;
   while (start < complete) {
@@ -161,9 +170,17 @@ Sweep loadSweep(const std::filesystem::path& file) {
   const auto planners = entries(in, root, "planners", plannerNames());
   const auto checkers = entries(in, root, "checkers", checkerNames());
   std::set<std::string> keys;
+  // One file named twice ("maze2d.yaml" and "./maze2d.yaml", or through a
+  // symlink) would run every one of its runs twice under two keys.
+  std::map<std::filesystem::path, YAML::Node> listed;
   for (const auto& problemNode : problems) {
     const std::string id = in.string(problemNode, "problem file");
     const std::filesystem::path problemFile = in.path(problemNode, "problem file");
+    std::error_code ec;
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(problemFile, ec);
+    if (const auto [it, added] = listed.emplace(ec ? problemFile : canonical, problemNode); !added)
+      in.fail(problemNode, fmt::format("'{}' is the problem file listed as '{}' at {}", id, it->second.Scalar(),
+                                       in.where(it->second)));
     for (const auto& planner : planners) {
       for (const auto& plannerPoint : planner.points) {
         for (const auto& checker : checkers) {
@@ -202,18 +219,25 @@ Sweep loadSweep(const std::filesystem::path& file) {
 }
 
 int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out) {
-  std::filesystem::create_directories(options.out);
   const FolderLock lock(options.out, FolderLock::Wait::No);
   const auto runsFile = options.out / "runs.jsonl";
   if (options.fresh) std::filesystem::remove(runsFile);
+  // Opened first: a runs file planted as a symlink is refused before it is read or run.
+  const int fd = lock.openForAppend("runs.jsonl");
+  struct FileCloser {
+    int fd;
+    ~FileCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat info {};
+  ::fstat(fd, &info);
   std::map<std::string, std::size_t> indexOf;
   for (std::size_t i = 0; i < sweep.runs.size(); ++i) indexOf[sweep.runs[i].key()] = i;
   std::set<std::string> done;
-  if (std::filesystem::exists(runsFile) && std::filesystem::file_size(runsFile) > 0) {
+  if (info.st_size > 0) {
     if (!options.resume)
       throw InputError(
           fmt::format("{} already holds runs: continue it with --resume, or choose another --out", runsFile.string()));
-    for (const auto& r : readRuns(runsFile, true, out)) {
+    for (const auto& r : readRuns(runsFile, out, fd)) {
       const auto it = indexOf.find(r.spec.key());
       if (it == indexOf.end() || !options.shard.contains(it->second))
         throw InputError(fmt::format("{}: holds the run '{}', which is not in this sweep{}", runsFile.string(),
@@ -234,8 +258,6 @@ int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out)
       options.jobs);
   out.flush();
 
-  const int fd = ::open(runsFile.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(fmt::format("cannot open {}: {}", runsFile.string(), std::strerror(errno)));
   const auto started = Clock::now();
   std::size_t finished = 0, failed = 0;
   runOnWorkers(sweep.runs, todo, options.jobs, sweep.run_timeout_s, [&](RunRecord r) {
@@ -252,20 +274,19 @@ int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out)
                        elapsed / static_cast<double>(finished) * static_cast<double>(left));
     out.flush();
   });
-  ::close(fd);
   out << fmt::format("{} runs done in {:.1f} s ({} failed)\n", finished,
                      std::chrono::duration<double>(Clock::now() - started).count(), failed);
-  auto records = readRuns(runsFile, false, out);
+  auto records = readRuns(runsFile, out);
   std::sort(records.begin(), records.end(), [&](const RunRecord& a, const RunRecord& b) {
     return indexOf.at(a.spec.key()) < indexOf.at(b.spec.key());
   });
-  writeReport(options.out, sweep.name, records, options.plots, out, sweep.notes);
+  writeReport(lock, sweep.name, records, options.plots, out, sweep.notes);
   return failed > 0 ? 1 : 0;
 }
 
 std::vector<RunRecord> readRunsFile(const std::filesystem::path& file) {
   std::ostringstream ignored;
-  return readRuns(file, false, ignored);
+  return readRuns(file, ignored);
 }
 
 int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& folders,
@@ -284,7 +305,7 @@ int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& fol
     const auto file = folder / "runs.jsonl";
     if (!std::filesystem::exists(file))
       throw InputError(fmt::format("{}: no such file (not a sweep output folder)", file.string()));
-    for (auto& r : readRuns(file, false, out)) {
+    for (auto& r : readRuns(file, out)) {
       const std::string key = r.spec.key();
       const auto it = indexOf.find(key);
       if (it == indexOf.end())
@@ -315,12 +336,11 @@ int mergeSweep(const Sweep& sweep, const std::vector<std::filesystem::path>& fol
   }
   out << fmt::format("merged {} runs from {} folder(s): none missing, none duplicated\n", records.size(),
                      folders.size());
-  std::filesystem::create_directories(outDir);
   const FolderLock lock(outDir, FolderLock::Wait::No);
-  OutputFiles files(outDir);
+  OutputFiles files;
   files.add("runs.jsonl", lines);
-  for (const auto& written : files.commit()) out << fmt::format("wrote {}\n", written.string());
-  writeReport(outDir, sweep.name, records, plots, out);
+  for (const auto& written : files.commit(lock)) out << fmt::format("wrote {}\n", written.string());
+  writeReport(lock, sweep.name, records, plots, out);
   return 0;
 }
 

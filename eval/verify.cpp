@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numbers>
 
 namespace prmkit {
 
@@ -19,21 +20,44 @@ double defaultVerifyEps(const Problem& problem) {
   return 1e-3 * (robotSize > 0.0 ? std::min(robotSize, sceneSize) : sceneSize);
 }
 
+std::string EndpointGap::describe() const {
+  return fmt::format("{:.6g} m and {:.4g} degrees away (C-space distance {:.6g})", position_m,
+                     angle_rad * 180.0 / std::numbers::pi, configuration_distance);
+}
+
+namespace {
+EndpointGap endpointGap(const Robot& robot, const Config& at, const Config& expected) {
+  std::vector<Transform> a, b;
+  robot.linkPoses(at, a);
+  robot.linkPoses(expected, b);
+  EndpointGap gap;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    gap.position_m = std::max(gap.position_m, (a[i].translation() - b[i].translation()).norm());
+    gap.angle_rad = std::max(gap.angle_rad, Eigen::AngleAxisd(a[i].linear().transpose() * b[i].linear()).angle());
+  }
+  gap.configuration_distance = robot.distance(at, expected);
+  return gap;
+}
+}  // namespace
+
 VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path, double eps,
-                        std::optional<double> independentResolution) {
+                        std::optional<double> independentResolution, Endpoints endpoints) {
   const Robot& robot = *problem.robot;
   VerifyResult result;
+  // A collision is the verdict that matters most: it is reported first, and
+  // an endpoint gap found before it stays recorded beside it.
   auto fail = [&](std::string message) {
     result.valid = false;
+    result.collision_free = false;
     result.message = std::move(message);
     return result;
   };
-  const double tolerance = 1e-9 * robot.maxExtent();
   if (path.empty()) return fail("the path is empty");
+  const double tolerance = 1e-9 * robot.maxExtent();
   if (robot.distance(path.front(), problem.start) > tolerance)
-    return fail("the path does not begin at the start configuration");
+    result.start_gap = endpointGap(robot, path.front(), problem.start);
   if (robot.distance(path.back(), problem.goal) > tolerance)
-    return fail("the path does not end at the goal configuration");
+    result.goal_gap = endpointGap(robot, path.back(), problem.goal);
   DiscreteSettings dense;
   dense.space = DiscreteSettings::Space::Workspace;
   dense.eps = eps;
@@ -87,6 +111,12 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
                       *independentResolution, i, i, i + 1, *t, eps));
     }
     result.independent_configurations = independent.configurationsTested();
+  }
+  if (endpoints == Endpoints::Judged && (result.start_gap || result.goal_gap)) {
+    result.valid = false;
+    result.message = result.start_gap
+                         ? "the path does not begin at the start configuration: " + result.start_gap->describe()
+                         : "the path does not end at the goal configuration: " + result.goal_gap->describe();
   }
   return result;
 }

@@ -164,7 +164,7 @@ Transform readPose(const YamlReader& in, const YAML::Node& node, const std::stri
   return pose;
 }
 
-Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::string& what, CenterAxes centerAxes) {
   std::vector<std::string> present;
   for (const char* key : {"box", "sphere", "cylinder", "mesh", "polygon", "generator"})
     if (node[key]) present.emplace_back(key);
@@ -201,12 +201,15 @@ Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::stri
       }
       const YAML::Node fileNode = in.require(g, "file", gwhat);
       try {
-        Mesh mesh = loadMeshFile(in.path(fileNode, gwhat + ".file"), scale);
-        // OMPL.app's convention: a robot's pose is that of the mean of its vertices.
-        if (g["center"] && in.boolean(g["center"], gwhat + ".center") && !mesh.vertices.empty()) {
-          Eigen::Vector3d mean = Eigen::Vector3d::Zero();
-          for (const auto& v : mesh.vertices) mean += v;
-          mesh = mesh.transformed(Transform(Eigen::Translation3d(-mean / static_cast<double>(mesh.vertices.size()))));
+        const std::filesystem::path file = in.path(fileNode, gwhat + ".file");
+        Mesh mesh = loadMeshFile(file, scale);
+        // OMPL.app's convention: a robot's pose is that of its reference
+        // point, taken from the vertices as OMPL.app reads them (not from
+        // the welded mesh, whose shared corners count once).
+        if (g["center"] && in.boolean(g["center"], gwhat + ".center")) {
+          Eigen::Vector3d reference = omplAppVertexMean(file).cwiseProduct(scale);
+          if (centerAxes == CenterAxes::Plane) reference.z() = 0.0;
+          mesh = mesh.transformed(Transform(Eigen::Translation3d(-reference)));
         }
         return mesh;
       } catch (const MeshLoadError& e) {

@@ -19,8 +19,14 @@ namespace prmkit {
 /// A pose: `xyz` and either `rpy` (URDF's fixed axes) or `quaternion` (x, y, z, w).
 Transform readPose(const YamlReader& in, const YAML::Node& node, const std::string& what);
 
+/// The axes a mesh's `center: true` moves its reference point to the origin
+/// along: all three, or x and y alone for a body that moves in the plane
+/// (OMPL.app keeps a 2D robot's height as the file has it).
+enum class CenterAxes { Space, Plane };
+
 /// Exactly one geometry key of `node`: box, sphere, cylinder (primitives), mesh, polygon or generator.
-Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::string& what);
+Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::string& what,
+                   CenterAxes centerAxes = CenterAxes::Space);
 
 /// The `scene` key: its obstacles, each a geometry with a name and a pose.
 std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root, PrimitiveMode primitives);

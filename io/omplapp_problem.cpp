@@ -2,6 +2,7 @@
 
 #include "environments/input_file.h"
 #include "environments/mesh.h"
+#include "planner/planner.h"
 
 #include <boost/property_tree/ini_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
@@ -176,6 +177,10 @@ class OmplAppProblem {
     if (values_.count("objective.threshold")) number("objective.threshold");
     addBounds();
     for (const std::string end : {"start", "goal"}) addEnd(end);
+    // OMPL.app bounds its problems and benchmarks by time alone: no sample
+    // limit of prmkit's own stops a run before its time is up (`--set
+    // limits.samples=N` still sets one).
+    root_["limits"]["samples"] = kMaxSamples;
     return YamlReader(file_, root_, std::move(located_));
   }
 

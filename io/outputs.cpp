@@ -9,18 +9,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fcntl.h>
-#include <fstream>
 #include <iterator>
-#include <linux/magic.h>
 #include <sstream>
-#include <sys/file.h>
 #include <sys/resource.h>
-#include <sys/statfs.h>
-#include <unistd.h>
 
 namespace prmkit {
 
@@ -45,98 +36,6 @@ std::string markupEscaped(std::string_view text) {
     }
   }
   return out;
-}
-
-namespace {
-/// The checks of requireOutputFolder; messages name `shown`, what the user typed.
-void requireWritableFolder(const std::filesystem::path& dir, const std::string& option, const std::string& shown) {
-  namespace fs = std::filesystem;
-  // The deepest part of the path that exists must be a folder this process
-  // may write into (where the rest will be made).
-  fs::path existing = fs::absolute(dir).lexically_normal();
-  std::error_code ec;
-  while (!fs::exists(existing, ec) && existing.has_relative_path()) existing = existing.parent_path();
-  if (!fs::is_directory(existing, ec))
-    throw InputError(fmt::format("{} '{}': '{}' is not a folder", option, shown, existing.string()));
-  if (::access(existing.c_str(), W_OK | X_OK) != 0)
-    throw InputError(
-        fmt::format("{} '{}': cannot write into '{}': {}", option, shown, existing.string(), std::strerror(errno)));
-  // Linux lets root pass access() on /proc and /sys, whose folders take no new files.
-  struct statfs info {};
-  if (::statfs(existing.c_str(), &info) == 0 && (info.f_type == PROC_SUPER_MAGIC || info.f_type == SYSFS_MAGIC))
-    throw InputError(fmt::format("{} '{}': cannot write into '{}'", option, shown, existing.string()));
-}
-}  // namespace
-
-void requireOutputFolder(const std::filesystem::path& dir, const std::string& option) {
-  requireWritableFolder(dir, option, dir.string());
-}
-
-void requireOutputFile(const std::filesystem::path& file, const std::string& option) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec))
-    throw InputError(fmt::format("{} '{}': is a folder, expected a file name", option, file.string()));
-  if (!file.has_filename()) throw InputError(fmt::format("{} '{}': expected a file name", option, file.string()));
-  requireWritableFolder(std::filesystem::absolute(file).parent_path(), option, file.string());
-}
-
-FolderLock::FolderLock(const std::filesystem::path& folder, Wait wait) {
-  const auto file = folder / ".prmkit.lock";
-  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0)
-    throw InputError(fmt::format("{}: cannot open the folder's lock: {}", file.string(), std::strerror(errno)));
-  int locked = ::flock(fd_, LOCK_EX | LOCK_NB);
-  if (locked != 0 && errno == EWOULDBLOCK && wait == Wait::Yes) {
-    // Say why nothing happens: a sweep may hold the folder for hours.
-    std::fprintf(stderr, "prmkit: waiting for %s, held by another prmkit run\n", file.c_str());
-    do {
-      locked = ::flock(fd_, LOCK_EX);
-    } while (locked != 0 && errno == EINTR);
-  }
-  if (locked != 0) {
-    const int error = errno;
-    ::close(fd_);
-    throw InputError(error == EWOULDBLOCK
-                         ? fmt::format("{}: another prmkit sweep or merge is writing to this folder (it holds {})",
-                                       folder.string(), file.string())
-                         : fmt::format("{}: cannot lock: {}", file.string(), std::strerror(error)));
-  }
-}
-
-FolderLock::~FolderLock() { ::close(fd_); }
-
-OutputFiles::OutputFiles(std::filesystem::path dir) : dir_(std::move(dir)) {}
-
-OutputFiles::~OutputFiles() {
-  std::error_code ec;
-  for (const auto& t : temporaries_) std::filesystem::remove(t, ec);
-}
-
-void OutputFiles::add(const std::string& name, const std::string& content) { files_[name] = content; }
-void OutputFiles::remove(const std::string& name) { removals_.push_back(name); }
-
-std::vector<std::filesystem::path> OutputFiles::commit() {
-  std::filesystem::create_directories(dir_);
-  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> renames;
-  for (const auto& [name, content] : files_) {
-    const auto target = dir_ / name;
-    const auto temporary = dir_ / fmt::format(".{}.tmp-{}", name, ::getpid());
-    temporaries_.push_back(temporary);
-    std::ofstream out(temporary, std::ios::binary);
-    out << content;
-    out.close();
-    if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", target.string()));
-    renames.emplace_back(temporary, target);
-  }
-  std::vector<std::filesystem::path> written;
-  for (const auto& [temporary, target] : renames) {
-    std::filesystem::rename(temporary, target);
-    written.push_back(target);
-  }
-  temporaries_.clear();
-  std::error_code ec;
-  for (const auto& name : removals_) std::filesystem::remove(dir_ / name, ec);
-  return written;
 }
 
 std::string pathCsv(const Robot& robot, const std::vector<Config>& path) {

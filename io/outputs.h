@@ -1,5 +1,6 @@
 #pragma once
 // What `prmkit plan` writes: the path (CSV), statistics (JSON) and a picture (SVG).
+#include "io/output_folder.h"
 #include "io/problem.h"
 
 #include <nlohmann/json.hpp>
@@ -14,54 +15,6 @@ namespace prmkit {
 /// Text as it may stand in HTML or SVG (XML) content and double-quoted
 /// attribute values: names come from problem files, and a name must not open a tag.
 std::string markupEscaped(std::string_view text);
-
-/// Refuses (InputError naming `option`) an output folder that cannot be made:
-/// a path through a regular file, or below a folder that cannot be written
-/// (/proc, a read-only mount). Creates nothing, so that it can run before
-/// any work and a refused run leaves no trace.
-void requireOutputFolder(const std::filesystem::path& dir, const std::string& option);
-/// The same for an output file: its folder, and the file itself is not a folder.
-void requireOutputFile(const std::filesystem::path& file, const std::string& option);
-
-/// An exclusive lock on an output folder (its `.prmkit.lock`, flock) for as
-/// long as it lives. A sweep, resume or merge takes it without waiting and
-/// stops with an error when another holds it, instead of running every
-/// missing run twice or mixing two outputs; `plan` waits for it around its
-/// commit, so that the files in a folder come from one run even when two
-/// runs share it. InputError when it cannot be taken.
-class FolderLock {
- public:
-  enum class Wait { No, Yes };
-  FolderLock(const std::filesystem::path& folder, Wait wait);
-  FolderLock(const FolderLock&) = delete;
-  FolderLock& operator=(const FolderLock&) = delete;
-  ~FolderLock();
-
- private:
-  int fd_ = -1;
-};
-
-/// Files are first written beside their targets and renamed into place only
-/// when every one was written, so a failure never leaves a half-written file.
-class OutputFiles {
- public:
-  explicit OutputFiles(std::filesystem::path dir);
-  ~OutputFiles();
-  OutputFiles(const OutputFiles&) = delete;
-  OutputFiles& operator=(const OutputFiles&) = delete;
-
-  void add(const std::string& name, const std::string& content);
-  /// A previous run's file that this run must not leave behind (e.g. a stale path.csv).
-  void remove(const std::string& name);
-  /// Writes and renames everything; returns the final paths. Throws std::runtime_error.
-  std::vector<std::filesystem::path> commit();
-
- private:
-  std::filesystem::path dir_;
-  std::map<std::string, std::string> files_;
-  std::vector<std::string> removals_;
-  std::vector<std::filesystem::path> temporaries_;
-};
 
 /// Header = coordinate names, one configuration per row, full precision.
 std::string pathCsv(const Robot& robot, const std::vector<Config>& path);

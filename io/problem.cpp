@@ -45,7 +45,8 @@ std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, c
       in.fail(bounds, fmt::format("bounds must lie within +-{:g} m", kMaxCoordinate));
     const YAML::Node geometry = in.require(node, "geometry", "robot");
     in.requireMap(geometry, "robot.geometry", {"box", "sphere", "cylinder", "mesh", "polygon", "generator"});
-    Mesh body = meshOf(readGeometry(in, geometry, "robot.geometry"));
+    Mesh body =
+        meshOf(readGeometry(in, geometry, "robot.geometry", type == "rigid2d" ? CenterAxes::Plane : CenterAxes::Space));
     if (type == "rigid2d") return std::make_shared<RigidBody2D>(std::move(body), lower, upper);
     return std::make_shared<RigidBody3D>(std::move(body), lower, upper);
   }

@@ -3,6 +3,7 @@
 #include "environments/input_file.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/eventhandler.h>
 #include <fmt/ranges.h>
 
 #include <cmath>
@@ -11,6 +12,61 @@
 #include <unordered_map>
 
 namespace prmkit {
+
+namespace {
+
+/// Counts a document's nodes from the parser's events, before yaml-cpp
+/// builds its tree (hundreds of bytes a node): a 64 MiB file of one-byte
+/// scalars would otherwise hold gigabytes. Stops at the first problem.
+class NodeCounter : public YAML::EventHandler {
+ public:
+  explicit NodeCounter(std::string source) : source_(std::move(source)) {}
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1)
+      throw InputError(fmt::format("{}:{}:{}: a second YAML document ('---'); a problem file holds one", source_,
+                                   mark.line + 1, mark.column + 1));
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t) override { count(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { count(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t, const std::string&) override {
+    count(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    count(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    count(mark);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void count(const YAML::Mark& mark) {
+    if (++nodes_ > kMaxYamlNodes)
+      throw InputError(
+          fmt::format("{}:{}:{}: more than {} YAML nodes", source_, mark.line + 1, mark.column + 1, kMaxYamlNodes));
+  }
+  std::string source_;
+  std::size_t documents_ = 0, nodes_ = 0;
+};
+
+/// The one document of `text`, after NodeCounter; throws InputError with the
+/// place of a syntax error.
+YAML::Node loadOneDocument(const std::string& text, const std::string& source) {
+  try {
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    NodeCounter counter(source);
+    while (parser.HandleNextDocument(counter)) {
+    }
+    return YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", source, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+}
+
+}  // namespace
 
 void requireUniqueKeys(const YAML::Node& root, const std::string& source) {
   std::vector<YAML::Node> stack{root};
@@ -28,7 +84,11 @@ void requireUniqueKeys(const YAML::Node& root, const std::string& source) {
       seen.clear();
       for (const auto& entry : node) {
         const YAML::Node& key = entry.first;
-        const std::string name = key.IsScalar() ? key.Scalar() : YAML::Dump(key);
+        // Every key prmkit reads is a name; yaml-cpp would say only "bad conversion".
+        if (!key.IsScalar())
+          throw InputError(fmt::format("{}:{}:{}: a {} used as a key; expected a name", source, key.Mark().line + 1,
+                                       key.Mark().column + 1, key.IsSequence() ? "sequence" : "map"));
+        const std::string& name = key.Scalar();
         const auto [first, inserted] = seen.try_emplace(name, key.Mark());
         if (!inserted)
           throw InputError(fmt::format("{}:{}:{}: duplicate key '{}' (first at line {}, column {})", source,
@@ -47,12 +107,7 @@ YamlReader::YamlReader(std::filesystem::path file) : file_(std::move(file)) {
   } catch (const InputFileError& e) {
     throw InputError(e.what());
   }
-  try {
-    root_ = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(
-        fmt::format("{}:{}:{}: YAML syntax error: {}", file_.string(), e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
+  root_ = loadOneDocument(text, file_.string());
   if (!root_.IsMap()) throw InputError(fmt::format("{}:1:1: expected a YAML map at the top level", file_.string()));
   requireUniqueKeys(root_, file_.string());
 }
@@ -62,22 +117,24 @@ YamlReader::YamlReader(std::filesystem::path file, YAML::Node root,
     : file_(std::move(file)), root_(std::move(root)), located_(std::move(located)) {}
 
 void YamlReader::applyOverride(const std::string& assignment) {
+  // Messages quote the assignment cut short (excerpt): a value may be a whole file.
+  const std::string shown = excerpt(assignment);
   const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw InputError(fmt::format("--set {}: expected KEY.PATH=VALUE", assignment));
-  if (invalidUtf8(assignment)) throw InputError(fmt::format("--set {}: not UTF-8 text", excerpt(assignment)));
+  if (eq == std::string::npos || eq == 0) throw InputError(fmt::format("--set {}: expected KEY.PATH=VALUE", shown));
+  if (invalidUtf8(assignment)) throw InputError(fmt::format("--set {}: not UTF-8 text", shown));
   const std::string path = assignment.substr(0, eq);
+  const std::string source = fmt::format("--set {}", excerpt(path));
   YAML::Node value;
   try {
-    value = YAML::Load(assignment.substr(eq + 1));
-  } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("--set {}: the value is not valid YAML: {}", assignment, e.msg));
+    value = loadOneDocument(assignment.substr(eq + 1), source);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("{} (the value is read as YAML)", e.what()));
   }
-  requireUniqueKeys(value, "--set " + assignment);
+  requireUniqueKeys(value, source);
   std::vector<std::string> keys;
   std::stringstream parts(path);
   for (std::string key; std::getline(parts, key, '.');) {
-    if (key.empty()) throw InputError(fmt::format("--set {}: empty key in '{}'", assignment, path));
+    if (key.empty()) throw InputError(fmt::format("--set {}: empty key in '{}'", shown, excerpt(path)));
     keys.push_back(key);
   }
   // Walk with copies of the handles: a YAML::Node assignment would rebind, not write through.
@@ -88,16 +145,30 @@ void YamlReader::applyOverride(const std::string& assignment) {
       chain.back()[keys[i]] = YAML::Node(YAML::NodeType::Map);
       next = chain.back()[keys[i]];
     }
-    if (!next.IsMap()) throw InputError(fmt::format("--set {}: '{}' is not a map", assignment, keys[i]));
+    if (!next.IsMap()) throw InputError(fmt::format("--set {}: '{}' is not a map", shown, excerpt(keys[i])));
     chain.push_back(next);
   }
   chain.back()[keys.back()] = value;
-  overrides_.emplace_back(chain.back()[keys.back()], path);
+  // Every node of the value is located at the --set, not at a line of the
+  // problem file (its marks count lines of the value).
+  std::vector<YAML::Node> stack{chain.back()[keys.back()]};
+  while (!stack.empty()) {
+    const YAML::Node node = stack.back();
+    stack.pop_back();
+    overrides_.emplace_back(node, path);
+    if (node.IsSequence())
+      for (const YAML::Node& item : node) stack.push_back(item);
+    else if (node.IsMap())
+      for (const auto& entry : node) {
+        stack.push_back(entry.first);
+        stack.push_back(entry.second);
+      }
+  }
 }
 
 std::string YamlReader::where(const YAML::Node& node) const {
   for (const auto& [overridden, path] : overrides_)
-    if (overridden.is(node)) return fmt::format("--set {}", path);
+    if (overridden.is(node)) return fmt::format("--set {}", excerpt(path));
   for (const auto& [source, location] : located_)
     if (source.is(node)) return location;
   const YAML::Mark mark = node.Mark();

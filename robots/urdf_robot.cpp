@@ -141,6 +141,55 @@ void requireEveryCollisionRead(const urdf::ModelInterface& model, const tinyxml2
   }
 }
 
+/// URDF's links form a tree: each link has at most one parent joint, and no
+/// link is its own ancestor. urdfdom keeps the last of two parents and links
+/// a loop into its children, which a walk from the root then follows
+/// forever; the file is checked here first, with the joints named.
+void requireKinematicTree(const tinyxml2::XMLDocument& doc, const std::filesystem::path& urdf) {
+  const auto* robot = doc.FirstChildElement("robot");
+  if (!robot) return;
+  struct ParentJoint {
+    std::string joint, parent;
+    int line;
+  };
+  std::map<std::string, ParentJoint> parentOf;  // child link -> its joint
+  for (const auto* j = robot->FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+    const auto* parent = j->FirstChildElement("parent");
+    const auto* child = j->FirstChildElement("child");
+    const char* name = j->Attribute("name");
+    if (!name || !parent || !child || !parent->Attribute("link") || !child->Attribute("link"))
+      continue;  // urdfdom refuses it with its own message
+    const std::string childLink = child->Attribute("link");
+    const ParentJoint joint{name, parent->Attribute("link"), j->GetLineNum()};
+    if (const auto [it, added] = parentOf.emplace(childLink, joint); !added)
+      throw RobotLoadError(fmt::format(
+          "{}:{}: joint '{}' gives link '{}' a second parent joint ('{}', line {}); URDF links form a tree (a "
+          "kinematic loop cannot be written in URDF)",
+          urdf.string(), joint.line, joint.joint, childLink, it->second.joint, it->second.line));
+  }
+  // With one parent each, a loop is a walk up that comes back: each link is
+  // walked from once (0 unseen, 1 on the current walk, 2 known to reach a root).
+  std::map<std::string, int> state;
+  for (const auto& [start, first] : parentOf) {
+    std::vector<std::string> walk;
+    std::string link = start;
+    while (state[link] == 0) {
+      state[link] = 1;
+      walk.push_back(link);
+      const auto up = parentOf.find(link);
+      if (up == parentOf.end()) break;
+      link = up->second.parent;
+      if (state[link] == 1) {
+        const ParentJoint& closing = parentOf.at(link);
+        throw RobotLoadError(
+            fmt::format("{}:{}: joint '{}' makes link '{}' its own ancestor (a kinematic loop; URDF links form a tree)",
+                        urdf.string(), closing.line, closing.joint, link));
+      }
+    }
+    for (const auto& walked : walk) state[walked] = 2;
+  }
+}
+
 tinyxml2::XMLElement* srdfRobot(tinyxml2::XMLDocument& doc, const std::filesystem::path& srdf) {
   const std::string text = readDescription(srdf, "SRDF");
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
@@ -176,51 +225,71 @@ std::vector<std::string> readSrdfGroupJoints(
     const std::map<std::string, std::pair<std::string, std::string>>& parentJoint) {
   tinyxml2::XMLDocument doc;
   const auto* robot = srdfRobot(doc, srdf);
-  std::vector<std::string> joints;
-  std::set<std::string> added;  // a group may name a joint more than once; it is planned once
-  auto add = [&](const std::string& joint) {
-    if (added.insert(joint).second) joints.push_back(joint);
-  };
-  // Groups by name (the last of a name wins, as before); one lookup per nesting.
+  // Groups by name; MoveIt keeps one group per name, so a second is refused
+  // rather than one of them silently ignored.
   std::map<std::string, const tinyxml2::XMLElement*> groups;
-  for (auto* g = robot->FirstChildElement("group"); g; g = g->NextSiblingElement("group"))
-    if (const char* n = g->Attribute("name")) groups[n] = g;
+  for (auto* g = robot->FirstChildElement("group"); g; g = g->NextSiblingElement("group")) {
+    const std::string n = requiredAttribute(*g, "name", srdf);
+    if (const auto [it, added] = groups.emplace(n, g); !added)
+      throw RobotLoadError(fmt::format("{}:{}: a second group named '{}' (the first is at line {})", srdf.string(),
+                                       g->GetLineNum(), n, it->second->GetLineNum()));
+  }
   auto parentOf = [&](const std::string& link) -> const std::pair<std::string, std::string>* {
     const auto it = parentJoint.find(link);
     return it == parentJoint.end() ? nullptr : &it->second;
   };
-  // Nested groups are walked depth first with an explicit stack (no recursion
-  // on input): each frame is a group and its next element to read, so joints
-  // come in the order the file lists them, subgroups in place.
+  // A group's joints, in the order the file lists them with subgroups in
+  // place, each joint once. Each group is expanded once and remembered: a
+  // group named by several others (a diamond, repeated at every level)
+  // would otherwise be walked exponentially often. Depth first with an
+  // explicit stack (no recursion on input).
+  struct Expansion {
+    std::vector<std::string> joints;
+    std::set<std::string> added;
+    void add(const std::string& joint) {
+      if (added.insert(joint).second) joints.push_back(joint);
+    }
+  };
   struct Frame {
     std::string name;
     const tinyxml2::XMLElement* next;
+    Expansion expansion;
   };
+  std::map<std::string, std::vector<std::string>> expanded;
+  std::size_t copied = 0;  // joint names copied from expanded subgroups, bounded
   std::vector<Frame> stack;
   std::set<std::string> onStack;
-  auto enter = [&](const std::string& name) {
-    if (!onStack.insert(name).second)
-      throw RobotLoadError(fmt::format("SRDF '{}': group '{}' contains itself", srdf.string(), name));
+  auto enter = [&](const std::string& name, int line) {
+    if (onStack.count(name))
+      throw RobotLoadError(fmt::format("{}:{}: group '{}' contains itself", srdf.string(), line, name));
     const auto found = groups.find(name);
-    if (found == groups.end()) throw RobotLoadError(fmt::format("SRDF '{}' has no group '{}'", srdf.string(), name));
-    stack.push_back(Frame{name, found->second->FirstChildElement()});
+    if (found == groups.end())
+      throw RobotLoadError(fmt::format("{}:{}: there is no group '{}'", srdf.string(), line, name));
+    onStack.insert(name);
+    stack.push_back(Frame{name, found->second->FirstChildElement(), {}});
   };
-  enter(group);
-  while (!stack.empty()) {
+  const auto top = groups.find(group);
+  if (top == groups.end()) throw RobotLoadError(fmt::format("SRDF '{}' has no group '{}'", srdf.string(), group));
+  enter(group, top->second->GetLineNum());
+  while (true) {
     const tinyxml2::XMLElement* e = stack.back().next;
     if (!e) {
-      onStack.erase(stack.back().name);
+      Frame done = std::move(stack.back());
       stack.pop_back();
+      onStack.erase(done.name);
+      if (stack.empty()) return std::move(done.expansion.joints);
+      for (const auto& joint : done.expansion.joints) stack.back().expansion.add(joint);
+      expanded.emplace(done.name, std::move(done.expansion.joints));
       continue;
     }
-    stack.back().next = e->NextSiblingElement();
-    const std::string name = stack.back().name;
+    Frame& frame = stack.back();
+    frame.next = e->NextSiblingElement();
     const std::string kind = e->Name();
     auto requireLink = [&](const std::string& link) {
       if (!parentOf(link) && std::none_of(parentJoint.begin(), parentJoint.end(),
                                           [&](const auto& entry) { return entry.second.second == link; }))
         throw RobotLoadError(fmt::format("{}:{}: group '{}' names link '{}', which the URDF does not have",
-                                         srdf.string(), e->GetLineNum(), name, link));
+                                         srdf.string(), e->GetLineNum(), frame.name, link));
     };
     if (kind == "chain") {
       const std::string base = requiredAttribute(*e, "base_link", srdf);
@@ -229,31 +298,40 @@ std::vector<std::string> readSrdfGroupJoints(
       requireLink(tip);
       std::vector<std::string> chain;
       std::string link = tip;
+      // The URDF's links form a tree (loadUrdfRobot refuses a loop), so the
+      // walk up ends; the bound keeps it so for any map it is given.
       while (link != base) {
         const auto* parent = parentOf(link);
-        // The URDF's links form a tree (checked when it was read), so the walk up ends.
-        if (!parent)
+        if (!parent || chain.size() > parentJoint.size())
           throw RobotLoadError(fmt::format("{}:{}: chain of group '{}': '{}' is not below '{}'", srdf.string(),
-                                           e->GetLineNum(), name, tip, base));
+                                           e->GetLineNum(), frame.name, tip, base));
         chain.push_back(parent->first);
         link = parent->second;
       }
       if (const auto* parent = parentOf(base)) chain.push_back(parent->first);
-      for (auto it = chain.rbegin(); it != chain.rend(); ++it) add(*it);
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) frame.expansion.add(*it);
     } else if (kind == "joint") {
-      add(requiredAttribute(*e, "name", srdf));
+      frame.expansion.add(requiredAttribute(*e, "name", srdf));
     } else if (kind == "link") {
       const std::string link = requiredAttribute(*e, "name", srdf);
       requireLink(link);
-      if (const auto* parent = parentOf(link)) add(parent->first);
+      if (const auto* parent = parentOf(link)) frame.expansion.add(parent->first);
     } else if (kind == "group") {
-      enter(requiredAttribute(*e, "name", srdf));
+      const std::string sub = requiredAttribute(*e, "name", srdf);
+      if (const auto known = expanded.find(sub); known != expanded.end()) {
+        copied += known->second.size();
+        if (copied > kMaxSrdfGroupEntries)
+          throw RobotLoadError(fmt::format("{}:{}: the groups below '{}' name more than {} joints in all",
+                                           srdf.string(), e->GetLineNum(), group, kMaxSrdfGroupEntries));
+        for (const auto& joint : known->second) frame.expansion.add(joint);
+      } else {
+        enter(sub, e->GetLineNum());
+      }
     } else {
       throw RobotLoadError(fmt::format("{}:{}: group '{}' holds <{}>; expected chain, joint, link or group",
-                                       srdf.string(), e->GetLineNum(), name, kind));
+                                       srdf.string(), e->GetLineNum(), frame.name, kind));
     }
   }
-  return joints;
 }
 
 namespace {
@@ -291,10 +369,14 @@ class UrdfChain {
       int parent_frame;  // -1: the root
     };
     std::vector<Pending> stack{{root, -1}};
-    std::set<std::string> reached;  // planned joints below the root
+    std::set<std::string> reached;        // planned joints below the root
+    std::set<const urdf::Link*> visited;  // a tree (requireKinematicTree), so each link once
     while (!stack.empty()) {
       const Pending next = stack.back();
       stack.pop_back();
+      if (!visited.insert(next.link.get()).second)
+        throw RobotLoadError(
+            fmt::format("URDF '{}': link '{}' is reached twice from the root", urdf_.string(), next.link->name));
       int jointIndex = -1;
       if (next.parent_frame >= 0) {
         if (planned_.count(next.link->parent_joint->name)) reached.insert(next.link->parent_joint->name);
@@ -416,6 +498,7 @@ class UrdfChain {
 std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf, const UrdfOptions& options) {
   tinyxml2::XMLDocument doc;
   const std::string text = normalizedUrdf(readDescription(urdf, "URDF"), doc, urdf);
+  requireKinematicTree(doc, urdf);
   const urdf::ModelInterfaceSharedPtr model = urdf::parseURDF(text);
   if (!model) throw RobotLoadError(fmt::format("'{}' is not a valid URDF (urdfdom could not parse it)", urdf.string()));
   requireEveryCollisionRead(*model, doc, urdf);

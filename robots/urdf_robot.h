@@ -38,6 +38,11 @@ std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
 /// The disable_collisions pairs of an SRDF file.
 std::vector<std::pair<std::string, std::string>> readSrdfDisabledPairs(const std::filesystem::path& srdf);
 
+/// Most joint names the subgroups of one planning group may contribute in
+/// all (each group is expanded once; this bounds copying its joints into
+/// every group that names it).
+inline constexpr std::size_t kMaxSrdfGroupEntries = 10'000'000;
+
 /// Names of the joints of an SRDF planning group, as MoveIt defines them:
 /// <chain> gives the parent joints of every link from base_link to tip_link
 /// (tip included, base's parent joint included when the URDF has it),

@@ -4,8 +4,10 @@ Run with Debian's /usr/bin/python3 and python3-matplotlib:
     /usr/bin/python3 plot_runs.py RESULT_DIR
 Writes RESULT_DIR/plot_<problem>.png and .svg."""
 import csv
+import os
 import statistics
 import sys
+import tempfile
 from collections import OrderedDict
 from pathlib import Path
 
@@ -23,6 +25,20 @@ def file_stem(name):
                    for b in name.encode("utf-8")[:100])
     stem = "_" * (len(stem) - len(stem.lstrip("."))) + stem.lstrip(".")
     return stem or "unnamed"
+
+
+def save(fig, path):
+    """Written under a fresh name beside `path` (O_EXCL, prmkit's temporary
+    prefix) and renamed over it: a symlink planted at `path` is replaced, never
+    followed, and a killed run leaves no half-written picture."""
+    fd, temporary = tempfile.mkstemp(prefix=".prmkit-tmp-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            fig.savefig(f, format=path.suffix[1:], dpi=120)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def main(folder):
@@ -60,7 +76,7 @@ def main(folder):
         fig.tight_layout()
         for ext in ("png", "svg"):
             out = folder / f"plot_{file_stem(problem)}.{ext}"
-            fig.savefig(out, dpi=120)
+            save(fig, out)
             print(f"wrote {out}")
         plt.close(fig)
 

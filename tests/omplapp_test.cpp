@@ -1,9 +1,13 @@
 // OMPL.app .cfg problems on COLLADA meshes the test writes itself: node
-// transforms (translate, scale) are applied, the robot is centred on the mean
-// of its vertices as OMPL.app does, axis-angle start and goal, volume bounds.
+// transforms (translate, scale, matrix) are applied, the robot is placed by
+// OMPL.app's reference point (computed here from the file's own lists, not by
+// prmkit's reader), axis-angle start and goal, volume bounds, time limits
+// alone, and verify's report of a path that ends away from the goal.
+#include "environments/mesh.h"
 #include "io/omplapp_problem.h"
 #include "io/outputs.h"
 #include "io/problem.h"
+#include "planner/planner.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
@@ -11,6 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <Eigen/Geometry>
+
+#include <array>
 #include <numbers>
 #include <set>
 #include <sstream>
@@ -103,10 +110,12 @@ TEST_CASE("OMPL.app .cfg: COLLADA node transforms, centred robot, axis-angle pos
   const auto bounds = world.mesh.transformed(world.pose).bounds();
   REQUIRE(bounds.min().isApprox(Eigen::Vector3d(5, 0, 0)));
   REQUIRE(bounds.max().isApprox(Eigen::Vector3d(7, 2, 2)));
-  // The robot (scaled by 0.4) is centred on the mean of its vertices.
+  // The robot (scaled by 0.4) is centred on the mean of its vertices (each
+  // corner is stored three times, once per face, so every vertex weighs the
+  // same); OMPL.app sums in single precision.
   Eigen::Vector3d mean = Eigen::Vector3d::Zero();
   for (const auto& v : problem.robot->links().at(0).mesh.vertices) mean += v;
-  REQUIRE(mean.norm() < 1e-9);
+  REQUIRE(mean.norm() < 1e-6);
   REQUIRE(problem.robot->links().at(0).mesh.bounds().sizes().isApprox(Eigen::Vector3d(0.4, 0.4, 0.4), 1e-6));
   REQUIRE(problem.robot->bounds().lower.isApprox(Eigen::Vector3d(-1, -1, -1)));
   REQUIRE(problem.robot->bounds().upper.isApprox(Eigen::Vector3d(10, 3, 3)));
@@ -409,4 +418,216 @@ TEST_CASE("OMPL.app .cfg benchmark and planner sections: bad input names file an
     REQUIRE(run.code == 2);
     REQUIRE_THAT(run.err, Catch::Contains(message));
   }
+}
+
+namespace {
+
+/// An asymmetric wedge as SketchUp exports it: every face with its own
+/// normal (per-face normals, so a corner is stored once per face it bounds),
+/// both end caps double-sided (each triangle twice, opposite windings and
+/// normals), under a node that turns and moves it. Positions repeat unevenly:
+/// the mean over what OMPL.app reads differs from the mean of the welded mesh.
+struct Wedge {
+  std::vector<std::array<float, 3>> positions{{0, 0, 0}, {4, 0, 0}, {0, 1, 0}, {0, 0, 3}, {4, 0, 3}, {0, 1, 3}};
+  std::vector<std::array<float, 3>> normals;
+  std::vector<std::pair<int, int>> corners;  // (position, normal) in file order
+  // Row-major, as COLLADA writes <matrix>: a quarter turn about z, then (1, 2, 3).
+  std::array<float, 16> matrix{0, -1, 0, 1, 1, 0, 0, 2, 0, 0, 1, 3, 0, 0, 0, 1};
+
+  Wedge() {
+    auto face = [&](std::array<int, 3> corner) {
+      const auto& a = positions[static_cast<std::size_t>(corner[0])];
+      const auto& b = positions[static_cast<std::size_t>(corner[1])];
+      const auto& c = positions[static_cast<std::size_t>(corner[2])];
+      const Eigen::Vector3f n = (Eigen::Vector3f(b[0] - a[0], b[1] - a[1], b[2] - a[2]))
+                                    .cross(Eigen::Vector3f(c[0] - a[0], c[1] - a[1], c[2] - a[2]))
+                                    .normalized();
+      normals.push_back({n.x(), n.y(), n.z()});
+      for (const int p : corner) corners.emplace_back(p, static_cast<int>(normals.size()) - 1);
+    };
+    face({0, 2, 1});
+    face({0, 1, 2});  // the bottom's back side; the top is one-sided
+    face({3, 4, 5});
+    const std::array<std::array<int, 3>, 6> sides{{{0, 1, 4}, {0, 4, 3}, {1, 2, 5}, {1, 5, 4}, {2, 0, 3}, {2, 3, 5}}};
+    for (const auto& side : sides) face(side);
+  }
+
+  std::string dae() const {
+    std::string p, n, indices;
+    for (const auto& v : positions) p += fmt::format("{} {} {} ", v[0], v[1], v[2]);
+    for (const auto& v : normals) n += fmt::format("{:.9g} {:.9g} {:.9g} ", v[0], v[1], v[2]);
+    for (const auto& [position, normal] : corners) indices += fmt::format("{} {} ", position, normal);
+    std::string m;
+    for (const float x : matrix) m += fmt::format("{} ", x);
+    return fmt::format(R"(<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="meter" meter="1"/><up_axis>Y_UP</up_axis></asset>
+  <library_geometries><geometry id="w"><mesh>
+    <source id="w-pos"><float_array id="w-pos-a" count="{}">{}</float_array>
+      <technique_common><accessor source="#w-pos-a" count="{}" stride="3">
+        <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+      </accessor></technique_common></source>
+    <source id="w-nor"><float_array id="w-nor-a" count="{}">{}</float_array>
+      <technique_common><accessor source="#w-nor-a" count="{}" stride="3">
+        <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+      </accessor></technique_common></source>
+    <vertices id="w-vtx"><input semantic="POSITION" source="#w-pos"/></vertices>
+    <triangles count="{}"><input semantic="VERTEX" source="#w-vtx" offset="0"/>
+      <input semantic="NORMAL" source="#w-nor" offset="1"/><p>{}</p></triangles>
+  </mesh></geometry></library_geometries>
+  <library_visual_scenes><visual_scene id="s">
+    <node id="n"><matrix>{}</matrix><instance_geometry url="#w"/></node>
+  </visual_scene></library_visual_scenes>
+  <scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>
+)",
+                       3 * positions.size(), p, positions.size(), 3 * normals.size(), n, normals.size(),
+                       corners.size() / 3, indices, m);
+  }
+
+  Eigen::Vector3f placed(int position) const {
+    const auto& v = positions[static_cast<std::size_t>(position)];
+    Eigen::Vector3f out;
+    for (int r = 0; r < 3; ++r)
+      out[r] = matrix[static_cast<std::size_t>(4 * r)] * v[0] + matrix[static_cast<std::size_t>(4 * r + 1)] * v[1] +
+               matrix[static_cast<std::size_t>(4 * r + 2)] * v[2] + matrix[static_cast<std::size_t>(4 * r + 3)];
+    return out;
+  }
+
+  /// OMPL.app's rule, from the file's own lists: each corner whose position
+  /// and normal values differ from every earlier corner's once (what
+  /// JoinIdenticalVertices keeps: two faces in one plane share their corners),
+  /// placed by the node, summed in single precision in file order, divided as a float.
+  Eigen::Vector3d omplAppReference() const {
+    std::set<std::pair<int, std::array<float, 3>>> seen;
+    Eigen::Vector3f sum = Eigen::Vector3f::Zero();
+    float count = 0;
+    for (const auto& corner : corners)
+      if (seen.emplace(corner.first, normals[static_cast<std::size_t>(corner.second)]).second) {
+        sum += placed(corner.first);
+        count += 1;
+      }
+    return (sum / count).cast<double>();
+  }
+  /// The mean of the welded mesh (each position once): what prmkit took before.
+  Eigen::Vector3d weldedMean() const {
+    Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+    for (int p = 0; p < static_cast<int>(positions.size()); ++p) sum += placed(p).cast<double>();
+    return sum / static_cast<double>(positions.size());
+  }
+  Eigen::AlignedBox3d placedBounds() const {
+    Eigen::AlignedBox3d box;
+    for (int p = 0; p < static_cast<int>(positions.size()); ++p) box.extend(placed(p).cast<double>());
+    return box;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("OMPL.app's reference point: the mean of the vertices as OMPL.app reads them, in 3D and 2D", "[omplapp]") {
+  const Wedge wedge;
+  const Eigen::Vector3d expected = wedge.omplAppReference();
+  // The test can tell the two conventions apart (by more than 2 % of the wedge's size).
+  REQUIRE((expected - wedge.weldedMean()).norm() > 0.02 * wedge.placedBounds().sizes().norm());
+  TempDir dir;
+  const auto robotFile = dir.write("robot.dae", wedge.dae());
+  dir.write("world.dae", tetrahedronDae("<translate>20 0 0</translate>"));
+  const Eigen::Vector3d read = omplAppVertexMean(robotFile);
+  INFO("read " << read.transpose() << ", expected " << expected.transpose() << ", welded "
+               << wedge.weldedMean().transpose());
+  CHECK(read.isApprox(expected, 1e-6));
+
+  // 3D: the configuration is the pose of that point; the mesh is moved by it.
+  const auto cfg3 = dir.write("w3.cfg", R"([problem]
+robot = robot.dae
+world = world.dae
+start.x = 0
+start.y = 0
+start.z = 0
+start.theta = 0
+start.axis.x = 0
+start.axis.y = 0
+start.axis.z = 1
+goal.x = 12
+goal.y = 0
+goal.z = 0
+goal.theta = 3.141592653589793
+goal.axis.x = 0
+goal.axis.y = 1
+goal.axis.z = 0
+volume.min.x = -8
+volume.min.y = -8
+volume.min.z = -8
+volume.max.x = 16
+volume.max.y = 8
+volume.max.z = 8
+)");
+  const Problem problem = loadProblem(cfg3);
+  const Eigen::AlignedBox3d body = problem.robot->links().at(0).mesh.bounds();
+  CHECK(body.min().isApprox(wedge.placedBounds().min() - expected, 1e-5));
+  CHECK(body.max().isApprox(wedge.placedBounds().max() - expected, 1e-5));
+  // Time alone bounds a .cfg run, as in OMPL.app; --set still gives a sample limit.
+  CHECK(problem.planner.max_samples == kMaxSamples);
+  CHECK(loadProblem(cfg3, {{"limits.samples=500"}, true}).planner.max_samples == 500);
+
+  // A planned path read back from OMPL.app's format poses the robot identically.
+  const auto out = dir.path / "out";
+  const auto planned = cli({"plan", cfg3.string(), "--seed", "2", "--out", out.string()});
+  INFO(planned.out << planned.err);
+  REQUIRE(planned.code == 0);
+  const auto csv = readPathCsv(out / "path.csv", *problem.robot);
+  const auto text = readPathText(out / "path.txt", *problem.robot);
+  REQUIRE(text.size() == csv.size());
+  std::vector<Transform> a, b;
+  for (std::size_t i = 0; i < csv.size(); ++i) {
+    REQUIRE(text[i] == csv[i]);
+    problem.robot->linkPoses(csv[i], a);
+    problem.robot->linkPoses(text[i], b);
+    REQUIRE(a[0].matrix() == b[0].matrix());
+  }
+
+  // The path's end turned half a turn about y: free, but not at the goal.
+  // verify says how far, and --collisions-only judges collisions alone.
+  std::string turned = test::readText(out / "path.txt");
+  const Config& goal = problem.goal;
+  Eigen::Quaterniond q(goal[6], goal[3], goal[4], goal[5]);
+  q = q * Eigen::Quaterniond(Eigen::AngleAxisd(std::numbers::pi, Eigen::Vector3d::UnitY()));
+  turned += fmt::format("{} {} {} {} {} {} {}\n", goal[0], goal[1], goal[2], q.x(), q.y(), q.z(), q.w());
+  const auto turnedFile = dir.write("turned.path", turned);
+  auto verdict = cli({"verify", cfg3.string(), turnedFile.string()});
+  INFO(verdict.out << verdict.err);
+  CHECK(verdict.code == 1);
+  CHECK(verdict.out.find("collision-free") != std::string::npos);
+  CHECK(verdict.out.find("the last waypoint is not the goal configuration: 0 m and 180 degrees away") !=
+        std::string::npos);
+  CHECK(verdict.out.find("in collision") == std::string::npos);
+  verdict = cli({"verify", cfg3.string(), turnedFile.string(), "--collisions-only"});
+  CHECK(verdict.code == 0);
+  CHECK(verdict.out.find("0 m and 180 degrees away") != std::string::npos);
+
+  // 2D: x and y move the reference point to the origin, the height stays as the file has it.
+  const auto cfg2 = dir.write("w2.cfg", R"([problem]
+robot = robot.dae
+world = world.dae
+start.x = 0
+start.y = 0
+start.theta = 0
+goal.x = 12
+goal.y = 0
+goal.theta = 3
+volume.min.x = -8
+volume.min.y = -8
+volume.max.x = 16
+volume.max.y = 8
+)");
+  const Problem planar = loadProblem(cfg2);
+  const Eigen::Vector3d shift(expected.x(), expected.y(), 0.0);
+  const Eigen::AlignedBox3d flat = planar.robot->links().at(0).mesh.bounds();
+  CHECK(flat.min().isApprox(wedge.placedBounds().min() - shift, 1e-5));
+  CHECK(flat.max().isApprox(wedge.placedBounds().max() - shift, 1e-5));
+  const auto planned2 = cli({"plan", cfg2.string(), "--seed", "2", "--out", (dir.path / "out2").string()});
+  REQUIRE(planned2.code == 0);
+  const auto csv2 = readPathCsv(dir.path / "out2/path.csv", *planar.robot);
+  const auto text2 = readPathText(dir.path / "out2/path.txt", *planar.robot);
+  REQUIRE(csv2 == text2);
 }

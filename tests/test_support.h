@@ -81,6 +81,20 @@ inline Run cli(std::vector<std::string> args) {
   return {code, out.str(), err.str()};
 }
 
+/// A small valid rigid2d problem that plans in milliseconds.
+inline const std::string kTinyProblem = R"(name: tiny
+robot:
+  type: rigid2d
+  geometry: {box: [0.2, 0.2, 0.1]}
+bounds: {lower: [0, 0], upper: [4, 4]}
+scene:
+  obstacles:
+    - {name: block, box: [1, 1, 0.1], pose: {xyz: [2, 2, 0]}}
+start: [0.5, 0.5, 0]
+goal: [3.5, 3.5, 0]
+limits: {time: 5}
+)";
+
 struct TempDir {
   std::filesystem::path path;
   TempDir() {
