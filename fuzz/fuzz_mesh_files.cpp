@@ -15,8 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const char* mesh;
     const char* side;
   };
-  static const Format kFormats[] = {{"mesh.obj", "side.mtl"}, {"mesh.gltf", "side.bin"}, {"mesh.3mf", "side.bin"},
-                                    {"mesh.dae", "side.png"}};
+  static const Format kFormats[] = {
+      {"mesh.obj", "side.mtl"}, {"mesh.gltf", "side.bin"}, {"mesh.3mf", "side.bin"}, {"mesh.dae", "side.png"}};
   const Format& format = kFormats[data[0] % 4];
   const std::size_t meshBytes = std::min<std::size_t>(size - 4, data[2] | (std::size_t{data[3]} << 8));
   namespace fs = std::filesystem;
