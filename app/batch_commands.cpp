@@ -3,9 +3,10 @@
 
 #include "eval/benchmark_set.h"
 #include "eval/compare.h"
-#include "eval/experiment.h"
+#include "eval/lin_li_experiment.h"
 #include "eval/sweep.h"
 #include "io/outputs.h"
+#include "planner/planner_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,12 +15,22 @@
 
 namespace prmkit::cli {
 
+namespace {
+/// The planners `compare` runs when no --planners is given (they say so themselves).
+std::vector<std::string> comparedByDefault() {
+  std::vector<std::string> names;
+  for (const PlannerKind& kind : plannerKinds())
+    if (kind.capabilities.compared_by_default) names.push_back(kind.name);
+  return names;
+}
+}  // namespace
+
 Command compareCommand(CLI::App& app, std::ostream& out) {
   struct Args {
     ProblemArgs problem;
     CompareOptions options;
     std::string checkers = fmt::format("{}", fmt::join(checkerNames(), ","));
-    std::string planners = "prm,lazy_prm,ompl_prm,ompl_lazy_prm,ompl_fcl_default";
+    std::string planners = fmt::format("{}", fmt::join(comparedByDefault(), ","));
     std::string out = "out";
     bool noPlots = false;
   };

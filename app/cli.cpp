@@ -11,6 +11,7 @@
 #include "io/omplapp_problem.h"
 #include "io/problem.h"
 #include "io/viewer_page.h"
+#include "planner/planner_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

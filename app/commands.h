@@ -17,9 +17,10 @@
 
 namespace prmkit::cli {
 
-/// Threads or worker processes one command may start: past the cores they only
-/// cost memory, and a typo of 50 000 must not start 50 000 (threads run out).
-constexpr std::size_t kMaxJobs = 256;
+/// Worker processes one command may start: the same bound as a planner's
+/// threads (past the cores they only cost memory, and a typo of 50 000 must
+/// not start 50 000).
+constexpr std::size_t kMaxJobs = kMaxPlannerThreads;
 /// Random edges `check --random` draws: every edge and its verdict are held
 /// in memory (a million Panda edges take about 0.3 GB).
 constexpr std::size_t kMaxRandomEdges = 10'000'000;

@@ -1,11 +1,14 @@
 #include "app/jobs.h"
 
 #include "eval/edge_check.h"
+#include "eval/planning_run.h"
 #include "eval/verify.h"
 #include "io/omplapp_problem.h"
 #include "io/outputs.h"
+#include "io/path_files.h"
 #include "io/viewer_page.h"
-#include "environments/setup_deadline.h"
+#include "base/setup_deadline.h"
+#include "planner/planner_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -32,7 +35,7 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
   const auto started = std::chrono::steady_clock::now();
   requireOutputFolder(outDir, "--out");
   // The time limit covers setup: loading and building the checkers stop at
-  // the deadline (environments/setup_deadline.h), and what is left of the
+  // the deadline (base/setup_deadline.h), and what is left of the
   // limit after them goes to planning.
   double timeLimit = 0.0;
   std::optional<ScopedSetupDeadline> deadline;
@@ -42,14 +45,14 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
       deadline.emplace(started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                      std::chrono::duration<double>(seconds)));
   };
-  Problem problem;
-  std::unique_ptr<Checker> checker, verifier;
+  PlanningRun run;
   try {
-    problem = loadProblem(file, options, setDeadline);
-    checker = makeChecker(problem.checker, problem.robot, problem.scene);
-    // Tentative edges (Unknown verdicts of the budgeted checker) on a found path
-    // are checked with the exact adaptive checker.
-    verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
+    // The deadline ends with the checkers; what setup took counts against the limit.
+    run = setUpPlanningRun(file, options,
+                           {setDeadline, [&]() -> std::optional<double> {
+                              deadline.reset();
+                              return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                            }});
   } catch (const SetupTimeLimit& e) {
     const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out << fmt::format("not solved (time limit): {} after {:.3f} s of setup (time limit {:g} s)\n", e.what(), setup,
@@ -61,14 +64,13 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
     commitUnderLock(files, outDir, out);
     return kFailed;
   }
-  deadline.reset();
-  problem.planner.setup_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  auto planner = makePlanner(problem.planner);
+  const Problem& problem = run.problem;
+  const Checker* checker = run.checker.get();
   out << fmt::format("problem {} ({}, {} dof): planner {}, checker {}, seed {}\n", problem.name, problem.robot->kind(),
                      problem.robot->dof(), problem.planner.type, checker->description(), problem.planner.seed);
   if (isOmplAppConfig(file))
     for (const auto& note : readOmplAppBenchmark(file).notes) out << fmt::format("note: {}\n", note);
-  const PlanResult result = planner->solve(*checker, problem.start, problem.goal, verifier.get());
+  const PlanResult result = run.solve();
   const auto& c = result.check_stats;
   if (result.solved)
     out << fmt::format("solved in {:.3f} s: {} waypoints, path length {:.4g} (C-space units){}\n", result.time_s,

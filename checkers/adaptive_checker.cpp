@@ -16,13 +16,6 @@ std::string configKey(const Config& q) {
   return std::string(reinterpret_cast<const char*>(q.data()), sizeof(double) * static_cast<std::size_t>(q.size()));
 }
 
-/// SSL 2005, Eq. 1: l < d(q_a) + d(q_b), with a relative margin for the
-/// rounding of the sums and products that computed both sides (about 1e-15
-/// each), so that a certificate never rests on the last bits.
-bool certifies(double distanceA, double distanceB, double motionBound) {
-  return distanceA + distanceB > motionBound * (1.0 + 1e-12);
-}
-
 /// A bisection sample is named by its segment and parameter (short enough
 /// for the string's inline storage); a path node by its bytes (configKey),
 /// whose length is a multiple of 8, so the two never collide.
@@ -39,7 +32,7 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
                                  AdaptiveSettings settings)
     : Checker(robot, scene),
       settings_(settings),
-      eta_(settings.eta > 0.0 ? settings.eta : 1e-6 * problemSize(*scene_, *robot_)),
+      eta_(settings.eta > 0.0 ? settings.eta : defaultEta(*scene_, *robot_)),
       collision_(robot_, scene_, settings.geometry),
       distance_() {
   validateFields(settings_, "adaptive");
@@ -287,11 +280,11 @@ bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collisio
   if (!bounded(e.sample_a, e.t_a, firstThreshold(e.sample_a), a) ||
       !bounded(e.sample_b, e.t_b, firstThreshold(e.sample_b), b))
     return false;
-  if (certifies(a.lower, b.lower, l) || directionalCertificate(e, a, b)) return true;
+  if (certifiesFree(a.lower, b.lower, l) || directionalCertificate(e, a, b)) return true;
   // One endpoint's distance is small: the other must make up the rest.
   if (!bounded(e.sample_a, e.t_a, l - b.lower + slack, a)) return false;
   if (!bounded(e.sample_b, e.t_b, l - a.lower + slack, b)) return false;
-  return certifies(a.lower, b.lower, l) || directionalCertificate(e, a, b);
+  return certifiesFree(a.lower, b.lower, l) || directionalCertificate(e, a, b);
 }
 
 double AdaptiveChecker::enclosingBound(std::uint32_t sampleIndex, std::uint32_t pair, double threshold) {
@@ -445,7 +438,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
       // the whole segment may settle the pair without a probe.
       const DistanceBound& a = samples_[nodes[s]].bounds[p];
       const DistanceBound& b = samples_[nodes[s + 1]].bounds[p];
-      if (a.known() && b.known() && certifies(a.lower, b.lower, pairMotionBounds_[s][p])) continue;
+      if (a.known() && b.known() && certifiesFree(a.lower, b.lower, pairMotionBounds_[s][p])) continue;
       active_[s].push_back(static_cast<std::uint32_t>(unsettled_[s].size()));
       unsettled_[s].push_back({p, 0, 1, std::max(a.lower, 0.0), std::max(b.lower, 0.0)});
     }
@@ -481,7 +474,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size
     // the stretch between them (SSL 2005, Eq. 1): a pair far from contact is
     // measured at few of the centres.
     const Neighbours around = measuredNeighbours(s, u, cell, nodes);
-    if (certifies(around.lower_left, around.lower_right, unitBound * (around.t_right - around.t_left))) {
+    if (certifiesFree(around.lower_left, around.lower_right, unitBound * (around.t_right - around.t_left))) {
       ++k;
       continue;
     }
@@ -511,8 +504,8 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size
     measuredLowers_[s][u * cells + cell] = lower;
     // The centre splits an uncovered stretch in two; a pair with none left
     // is certified on the whole segment and leaves the probes' list.
-    unsettled.uncovered += (certifies(around.lower_left, lower, unitBound * (t - around.t_left)) ? 0 : 1) +
-                           (certifies(lower, around.lower_right, unitBound * (around.t_right - t)) ? 0 : 1) - 1;
+    unsettled.uncovered += (certifiesFree(around.lower_left, lower, unitBound * (t - around.t_left)) ? 0 : 1) +
+                           (certifiesFree(lower, around.lower_right, unitBound * (around.t_right - t)) ? 0 : 1) - 1;
     if (unsettled.uncovered == 0) {
       active[k] = active.back();
       active.pop_back();
@@ -547,9 +540,9 @@ void AdaptiveChecker::startSegment(std::size_t s, const std::vector<std::uint32_
       tPrevious = tNext;
       const double lowerA = std::max(samples_[e.sample_a].bounds[p].lower, 0.0);
       const double lowerB = std::max(samples_[e.sample_b].bounds[p].lower, 0.0);
-      if (!certifies(lowerA, lowerB, pairMotionBounds_[s][p] * (e.t_b - e.t_a))) {
+      if (!certifiesFree(lowerA, lowerB, pairMotionBounds_[s][p] * (e.t_b - e.t_a))) {
         const double l = motionBound(e);
-        if (!certifies(lowerA, lowerB, l) && !certify(e, l, collision)) {
+        if (!certifiesFree(lowerA, lowerB, l) && !certify(e, l, collision)) {
           if (collision) return;
           pushElement(e, l);
         }

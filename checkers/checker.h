@@ -35,6 +35,17 @@ struct PathResult {
 /// bounds, or the robot's largest link diameter if larger; 1 if both are 0.
 double problemSize(const Scene& scene, const Robot& robot);
 
+/// The exact strategies' certificate (Schwarzer, Saha & Latombe 2005, Eq. 1):
+/// a motion along which no robot point travels more than `motionBound` is
+/// free when l < d(q_a) + d(q_b), with a relative margin for the rounding of
+/// the sums and products that computed both sides (about 1e-15 each), so
+/// that a certificate never rests on the last bits.
+inline bool certifiesFree(double distanceA, double distanceB, double motionBound) {
+  return distanceA + distanceB > motionBound * (1.0 + 1e-12);
+}
+/// The exact strategies' default eta (settings `eta` = 0): 1e-6 of the problem's size (m).
+inline double defaultEta(const Scene& scene, const Robot& robot) { return 1e-6 * problemSize(scene, robot); }
+
 /// The cells 0 .. cells - 1 of a segment in the order of the van der Corput
 /// sequence (1/2, 1/4, 3/4, ...): every prefix spreads over the segment, so
 /// that probes taken in this order find a collision early.

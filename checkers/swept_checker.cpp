@@ -10,20 +10,11 @@
 
 namespace prmkit {
 
-namespace {
-/// SSL 2005, Eq. 1: l < d(q_a) + d(q_b), with a relative margin for the
-/// rounding of both sides.
-bool certifies(double distanceA, double distanceB, double motionBound) {
-  return distanceA + distanceB > motionBound * (1.0 + 1e-12);
-}
-
-}  // namespace
-
 SweptChecker::SweptChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
                            SweptSettings settings)
     : Checker(robot, scene),
       settings_(settings),
-      eta_(settings.eta > 0.0 ? settings.eta : 1e-6 * problemSize(*scene_, *robot_)),
+      eta_(settings.eta > 0.0 ? settings.eta : defaultEta(*scene_, *robot_)),
       collision_(robot_, scene_, settings.geometry) {
   validateFields(settings_, "swept");
   pairs_ = bodyPairs(*robot_, *scene_);
@@ -195,10 +186,10 @@ bool SweptChecker::certifiedByDistances(const Element& e, std::optional<std::uin
   if (!lowerA) return false;
   const auto lowerB = bounded(e.sample_b, e.sample_a, std::max(l - *lowerA, 0.0) + slack);
   if (!lowerB) return false;
-  if (certifies(*lowerA, *lowerB, l)) return true;
+  if (certifiesFree(*lowerA, *lowerB, l)) return true;
   // The end measured first may reach further than half of l.
   const auto raisedA = bounded(e.sample_a, e.sample_b, std::max(l - *lowerB, 0.0) + slack);
-  return raisedA && certifies(*raisedA, *lowerB, l);
+  return raisedA && certifiesFree(*raisedA, *lowerB, l);
 }
 
 EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {

@@ -1,6 +1,6 @@
 #include "environments/convex_hull.h"
 
-#include "environments/setup_deadline.h"
+#include "base/setup_deadline.h"
 
 #include <boost/pending/disjoint_sets.hpp>
 

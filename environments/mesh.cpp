@@ -1,8 +1,8 @@
 #include "environments/mesh.h"
 
-#include "environments/setup_deadline.h"
+#include "base/setup_deadline.h"
 
-#include "environments/input_file.h"
+#include "base/input_file.h"
 #include "environments/mesh_file_system.h"
 
 #include <assimp/Importer.hpp>

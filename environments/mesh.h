@@ -2,7 +2,7 @@
 // Triangle meshes: the one geometry representation of prmkit. Primitives are
 // tessellated so that the mesh encloses the primitive (conservative for
 // collision), which lets every checker traverse the same FCL OBBRSS BVHs.
-#include "environments/input_file.h"
+#include "base/input_file.h"
 
 #include <Eigen/Geometry>
 

@@ -5,7 +5,8 @@
 // a named FIFO blocks forever and a named multi-gigabyte file is read whole.
 // This one applies the mesh file's rules to every file: a regular file,
 // inside the folder of the mesh file, all files together within the mesh
-// size limit, a zip archive (3MF) whose entries inflate within it too.
+// size limit, and no zip archive (assimp's unzipper and 3MF reader abort the
+// process on malformed archives).
 #include <assimp/IOSystem.hpp>
 
 #include <cstdint>
@@ -18,7 +19,7 @@ namespace prmkit {
 class MeshFileSystem : public Assimp::IOSystem {
  public:
   /// `meshFile` is the file given to assimp; `maxBytes` bounds the bytes of
-  /// all files opened, and of all zip entries inflated, together.
+  /// all files opened together.
   MeshFileSystem(const std::filesystem::path& meshFile, std::uintmax_t maxBytes);
 
   bool Exists(const char* file) const override;

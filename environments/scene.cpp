@@ -1,6 +1,6 @@
 #include "environments/scene.h"
 
-#include "environments/setup_deadline.h"
+#include "base/setup_deadline.h"
 
 #include <fmt/format.h>
 

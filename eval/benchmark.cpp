@@ -1,7 +1,10 @@
 #include "eval/benchmark.h"
 
+#include "eval/planning_run.h"
+
 #include "io/outputs.h"
 #include "eval/verify.h"
+#include "planner/planner_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -42,7 +45,8 @@ double quantile(std::vector<double> values, double p) {
 }
 
 std::string RunSpec::combination() const {
-  std::string name = planner == "ompl_fcl_default" ? planner : planner + "+" + checker;
+  // A planner that checks edges its own way is named alone: the checker does not make its runs.
+  std::string name = plannerKind(planner).capabilities.checks_edges_with_checker ? planner + "+" + checker : planner;
   if (parameters.empty()) return name;
   std::vector<std::string> items;
   for (const auto& [key, value] : parameters) items.push_back(shortName(key) + "=" + value);
@@ -70,12 +74,10 @@ RunRecord runPlanning(const RunSpec& spec) {
   record.spec = spec;
   record.problem = defaultProblemName(spec.problem_file);
   try {
-    const Problem problem = loadProblem(spec.problem_file, {spec.overrides(), true});
+    PlanningRun run = setUpPlanningRun(spec.problem_file, {spec.overrides(), true});
+    const Problem& problem = run.problem;
     record.problem = problem.name;
-    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-    auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
-    const PlanResult result =
-        makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal, verifier.get());
+    const PlanResult result = run.solve();
     record.solved = result.solved;
     record.status = result.status_detail.empty() ? std::string(toString(result.status)) : result.status_detail;
     record.time_s = result.time_s;

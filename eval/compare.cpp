@@ -4,6 +4,7 @@
 #include "io/omplapp_problem.h"
 #include "io/outputs.h"
 #include "io/problem.h"
+#include "planner/planner_registry.h"
 
 #include <fmt/format.h>
 
@@ -42,10 +43,8 @@ void applyOmplAppBenchmark(const std::filesystem::path& file, CompareOptions& o,
             ? fmt::format("'{}' (line {})", instance.planner, instance.line)
             : fmt::format("'{}' named '{}' (line {})", instance.planner, instance.name, instance.line);
     if (runners.empty()) {
-      notes.push_back(
-          fmt::format("planner {} skipped: prmkit compares PRM and lazy PRM (prm, lazyprm, prmstar, "
-                      "lazyprmstar) and has no {}",
-                      label, instance.planner));
+      notes.push_back(fmt::format("planner {} skipped: prmkit compares PRM and lazy PRM ({}) and has no {}", label,
+                                  fmt::join(omplAppPlannersRun(), ", "), instance.planner));
       continue;
     }
     for (const auto& [key, value] : instance.parameters)
@@ -56,10 +55,8 @@ void applyOmplAppBenchmark(const std::filesystem::path& file, CompareOptions& o,
         planners.push_back({runner, instance.problem_settings});
   }
   if (planners.empty())
-    throw InputError(
-        fmt::format("{}: none of the planners of [planner] is one prmkit runs (prm, lazyprm, prmstar, "
-                    "lazyprmstar)",
-                    file.string()));
+    throw InputError(fmt::format("{}: none of the planners of [planner] is one prmkit runs ({})", file.string(),
+                                 fmt::join(omplAppPlannersRun(), ", ")));
 }
 
 }  // namespace
@@ -82,9 +79,10 @@ int runCompare(const std::filesystem::path& file, const std::vector<std::string>
   sweep.run_timeout_s = defaultRunTimeout(o.time_limit_s);
   sweep.notes = notes;
   for (const auto& [planner, settings] : planners) {
-    // OMPL's stock validator does not use the strategy: one set of runs, with discrete's FCL static checks.
+    // A planner that checks edges its own way (OMPL's stock validator) does
+    // not use the strategy: one set of runs, with discrete's FCL static checks.
     const std::vector<std::string> used =
-        planner == "ompl_fcl_default" ? std::vector<std::string>{"discrete"} : o.checkers;
+        plannerKind(planner).capabilities.checks_edges_with_checker ? o.checkers : std::vector<std::string>{"discrete"};
     auto runParameters = settings;
     runParameters.insert(runParameters.end(), parameters.begin(), parameters.end());
     for (const auto& checker : used)

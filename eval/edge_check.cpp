@@ -2,6 +2,7 @@
 
 #include "eval/independent_check.h"
 #include "io/outputs.h"
+#include "io/path_files.h"
 #include "checkers/collision_queries.h"
 #include "checkers/discrete_checker.h"
 
@@ -56,16 +57,6 @@ std::vector<EdgeCase> randomEdges(const std::shared_ptr<const Robot>& robotPoint
     edges.push_back({a, b});
   }
   return edges;
-}
-
-std::string edgesCsv(const Robot& robot, const std::vector<EdgeCase>& edges) {
-  std::string out = fmt::format("{}\n", fmt::join(edgeHeader(robot), ","));
-  for (const auto& edge : edges) {
-    std::vector<double> row(edge.a.data(), edge.a.data() + edge.a.size());
-    row.insert(row.end(), edge.b.data(), edge.b.data() + edge.b.size());
-    out += fmt::format("{:.17g}\n", fmt::join(row, ","));
-  }
-  return out;
 }
 
 std::vector<EdgeCase> readEdgesCsv(const std::filesystem::path& file, const Robot& robot) {

@@ -23,8 +23,7 @@ struct EdgeCase {
 std::vector<EdgeCase> randomEdges(const std::shared_ptr<const Robot>& robot, const std::shared_ptr<const Scene>& scene,
                                   std::size_t count, double maxLength, std::uint32_t seed);
 
-/// Header `a.<coordinate>..., b.<coordinate>...`, one edge per row.
-std::string edgesCsv(const Robot& robot, const std::vector<EdgeCase>& edges);
+/// An edge file: header `a.<coordinate>..., b.<coordinate>...`, one edge per row.
 std::vector<EdgeCase> readEdgesCsv(const std::filesystem::path& file, const Robot& robot);
 
 struct EdgeVerdict {

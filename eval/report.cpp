@@ -1,6 +1,6 @@
 #include "eval/report.h"
 
-#include "environments/input_file.h"
+#include "base/input_file.h"
 #include "io/outputs.h"
 
 #include <fmt/format.h>

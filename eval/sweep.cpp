@@ -3,10 +3,11 @@
 #include "eval/report.h"
 #include "eval/worker_pool.h"
 
-#include "environments/input_file.h"
+#include "base/input_file.h"
 
 #include "io/outputs.h"
 #include "io/yaml_reader.h"
+#include "planner/planner_registry.h"
 
 #include <fmt/format.h>
 
@@ -184,11 +185,12 @@ Sweep loadSweep(const std::filesystem::path& file) {
     for (const auto& planner : planners) {
       for (const auto& plannerPoint : planner.points) {
         for (const auto& checker : checkers) {
-          // OMPL's stock validator does not use the strategy: one entry, with discrete's static checks.
-          if (planner.type == "ompl_fcl_default" && &checker != &checkers.front()) continue;
-          const std::string checkerType = planner.type == "ompl_fcl_default" ? "discrete" : checker.type;
-          const std::vector<Assignments> checkerPoints =
-              planner.type == "ompl_fcl_default" ? std::vector<Assignments>{{}} : checker.points;
+          // A planner that checks edges its own way does not use the strategy:
+          // one entry, with discrete's static checks.
+          const bool ownEdgeChecks = !plannerKind(planner.type).capabilities.checks_edges_with_checker;
+          if (ownEdgeChecks && &checker != &checkers.front()) continue;
+          const std::string checkerType = ownEdgeChecks ? "discrete" : checker.type;
+          const std::vector<Assignments> checkerPoints = ownEdgeChecks ? std::vector<Assignments>{{}} : checker.points;
           for (const auto& checkerPoint : checkerPoints) {
             Assignments parameters = plannerPoint;
             parameters.insert(parameters.end(), checkerPoint.begin(), checkerPoint.end());

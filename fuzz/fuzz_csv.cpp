@@ -3,6 +3,7 @@
 #include "eval/edge_check.h"
 #include "fuzz_input.h"
 #include "io/outputs.h"
+#include "io/path_files.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const prmkit::Problem problem = prmkit::loadProblem(PRMKIT_SOURCE_DIR "/configs/problems/thin_wall.yaml");

@@ -3,7 +3,7 @@
 // reader takes a path), read, and any refusal other than the two that mean
 // "bad input" (exit 2) is a finding, as are crashes, sanitizer reports,
 // hangs and memory blow-ups (libFuzzer's -timeout and -rss_limit_mb).
-#include "environments/input_file.h"
+#include "base/input_file.h"
 
 #include <unistd.h>
 

@@ -1,7 +1,7 @@
 #include "io/geometry_reader.h"
 
 #include "environments/generators.h"
-#include "environments/input_file.h"
+#include "base/input_file.h"
 #include "environments/mesh.h"
 #include "robots/robot.h"
 

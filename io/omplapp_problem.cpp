@@ -1,8 +1,9 @@
 #include "io/omplapp_problem.h"
 
-#include "environments/input_file.h"
+#include "base/input_file.h"
 #include "environments/mesh.h"
-#include "planner/planner.h"
+#include "planner/planner_registry.h"
+#include "planner/sampler_registry.h"
 
 #include <boost/property_tree/ini_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
@@ -108,17 +109,15 @@ CfgFile readCfg(const std::filesystem::path& file) {
   return cfg;
 }
 
-/// OMPL.app's valid-state samplers, which prmkit has under the same names.
-const std::vector<std::string>& omplAppSamplers() {
-  static const std::vector<std::string> names{"uniform", "gaussian", "obstacle_based", "max_clearance"};
-  return names;
-}
-
+/// OMPL.app's `sampler` value as the prmkit strategy that declares its name.
 std::string checkedSampler(const std::string& value, const std::string& where) {
-  if (std::find(omplAppSamplers().begin(), omplAppSamplers().end(), value) == omplAppSamplers().end())
-    throw InputError(fmt::format("{}: unknown sampler '{}' (expected one of: {})", where, value,
-                                 fmt::join(omplAppSamplers(), ", ")));
-  return value;
+  std::vector<std::string> known;
+  for (const SamplerKind& kind : samplerKinds()) {
+    if (kind.omplapp_name.empty()) continue;
+    if (kind.omplapp_name == value) return kind.name;
+    known.push_back(kind.omplapp_name);
+  }
+  throw InputError(fmt::format("{}: unknown sampler '{}' (expected one of: {})", where, value, fmt::join(known, ", ")));
 }
 
 double parsedNumber(const std::string& text, const std::string& key, const std::string& where) {
@@ -362,12 +361,21 @@ OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
   return benchmark;
 }
 
+std::vector<std::string> omplAppPlannersRun() {
+  std::vector<std::string> names;
+  for (const PlannerKind& kind : plannerKinds())
+    for (const std::string& name : kind.capabilities.omplapp_names)
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  return names;
+}
+
 std::vector<std::string> prmkitPlannersFor(const std::string& omplAppPlanner) {
-  if (omplAppPlanner == "prm") return {"prm", "ompl_prm"};
-  if (omplAppPlanner == "lazyprm") return {"lazy_prm", "ompl_lazy_prm", "ompl_fcl_default"};
-  if (omplAppPlanner == "prmstar") return {"prm_star"};
-  if (omplAppPlanner == "lazyprmstar") return {"lazy_prm_star"};
-  return {};
+  std::vector<std::string> runners;
+  for (const PlannerKind& kind : plannerKinds()) {
+    const auto& names = kind.capabilities.omplapp_names;
+    if (std::find(names.begin(), names.end(), omplAppPlanner) != names.end()) runners.push_back(kind.name);
+  }
+  return runners;
 }
 
 }  // namespace prmkit

@@ -48,9 +48,10 @@ struct OmplAppBenchmark {
 /// InputError with file:line on bad input, as readOmplAppConfig.
 OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file);
 
-/// The prmkit planners (makePlanner names) that run an OMPL.app planner:
-/// prm -> prm, ompl_prm; lazyprm -> lazy_prm, ompl_lazy_prm, ompl_fcl_default;
-/// prmstar -> prm_star; lazyprmstar -> lazy_prm_star; empty for any other.
+/// The prmkit planners that run an OMPL.app planner (those that declare its
+/// name, PlannerCapabilities::omplapp_names), in registry order; empty for any other.
 std::vector<std::string> prmkitPlannersFor(const std::string& omplAppPlanner);
+/// Every OMPL.app planner name some prmkit planner runs, once each, in registry order.
+std::vector<std::string> omplAppPlannersRun();
 
 }  // namespace prmkit

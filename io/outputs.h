@@ -1,5 +1,6 @@
 #pragma once
-// What `prmkit plan` writes: the path (CSV), statistics (JSON) and a picture (SVG).
+// What `prmkit plan` writes besides the path (io/path_files.h): statistics
+// (JSON), a picture (SVG), and the helpers the batch outputs share.
 #include "io/output_folder.h"
 #include "io/problem.h"
 
@@ -15,28 +16,6 @@ namespace prmkit {
 /// Text as it may stand in HTML or SVG (XML) content and double-quoted
 /// attribute values: names come from problem files, and a name must not open a tag.
 std::string markupEscaped(std::string_view text);
-
-/// Header = coordinate names, one configuration per row, full precision.
-std::string pathCsv(const Robot& robot, const std::vector<Config>& path);
-/// Reads a CSV of numbers whose first line must be `header`; one row of
-/// numbers per line, each passed through `canonicalize` (which throws
-/// std::invalid_argument on a row it refuses). Throws InputError with
-/// file:line:column; `what` names the file kind.
-std::vector<Config> readConfigCsv(const std::filesystem::path& file, const std::vector<std::string>& header,
-                                  const std::string& what, const std::function<void(Config&)>& canonicalize);
-/// Reads a path file written by pathCsv, every waypoint canonicalized
-/// (Robot::canonicalize); throws InputError with file:line:column.
-std::vector<Config> readPathCsv(const std::filesystem::path& file, const Robot& robot);
-
-/// The path as OMPL writes and OMPL.app reads it (PathGeometric::printAsMatrix):
-/// one state per line, its coordinates separated by spaces (x y theta in 2D,
-/// x y z qx qy qz qw in 3D, joint values for chains), full precision.
-std::string pathText(const std::vector<Config>& path);
-/// Reads such a file (blank lines skipped), every state canonicalized;
-/// throws InputError with file:line:column (InputFileError for an unreadable file).
-std::vector<Config> readPathText(const std::filesystem::path& file, const Robot& robot);
-/// readPathText for `.path` and `.txt` files, readPathCsv for any other.
-std::vector<Config> readPath(const std::filesystem::path& file, const Robot& robot);
 
 /// A file name stem made from a name that comes from input (a problem's
 /// name): letters, digits, '-', '_' and '.' kept, anything else (a '/', a

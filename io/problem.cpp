@@ -10,7 +10,8 @@
 #include "robots/kinematic_chain.h"
 #include "robots/planar_chain.h"
 #include "robots/rigid_body.h"
-#include "robots/urdf_robot.h"
+#include "io/urdf_robot.h"
+#include "planner/planner_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,6 +1,7 @@
 #include "io/settings_reader.h"
 
 #include "planner/sampler.h"
+#include "planner/planner_registry.h"
 
 #include <fmt/format.h>
 

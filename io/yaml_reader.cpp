@@ -1,6 +1,6 @@
 #include "io/yaml_reader.h"
 
-#include "environments/input_file.h"
+#include "base/input_file.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>

@@ -1,7 +1,7 @@
 #pragma once
 // Strict reading of YAML problem files: every value is type-checked, every
 // unknown key is an error, and every error names file:line:column.
-#include "environments/input_file.h"
+#include "base/input_file.h"
 
 #include <Eigen/Core>
 #include <yaml-cpp/yaml.h>

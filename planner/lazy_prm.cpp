@@ -200,4 +200,17 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   return true;
 }
 
+std::vector<PlannerKind> LazyPrm::kinds() {
+  PlannerCapabilities capabilities;
+  capabilities.threads = true;
+  PlannerCapabilities star = capabilities;
+  capabilities.compared_by_default = true;
+  capabilities.omplapp_names = {"lazyprm"};
+  star.omplapp_names = {"lazyprmstar"};
+  return {{"lazy_prm", "Lazy PRM (Bohlin & Kavraki 2000): edges checked only on candidate paths", capabilities,
+           [](const PlannerSettings& s) { return std::make_unique<LazyPrm>(s); }},
+          {"lazy_prm_star", "lazy_prm with e(1 + 1/d) log n neighbours", star,
+           [](const PlannerSettings& s) { return std::make_unique<LazyPrm>(s, Connection::Star); }}};
+}
+
 }  // namespace prmkit

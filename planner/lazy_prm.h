@@ -14,6 +14,8 @@ namespace prmkit {
 class LazyPrm final : public Planner {
  public:
   using Planner::Planner;
+  /// lazy_prm, and lazy_prm_star (its neighbour count grows with the roadmap).
+  static std::vector<PlannerKind> kinds();
 
  private:
   /// What one search keeps between its steps.

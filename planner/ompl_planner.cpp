@@ -106,4 +106,20 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   return vertices;
 }
 
+std::vector<PlannerKind> OmplPlanner::kinds() {
+  PlannerCapabilities capabilities;
+  capabilities.uses_node_sampler = false;
+  capabilities.compared_by_default = true;
+  PlannerCapabilities prm = capabilities, lazy = capabilities, stock = capabilities;
+  prm.omplapp_names = {"prm"};
+  lazy.omplapp_names = {"lazyprm"};
+  stock.omplapp_names = {"lazyprm"};
+  stock.checks_edges_with_checker = false;
+  auto make = [](const PlannerSettings& s) { return std::make_unique<OmplPlanner>(s); };
+  return {{"ompl_prm", "OMPL's PRM on prmkit's checker", prm, make},
+          {"ompl_lazy_prm", "OMPL's LazyPRM on prmkit's checker", lazy, make},
+          {"ompl_fcl_default", "OMPL's LazyPRM with its stock discretized motion validator (1 %): the usual stack",
+           stock, make}};
+}
+
 }  // namespace prmkit

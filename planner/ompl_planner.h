@@ -17,6 +17,8 @@ namespace prmkit {
 class OmplPlanner final : public Planner {
  public:
   explicit OmplPlanner(PlannerSettings settings);
+  /// ompl_prm, ompl_lazy_prm and ompl_fcl_default.
+  static std::vector<PlannerKind> kinds();
 
  private:
   std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;

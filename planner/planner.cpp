@@ -4,10 +4,6 @@
 
 #include <ostream>
 
-#include "planner/lazy_prm.h"
-#include "planner/ompl_planner.h"
-#include "planner/prm.h"
-
 #include <cmath>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -38,7 +34,8 @@ std::string_view toString(PlanStatus status) {
 
 std::ostream& operator<<(std::ostream& out, PlanStatus status) { return out << toString(status); }
 
-Planner::Planner(PlannerSettings settings) : settings_(std::move(settings)), rng_(settings_.seed) {
+Planner::Planner(PlannerSettings settings, Connection connection)
+    : settings_(std::move(settings)), connection_(connection), rng_(settings_.seed) {
   if (settings_.k == 0 && settings_.radius <= 0 && !star()) throw std::invalid_argument("planner k must be positive");
   if (!(settings_.time_limit_s > 0)) throw std::invalid_argument("planner time limit must be positive");
   if (!(settings_.setup_time_s >= 0) || !std::isfinite(settings_.setup_time_s))
@@ -97,7 +94,7 @@ bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap
   return true;
 }
 
-bool Planner::star() const { return settings_.type.ends_with("_star"); }
+bool Planner::star() const { return connection_ == Connection::Star; }
 
 bool Planner::outOfTime() const {
   return settings_.setup_time_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() >
@@ -205,22 +202,6 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   for (auto [it, end] = boost::edges(g); it != end; ++it)
     result.roadmap_edge_list.emplace_back(boost::source(*it, g), boost::target(*it, g), g[*it].state);
   return result;
-}
-
-const std::vector<std::string>& plannerNames() {
-  static const std::vector<std::string> names{"prm",      "lazy_prm",      "prm_star",        "lazy_prm_star",
-                                              "ompl_prm", "ompl_lazy_prm", "ompl_fcl_default"};
-  return names;
-}
-
-std::unique_ptr<Planner> makePlanner(const PlannerSettings& settings) {
-  if (settings.type == "prm" || settings.type == "prm_star") return std::make_unique<Prm>(settings);
-  if (settings.type == "lazy_prm" || settings.type == "lazy_prm_star") return std::make_unique<LazyPrm>(settings);
-  if (settings.type.starts_with("ompl_") &&
-      std::find(plannerNames().begin(), plannerNames().end(), settings.type) != plannerNames().end())
-    return std::make_unique<OmplPlanner>(settings);
-  throw std::invalid_argument(
-      fmt::format("unknown planner '{}' (expected one of {})", settings.type, fmt::join(plannerNames(), ", ")));
 }
 
 }  // namespace prmkit

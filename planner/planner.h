@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -26,7 +27,7 @@ inline constexpr std::size_t kMaxExpandBounces = 1000;
 inline constexpr std::size_t kMaxShortcutAttempts = 10'000'000;
 
 struct PlannerSettings {
-  std::string type = "lazy_prm";  // prm, lazy_prm, prm_star, lazy_prm_star
+  std::string type = "lazy_prm";  // a name of plannerNames() (planner/planner_registry.h)
   std::size_t k = 10;             // neighbours per new vertex (ignored by *_star and when radius > 0)
   double radius = 0.0;            // > 0: connect to every vertex within this C-space distance
   std::size_t batch = 100;        // lazy_prm: samples added each time the roadmap grows
@@ -163,7 +164,10 @@ inline constexpr std::size_t kPictureCollidingEdges = 5000;
 
 class Planner {
  public:
-  explicit Planner(PlannerSettings settings);
+  /// How many neighbours a new vertex is connected to: `k` (or all within
+  /// `radius`), or Karaman and Frazzoli's e(1 + 1/d) log n (the *_star forms).
+  enum class Connection { Nearest, Star };
+  explicit Planner(PlannerSettings settings, Connection connection = Connection::Nearest);
   virtual ~Planner() = default;
   const PlannerSettings& settings() const { return settings_; }
   /// Plans from start to goal; the checker's stats are included in the result
@@ -218,6 +222,7 @@ class Planner {
   bool confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result);
 
   PlannerSettings settings_;
+  Connection connection_;
   ompl::RNG rng_;
   std::chrono::steady_clock::time_point started_;
   Checker* verifier_ = nullptr;
@@ -230,9 +235,31 @@ class Planner {
   void shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result);
 };
 
-/// Makes the planner named by settings.type; throws std::invalid_argument on an unknown name.
-std::unique_ptr<Planner> makePlanner(const PlannerSettings& settings);
-/// The planner names makePlanner accepts.
-const std::vector<std::string>& plannerNames();
+/// What a planner declares about itself, so that the commands ask it instead
+/// of testing its name.
+struct PlannerCapabilities {
+  /// Edges are checked with the run's prmkit checker. False for a peer that
+  /// checks them its own way (OMPL's stock discretized motion validator):
+  /// its runs do not depend on the checker, so `compare` and sweeps run it
+  /// once per seed, with `discrete`'s static checks, and never call its
+  /// paths verified.
+  bool checks_edges_with_checker = true;
+  /// Its nodes come from prmkit's samplers (`planner.sampler`).
+  bool uses_node_sampler = true;
+  /// `planner.threads` spreads its work over threads (the result is the same).
+  bool threads = false;
+  /// Run by `compare` when no `--planners` is given.
+  bool compared_by_default = false;
+  /// The names of OMPL.app's `[planner]` lines it stands for in a .cfg's benchmark.
+  std::vector<std::string> omplapp_names;
+};
+
+/// A planner by name: what it is, what it can do, and how to make one.
+struct PlannerKind {
+  std::string name;
+  std::string description;
+  PlannerCapabilities capabilities;
+  std::function<std::unique_ptr<Planner>(const PlannerSettings&)> make;
+};
 
 }  // namespace prmkit

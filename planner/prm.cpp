@@ -272,4 +272,17 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
   }
 }
 
+std::vector<PlannerKind> Prm::kinds() {
+  PlannerCapabilities capabilities;
+  capabilities.threads = true;
+  PlannerCapabilities star = capabilities;
+  capabilities.compared_by_default = true;
+  capabilities.omplapp_names = {"prm"};
+  star.omplapp_names = {"prmstar"};
+  return {{"prm", "PRM (Kavraki et al. 1996): every edge checked as it is added", capabilities,
+           [](const PlannerSettings& s) { return std::make_unique<Prm>(s); }},
+          {"prm_star", "PRM* (Karaman & Frazzoli 2011): prm with e(1 + 1/d) log n neighbours", star,
+           [](const PlannerSettings& s) { return std::make_unique<Prm>(s, Connection::Star); }}};
+}
+
 }  // namespace prmkit

@@ -9,6 +9,8 @@ namespace prmkit {
 class Prm final : public Planner {
  public:
   using Planner::Planner;
+  /// prm, and prm_star (Karaman & Frazzoli's PRM*: the neighbour count grows with the roadmap).
+  static std::vector<PlannerKind> kinds();
 
  private:
   struct Search;

@@ -1,12 +1,7 @@
 #include "planner/sampler.h"
 
 #include "planner/ompl_space.h"
-
-#include <ompl/base/samplers/BridgeTestValidStateSampler.h>
-#include <ompl/base/samplers/GaussianValidStateSampler.h>
-#include <ompl/base/samplers/MaximizeClearanceValidStateSampler.h>
-#include <ompl/base/samplers/ObstacleBasedValidStateSampler.h>
-#include <ompl/base/samplers/UniformValidStateSampler.h>
+#include "planner/sampler_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -32,31 +27,7 @@ constexpr unsigned int kAttemptsPerCall = 20;
 /// clearances, and a factor 1.25 is far finer than the spread among samples.
 constexpr double kClearanceRelativeError = 0.25;
 
-ob::ValidStateSamplerPtr makeValidStateSampler(const std::string& strategy, const ob::SpaceInformation* si,
-                                               double sigma) {
-  if (strategy == "uniform") return std::make_shared<ob::UniformValidStateSampler>(si);
-  if (strategy == "gaussian") {
-    auto sampler = std::make_shared<ob::GaussianValidStateSampler>(si);
-    sampler->setStdDev(sigma);
-    return sampler;
-  }
-  if (strategy == "bridge") {
-    auto sampler = std::make_shared<ob::BridgeTestValidStateSampler>(si);
-    sampler->setStdDev(sigma);
-    return sampler;
-  }
-  if (strategy == "obstacle_based") return std::make_shared<ob::ObstacleBasedValidStateSampler>(si);
-  if (strategy == "max_clearance") return std::make_shared<ob::MaximizeClearanceValidStateSampler>(si);
-  throw std::invalid_argument(
-      fmt::format("unknown sampler '{}' (expected one of {})", strategy, fmt::join(samplerNames(), ", ")));
-}
-
 }  // namespace
-
-const std::vector<std::string>& samplerNames() {
-  static const std::vector<std::string> names{"uniform", "gaussian", "bridge", "obstacle_based", "max_clearance"};
-  return names;
-}
 
 std::vector<SamplerShare> parseSamplerMix(std::string_view text) {
   std::vector<SamplerShare> mix;
@@ -68,11 +39,7 @@ std::vector<SamplerShare> parseSamplerMix(std::string_view text) {
     SamplerShare share;
     const std::size_t colon = item.find(':');
     share.strategy = std::string(item.substr(0, colon));
-    if (std::find(samplerNames().begin(), samplerNames().end(), share.strategy) == samplerNames().end())
-      throw std::invalid_argument(
-          fmt::format("unknown sampler '{}' (expected one of {}, or a mix such as "
-                      "'uniform:0.5,bridge:0.5')",
-                      share.strategy, fmt::join(samplerNames(), ", ")));
+    samplerKind(share.strategy);  // throws naming the known strategies
     if (std::any_of(mix.begin(), mix.end(), [&](const SamplerShare& s) { return s.strategy == share.strategy; }))
       throw std::invalid_argument(fmt::format("sampler '{}' appears twice in the mix", share.strategy));
     if (colon != std::string_view::npos) {
@@ -100,8 +67,9 @@ NodeSampler::NodeSampler(Checker& checker, const SamplerSettings& settings, std:
       clearance_(checker.robot(), checker.scene()) {
   auto space = std::make_shared<RobotStateSpace>(checker.robot(), settings.seed, drawn_);
   si_ = std::make_shared<ob::SpaceInformation>(space);
-  const bool needsClearance = std::any_of(settings.mix.begin(), settings.mix.end(),
-                                          [](const SamplerShare& s) { return s.strategy == "max_clearance"; });
+  const bool needsClearance = std::any_of(settings.mix.begin(), settings.mix.end(), [](const SamplerShare& s) {
+    return samplerKind(s.strategy).needs_clearance;
+  });
   ClearanceFunction clearance;
   if (needsClearance)
     clearance = [this](const Config& q) { return clearance_.clearance(q, kClearanceRelativeError, clearanceStats_); };
@@ -113,7 +81,7 @@ NodeSampler::NodeSampler(Checker& checker, const SamplerSettings& settings, std:
   const double sigma = settings.sigma * checker.robot().maxExtent();
   double cumulative = 0.0;
   for (const SamplerShare& share : settings.mix) {
-    samplers_.push_back(makeValidStateSampler(share.strategy, si_.get(), sigma));
+    samplers_.push_back(samplerKind(share.strategy).make(si_.get(), sigma));
     samplers_.back()->setNrAttempts(kAttemptsPerCall);
     cumulative += share.weight;
     cumulativeWeights_.push_back(cumulative);

@@ -4,6 +4,7 @@
 // robot and checker, alone or mixed, each counting its own work.
 #include "checkers/checker.h"
 #include "checkers/clearance.h"
+#include "planner/sampler_registry.h"
 
 #include <ompl/base/SpaceInformation.h>
 #include <ompl/base/ValidStateSampler.h>
@@ -24,8 +25,6 @@ struct SamplerShare {
   double weight = 1.0;
 };
 
-/// The strategies a mix may name.
-const std::vector<std::string>& samplerNames();
 /// Reads "bridge" or "uniform:0.5,bridge:0.5" (weights are normalised to
 /// sum to 1). Throws std::invalid_argument naming what was expected.
 std::vector<SamplerShare> parseSamplerMix(std::string_view text);

@@ -7,7 +7,7 @@ packages=(
   libompl-dev libboost-filesystem-dev libboost-serialization-dev libboost-system-dev
   libboost-graph-dev libfcl-dev libeigen3-dev libyaml-cpp-dev catch2 libassimp-dev
   liburdfdom-dev libtinyxml2-dev libcli11-dev libfmt-dev nlohmann-json3-dev
-  libqhull-dev libnanoflann-dev libminizip-dev ompl-demos python3-matplotlib parallel sqlite3
+  libqhull-dev libnanoflann-dev ompl-demos python3-matplotlib parallel sqlite3
   libjs-three chromium clang-format
 )
 # `install-deps.sh fuzz`: clang and its libFuzzer runtime, for `make fuzz` only.

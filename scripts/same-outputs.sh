@@ -3,7 +3,8 @@
 # limit lifted so only the seed and the sample limits decide) with two prmkit
 # binaries and diffs what must not change when code is reorganised: path.csv,
 # path.txt and every counter of stats.json (times and memory left out).
-#   scripts/same-outputs.sh OLD_PRMKIT NEW_PRMKIT [PROBLEM.yaml...]
+#   [PLANNER=NAME] scripts/same-outputs.sh OLD_PRMKIT NEW_PRMKIT [PROBLEM.yaml...]
+# PLANNER plans every problem with that planner instead of its own.
 # Exits 0 when every output agrees, 1 otherwise (printing the differences).
 set -uo pipefail
 old=${1:?old prmkit binary}
@@ -21,7 +22,8 @@ for problem in "${problems[@]}"; do
     binary=$old
     [ "$side" = new ] && binary=$new
     mkdir -p "$work/$side/$name"
-    "$binary" plan "$problem" --seed 1 --set limits.time=3600 --out "$work/$side/$name" >"$work/$side-$name.log" 2>&1
+    "$binary" plan "$problem" --seed 1 ${PLANNER:+--planner "$PLANNER"} --set limits.time=3600 --out "$work/$side/$name" \
+      >"$work/$side-$name.log" 2>&1
     echo $? >"$work/$side/$name.code"
   done
   if ! /usr/bin/python3 - "$work/old/$name" "$work/new/$name" "$name" <<'PY'

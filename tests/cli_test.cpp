@@ -1,7 +1,7 @@
 #include "app/cli.h"
 #include "io/outputs.h"
 #include "io/yaml_reader.h"
-#include "environments/input_file.h"
+#include "base/input_file.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>

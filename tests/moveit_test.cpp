@@ -6,7 +6,7 @@
 #include "io/problem.h"
 #include "eval/verify.h"
 #include "checkers/collision_queries.h"
-#include "robots/urdf_robot.h"
+#include "io/urdf_robot.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,5 @@
 // OMPL's PRM and LazyPRM running on prmkit's checkers (the peers of `compare`).
+#include "planner/planner_registry.h"
 #include "io/problem.h"
 #include "eval/verify.h"
 #include "checkers/collision_queries.h"
@@ -20,7 +21,7 @@ TEST_CASE("OMPL's PRM and LazyPRM with the adaptive checker return paths that ve
       for (int seed = 1; seed <= test::scaled(2); ++seed) {
         DYNAMIC_SECTION(name << " " << planner << " seed " << seed) {
           Problem problem = loadProblem(test::problemFile(name), {{"planner.type=" + planner, "checker.type=adaptive",
-                                                                   "limits.time=60", fmt::format("seed={}", seed)},
+                                                                   "limits.time=3600", fmt::format("seed={}", seed)},
                                                                   true});
           auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
           const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);

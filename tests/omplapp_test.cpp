@@ -6,6 +6,7 @@
 #include "environments/mesh.h"
 #include "io/omplapp_problem.h"
 #include "io/outputs.h"
+#include "io/path_files.h"
 #include "io/problem.h"
 #include "planner/planner.h"
 #include "test_support.h"

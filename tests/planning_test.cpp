@@ -1,3 +1,4 @@
+#include "planner/planner_registry.h"
 #include "io/problem.h"
 #include "eval/verify.h"
 #include "planner/edge_check_pool.h"
@@ -21,9 +22,9 @@ const std::vector<std::string> kShippedProblems{"maze2d",       "chain5",     "t
                                                 "gear_spindle", "arm6_shelf", "arm6_pillars", "maze2d_large"};
 }
 
-TEST_CASE("every shipped problem is solved by both planners and the path verifies", "[planning]") {
+TEST_CASE("every shipped problem is solved by prmkit's planners and the path verifies", "[planning]") {
   for (const auto& name : kShippedProblems) {
-    for (const std::string planner : {"prm", "lazy_prm"}) {
+    for (const std::string& planner : test::kRoadmapPlanners) {
       DYNAMIC_SECTION(name << " with " << planner) {
         // Workspace resolution equal to verify's eps: fine enough that the
         // checker and the dense verification agree.
@@ -80,7 +81,7 @@ TEST_CASE("thin wall: 1% discretization returns paths verify rejects, adaptive n
 }
 
 TEST_CASE("planning is deterministic for a seed", "[planning]") {
-  for (const std::string planner : {"prm", "lazy_prm"}) {
+  for (const std::string& planner : test::kRoadmapPlanners) {
     Problem problem = test::loadForPlanning("maze2d", {"planner.type=" + planner});
     auto run = [&] {
       auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
@@ -358,6 +359,8 @@ TEST_CASE("prm and lazy_prm: the path, roadmap and counters do not depend on the
        {"planner.sampler=uniform", "limits.samples=1500", "robot.geometry.box=[0.7, 0.22, 0.22]"},
        false},
       {"lazy_prm", "arm6_shelf", {}},
+      // The test folder's planner, with the test folder's sampler in its mix.
+      {"sequential_prm", "maze2d", {"planner.sampler=uniform:0.5,near_pair:0.5"}},
       {"lazy_prm", "maze2d", {"planner.sampler=uniform:0.4,bridge:0.3,gaussian:0.3", "planner.batch=20"}},
       {"lazy_prm",
        "bug_trap3d",

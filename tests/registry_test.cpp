@@ -1,5 +1,8 @@
 #include "checkers/checker_registry.h"
+#include "io/omplapp_problem.h"
 #include "io/problem.h"
+#include "planner/planner_registry.h"
+#include "planner/sampler_registry.h"
 #include "test_support.h"
 
 #include "sampled_steps_checker.h"
@@ -209,4 +212,37 @@ TEST_CASE("registry: a strategy registered at run time is read, overridden, vali
   REQUIRE(verdict.verdict == Verdict::Colliding);
   REQUIRE(verdict.witness_t > 0.0);
   REQUIRE(verdict.witness_t < 1.0);
+}
+
+TEST_CASE("registry: planners and samplers registered at run time are named, read, made and asked like the others",
+          "[registry]") {
+  // The test folder's planner and sampler (tests/test_strategies.cpp) registered themselves at start.
+  REQUIRE(plannerNames() == std::vector<std::string>{"prm", "prm_star", "lazy_prm", "lazy_prm_star", "ompl_prm",
+                                                     "ompl_lazy_prm", "ompl_fcl_default", "sequential_prm"});
+  REQUIRE(samplerNames() ==
+          std::vector<std::string>{"uniform", "gaussian", "bridge", "obstacle_based", "max_clearance", "near_pair"});
+  // Read from a problem, overridden, mixed and made by name.
+  const Problem problem = test::loadForPlanning(
+      "maze2d", {"planner.type=sequential_prm", "planner.sampler=near_pair:0.3,uniform:0.7", "seed=5"});
+  REQUIRE(problem.planner.type == "sequential_prm");
+  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+  REQUIRE(result.solved);
+  REQUIRE(result.node_sources.size() == 2);
+  REQUIRE(result.node_sources[0].source == "near_pair");
+  REQUIRE(result.node_sources[0].nodes > 0);
+  // Capabilities, not names: the commands ask them.
+  REQUIRE(plannerKind("sequential_prm").capabilities.checks_edges_with_checker);
+  REQUIRE_FALSE(plannerKind("sequential_prm").capabilities.compared_by_default);
+  REQUIRE_FALSE(plannerKind("ompl_fcl_default").capabilities.checks_edges_with_checker);
+  REQUIRE(prmkitPlannersFor("lazyprm") == std::vector<std::string>{"lazy_prm", "ompl_lazy_prm", "ompl_fcl_default"});
+  // Unknown names are refused with the known ones; a name is registered once.
+  REQUIRE_THROWS_WITH(loadProblem(test::problemFile("maze2d"), {{"planner.type=rrt"}, true}),
+                      Catch::Contains("sequential_prm"));
+  REQUIRE_THROWS_WITH(parseSamplerMix("near_pairs"), Catch::Contains("near_pair"));
+  REQUIRE_THROWS_AS(registerPlanner(plannerKind("sequential_prm")), std::invalid_argument);
+  REQUIRE_THROWS_AS(registerSampler(samplerKind("near_pair")), std::invalid_argument);
+  SamplerKind badName = samplerKind("near_pair");
+  badName.name = "near:pair";
+  REQUIRE_THROWS_AS(registerSampler(badName), std::invalid_argument);
 }

@@ -1,7 +1,7 @@
 #include "io/problem.h"
 #include "robots/planar_chain.h"
 #include "robots/rigid_body.h"
-#include "robots/urdf_robot.h"
+#include "io/urdf_robot.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>

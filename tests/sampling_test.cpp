@@ -1,5 +1,6 @@
 // Node sources: the sampling strategies, their mixes and PRM's
 // random-bounce expansion.
+#include "planner/planner_registry.h"
 #include "io/problem.h"
 #include "checkers/clearance.h"
 #include "planner/planner.h"

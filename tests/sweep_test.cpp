@@ -170,7 +170,7 @@ TEST_CASE("sweep: a run that crashes or hangs is recorded as failed and the swee
 problems: ['{}']
 seeds: 3
 time_limit: 30
-run_timeout: 10
+run_timeout: 60
 planners: [{{type: lazy_prm}}]
 checkers: [{{type: discrete}}, {{type: adaptive}}]
 )",

@@ -81,6 +81,10 @@ inline Run cli(std::vector<std::string> args) {
   return {code, out.str(), err.str()};
 }
 
+/// prmkit's roadmap planners as the planning tests run them: prm, lazy_prm
+/// and the test folder's own registered planner (tests/test_strategies.h).
+inline const std::vector<std::string> kRoadmapPlanners{"prm", "lazy_prm", "sequential_prm"};
+
 /// A small valid rigid2d problem that plans in milliseconds.
 inline const std::string kTinyProblem = R"(name: tiny
 robot:

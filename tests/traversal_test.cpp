@@ -1,7 +1,7 @@
 // The budgeted BVTT traversal (Lin & Li) that the `budgeted` checker will be
 // built on: with no budget it must give exactly FCL's collide() verdict, with
 // a budget it must respect it, and its confidence must mean what Fig. 9 says.
-#include "eval/experiment.h"
+#include "eval/lin_li_experiment.h"
 #include "io/problem.h"
 #include "checkers/bvtt_traversal.h"
 #include "checkers/collision_queries.h"

@@ -1,5 +1,5 @@
 #pragma once
-#include "environments/input_file.h"
+#include "base/input_file.h"
 #include "robots/kinematic_chain.h"
 
 #include <filesystem>

@@ -1,6 +1,6 @@
-#include "robots/urdf_robot.h"
+#include "io/urdf_robot.h"
 
-#include "environments/input_file.h"
+#include "base/input_file.h"
 
 #include <fmt/format.h>
 #include <tinyxml2.h>
@@ -97,7 +97,7 @@ Mesh collisionMesh(const urdf::Collision& collision, const std::filesystem::path
   return mesh.transformed(toTransform(collision.origin));
 }
 
-/// The file's whole text, bounded (environments/input_file.h), or RobotLoadError.
+/// The file's whole text, bounded (base/input_file.h), or RobotLoadError.
 std::string readDescription(const std::filesystem::path& file, const std::string& what) {
   try {
     return readTextFile(file, kMaxDescriptionFileBytes, what);

@@ -5,7 +5,7 @@
 // the limit reaches them as a deadline of the current thread, set for the
 // setup's span by ScopedSetupDeadline; each step looks at it before it
 // starts and stops the run with SetupTimeLimit once it has passed. A single
-// step is bounded by the file limits instead (environments/input_file.h).
+// step is bounded by the file limits instead (base/input_file.h).
 #include <chrono>
 #include <optional>
 #include <stdexcept>

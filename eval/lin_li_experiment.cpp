@@ -1,4 +1,4 @@
-#include "eval/experiment.h"
+#include "eval/lin_li_experiment.h"
 
 #include "io/yaml_reader.h"
 #include "checkers/collision_queries.h"

@@ -1,4 +1,4 @@
-#include "environments/setup_deadline.h"
+#include "base/setup_deadline.h"
 
 #include <fmt/format.h>
 

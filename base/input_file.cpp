@@ -1,4 +1,4 @@
-#include "environments/input_file.h"
+#include "base/input_file.h"
 
 #include <fmt/format.h>
 

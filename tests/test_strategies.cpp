@@ -1,0 +1,73 @@
+#include "test_strategies.h"
+
+#include "planner/planner_registry.h"
+#include "planner/sampler_registry.h"
+
+#include <memory>
+
+namespace prmkit::test {
+
+namespace {
+// Registered before main() runs, as a plug-in registers its strategies
+// before it reads problems; no file outside tests/ names them.
+const bool kRegistered = [] {
+  PlannerCapabilities capabilities;  // prmkit's checker, prmkit's samplers, one thread
+  registerPlanner({std::string(SequentialPrm::kName), "the simplest PRM (tests only)", capabilities,
+                   [](const PlannerSettings& settings) { return std::make_unique<SequentialPrm>(settings); }});
+  registerSampler({std::string(NearPairSampler::kName), "a uniform sample, then one near it (tests only)", false, "",
+                   [](const ompl::base::SpaceInformation* si, double sigma) {
+                     return std::make_shared<NearPairSampler>(si, sigma);
+                   }});
+  return true;
+}();
+}  // namespace
+
+std::optional<std::vector<Vertex>> SequentialPrm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
+  const std::size_t dof = checker.robot().dof();
+  while (const auto sample = sampleValid(result)) {
+    const Vertex v = roadmap.addVertex(sample->q, sample->source);
+    for (const Vertex n : roadmap.neighbours(v, neighbourCount(v + 1, dof), settings_.radius)) {
+      ++result.planner_stats.edges_attempted;
+      const EdgeResult edge = checker.checkEdge(roadmap.config(n), roadmap.config(v));
+      if (const auto state = acceptEdge(edge, result)) {
+        roadmap.addEdge(n, v, *state);
+      } else {
+        ++result.planner_stats.edges_colliding;
+        recordCollidingEdge(checker.robot(), roadmap.config(n), roadmap.config(v), edge, result);
+      }
+    }
+    ++result.planner_stats.graph_searches;
+    if (auto path = roadmap.shortestPath(0, 1)) return path;
+  }
+  return std::nullopt;  // sampleValid set the status (time or sample limit)
+}
+
+NearPairSampler::NearPairSampler(const ompl::base::SpaceInformation* si, double sigma)
+    : ValidStateSampler(si), sampler_(si->allocStateSampler()), first_(si->allocState()), sigma_(sigma) {
+  name_ = std::string(kName);
+}
+
+NearPairSampler::~NearPairSampler() { si_->freeState(first_); }
+
+bool NearPairSampler::sample(ompl::base::State* state) {
+  for (unsigned int attempt = 0; attempt < attempts_; ++attempt) {
+    sampler_->sampleUniform(first_);
+    if (si_->isValid(first_)) {
+      si_->copyState(state, first_);
+      return true;
+    }
+    sampler_->sampleUniformNear(state, first_, sigma_);
+    if (si_->isValid(state)) return true;
+  }
+  return false;
+}
+
+bool NearPairSampler::sampleNear(ompl::base::State* state, const ompl::base::State* near, double distance) {
+  for (unsigned int attempt = 0; attempt < attempts_; ++attempt) {
+    sampler_->sampleUniformNear(state, near, distance);
+    if (si_->isValid(state)) return true;
+  }
+  return false;
+}
+
+}  // namespace prmkit::test
