@@ -5,8 +5,9 @@
 #include "eval/compare.h"
 #include "eval/lin_li_experiment.h"
 #include "eval/sweep.h"
-#include "io/outputs.h"
+
 #include "planner/planner_registry.h"
+#include "io/output_folder.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

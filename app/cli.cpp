@@ -7,7 +7,7 @@
 #include "eval/edge_check.h"
 #include "eval/independent_check.h"
 #include "eval/verify.h"
-#include "io/outputs.h"
+
 #include "io/omplapp_problem.h"
 #include "io/problem.h"
 #include "io/viewer_page.h"

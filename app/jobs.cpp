@@ -4,11 +4,13 @@
 #include "eval/planning_run.h"
 #include "eval/verify.h"
 #include "io/omplapp_problem.h"
-#include "io/outputs.h"
+#include "io/stats_json.h"
+#include "io/scene_svg.h"
 #include "io/path_files.h"
 #include "io/viewer_page.h"
 #include "base/setup_deadline.h"
 #include "planner/planner_registry.h"
+#include "io/output_folder.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

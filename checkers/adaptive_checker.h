@@ -3,9 +3,9 @@
 // Latombe, "Adaptive dynamic collision checking for single and multiple
 // articulated robots in complex environments", IEEE T-RO 2005). It never
 // reports a colliding edge as free.
-#include "checkers/bvh_distance.h"
+#include "geometry/bvh_distance.h"
 #include "checkers/checker.h"
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 #include "checkers/settings_fields.h"
 
 #include <memory>

@@ -4,9 +4,9 @@
 // share the traversal's cut (temporal coherence). An edge is Colliding if a
 // sample collides, Free if every sample's check completed (exact), else
 // Unknown with the lowest confidence of its samples.
-#include "checkers/bvtt_traversal.h"
+#include "geometry/bvtt_traversal.h"
 #include "checkers/checker.h"
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 #include "checkers/discrete_checker.h"
 
 namespace prmkit {

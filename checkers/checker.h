@@ -2,7 +2,7 @@
 // The one checker interface. Public methods are
 // non-virtual: they validate input, time the call and count it, then call the
 // strategy's private virtuals, so that logic lives in one place.
-#include "checkers/check_stats.h"
+#include "geometry/check_stats.h"
 #include "environments/scene.h"
 #include "robots/robot.h"
 

@@ -3,7 +3,7 @@
 // classic baseline, OMPL's DiscreteMotionValidator). Inexact: it can step
 // over obstacles thinner than the sample spacing.
 #include "checkers/checker.h"
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 #include "checkers/settings_fields.h"
 
 #include <set>

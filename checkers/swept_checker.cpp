@@ -1,6 +1,6 @@
 #include "checkers/swept_checker.h"
 
-#include "checkers/swept_hull.h"
+#include "geometry/swept_hull.h"
 
 #include <fmt/format.h>
 

@@ -11,11 +11,11 @@
 // Latombe (T-RO 2005, Eq. 1), which also find contacts (confirmed on the
 // exact geometry), and split at their midpoint, widest first. It never
 // reports a colliding edge as free.
-#include "checkers/bvh_distance.h"
+#include "geometry/bvh_distance.h"
 #include "checkers/checker.h"
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 #include "checkers/settings_fields.h"
-#include "checkers/swept_hull.h"
+#include "geometry/swept_hull.h"
 
 #include <map>
 #include <queue>

@@ -5,7 +5,7 @@
 // one-formula distance into a BVH traversal. A primitive gives:
 //  - its support point in any direction (exact, closed form), from which
 //    GJK finds separating directions and slab gaps prove distance bounds
-//    (checkers/bvh_distance.h);
+//    (geometry/bvh_distance.h);
 //  - an FCL shape for collision tests (FCL's mesh-shape narrow phase);
 //  - an enclosing mesh, for pictures and for the cheap enclosing-sphere and
 //    box bounds (it contains the primitive, so bounds on it stay bounds).

@@ -59,7 +59,6 @@ class Scene {
   /// primitives); throws std::invalid_argument on a duplicate name.
   void addObstacle(std::string name, const Primitive& primitive, const Transform& pose);
   void addObstacle(std::string name, Shape shape, const Transform& pose);
-  PrimitiveMode primitiveMode() const { return mode_; }
   const std::vector<Obstacle>& obstacles() const { return obstacles_; }
   /// The same obstacles in a world whose lengths are multiplied by `factor`
   /// (> 0): meshes and pose translations; orientations unchanged.

@@ -25,7 +25,6 @@ class HierarchicalHash {
   /// ascending order (cells give candidates; their boxes decide). Counts the
   /// cells and boxes it visited into `visited`.
   void query(const Eigen::AlignedBox3d& box, std::vector<int>& out, std::uint64_t& visited) const;
-  std::size_t levelCount() const { return levels_.size(); }
 
  private:
   struct Level {

@@ -2,7 +2,7 @@
 
 #include "eval/planning_run.h"
 
-#include "io/outputs.h"
+#include "io/stats_json.h"
 #include "eval/verify.h"
 #include "planner/planner_registry.h"
 

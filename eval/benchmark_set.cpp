@@ -1,9 +1,10 @@
 #include "eval/benchmark_set.h"
 
 #include "io/moveit_problem.h"
-#include "io/outputs.h"
+
 #include "eval/sweep.h"
 #include "io/yaml_reader.h"
+#include "io/output_folder.h"
 
 #include <fmt/format.h>
 

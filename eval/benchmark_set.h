@@ -14,7 +14,7 @@ namespace prmkit {
 
 struct BenchmarkSetOptions {
   std::filesystem::path urdf, srdf;
-  std::string planner = "lazy_prm", checker = "adaptive";
+  std::string planner = PlannerSettings{}.type, checker = CheckerSettings{}.type;
   std::vector<std::pair<std::string, std::string>> parameters;  // --set key=value
   std::size_t seeds = 1;                                        // seeds 1..N per problem
   std::size_t limit = 0;                                        // at most this many problems per folder (0: all)

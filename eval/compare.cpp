@@ -2,7 +2,7 @@
 
 #include "eval/sweep.h"
 #include "io/omplapp_problem.h"
-#include "io/outputs.h"
+
 #include "io/problem.h"
 #include "planner/planner_registry.h"
 

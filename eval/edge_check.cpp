@@ -1,9 +1,10 @@
 #include "eval/edge_check.h"
 
 #include "eval/independent_check.h"
-#include "io/outputs.h"
+
 #include "io/path_files.h"
-#include "checkers/collision_queries.h"
+#include "io/yaml_reader.h"
+#include "geometry/collision_queries.h"
 #include "checkers/discrete_checker.h"
 
 #include <fmt/format.h>

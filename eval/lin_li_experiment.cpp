@@ -1,7 +1,7 @@
 #include "eval/lin_li_experiment.h"
 
 #include "io/yaml_reader.h"
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 
 #include <fmt/format.h>
 

@@ -5,7 +5,7 @@
 // the best-first (coherence) and depth-first orders; every check's verdict is
 // compared with FCL's exact collide().
 #include "io/problem.h"
-#include "checkers/bvtt_traversal.h"
+#include "geometry/bvtt_traversal.h"
 
 #include <filesystem>
 

@@ -1,7 +1,8 @@
 #include "eval/report.h"
 
 #include "base/input_file.h"
-#include "io/outputs.h"
+#include "io/output_text.h"
+#include "io/output_folder.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

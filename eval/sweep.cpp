@@ -5,9 +5,9 @@
 
 #include "base/input_file.h"
 
-#include "io/outputs.h"
 #include "io/yaml_reader.h"
 #include "planner/planner_registry.h"
+#include "io/output_folder.h"
 
 #include <fmt/format.h>
 

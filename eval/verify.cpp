@@ -2,7 +2,7 @@
 
 #include "eval/independent_check.h"
 #include "io/viewer_page.h"
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 #include "checkers/discrete_checker.h"
 
 #include <fmt/format.h>

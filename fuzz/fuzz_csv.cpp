@@ -2,7 +2,7 @@
 // SE(3), whose configurations carry a quaternion to canonicalize.
 #include "eval/edge_check.h"
 #include "fuzz_input.h"
-#include "io/outputs.h"
+
 #include "io/path_files.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

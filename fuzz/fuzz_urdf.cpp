@@ -1,6 +1,7 @@
 // URDF robots (urdfdom, then prmkit's tree walk and meshes) and SRDF files
 // (tinyxml2: disabled pairs and planning groups), on the same XML input.
 #include "fuzz_input.h"
+#include "io/srdf_reader.h"
 #include "io/urdf_robot.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

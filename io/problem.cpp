@@ -6,7 +6,7 @@
 #include "io/moveit_problem.h"
 #include "io/omplapp_problem.h"
 
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 #include "robots/kinematic_chain.h"
 #include "robots/planar_chain.h"
 #include "robots/rigid_body.h"

@@ -14,60 +14,6 @@ namespace prmkit {
 
 namespace {
 
-void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettings& s) {
-  in.requireMap(p, "planner",
-                {"type", "k", "radius", "batch", "batch_fraction", "enhance", "sampler", "sampler_sigma", "expand",
-                 "expand_bounces", "expand_step", "path_check", "skip_same_component", "shortcut", "shortcut_attempts",
-                 "min_confidence", "verify_final_path", "threads"});
-  if (p["min_confidence"]) {
-    s.min_confidence = in.number(p["min_confidence"], "planner.min_confidence (%)");
-    if (s.min_confidence < 0 || s.min_confidence > 100)
-      in.fail(p["min_confidence"], "planner.min_confidence is a percentage in [0, 100]");
-  }
-  if (p["verify_final_path"]) s.verify_final_path = in.boolean(p["verify_final_path"], "planner.verify_final_path");
-  if (p["type"]) s.type = in.oneOf(p["type"], "planner", plannerNames());
-  if (p["k"]) s.k = static_cast<std::size_t>(in.integer(p["k"], "planner.k", 1, kMaxNeighbours));
-  if (p["radius"]) s.radius = in.positive(p["radius"], "planner.radius");
-  if (p["batch"]) s.batch = static_cast<std::size_t>(in.integer(p["batch"], "planner.batch", 1, kMaxBatch));
-  if (p["threads"]) {
-    s.threads = static_cast<std::size_t>(
-        in.integer(p["threads"], "planner.threads (0: every core)", 0, static_cast<long>(kMaxPlannerThreads)));
-  }
-  if (p["sampler"]) {
-    s.sampler = in.string(p["sampler"], "planner.sampler");
-    try {
-      parseSamplerMix(s.sampler);
-    } catch (const std::invalid_argument& e) {
-      in.fail(p["sampler"], e.what());
-    }
-  }
-  auto fraction = [&](const char* key, double& value) {
-    if (!p[key]) return;
-    value = in.number(p[key], fmt::format("planner.{}", key));
-    if (!(value >= 0 && value <= 1)) in.fail(p[key], fmt::format("planner.{} is a fraction in [0, 1]", key));
-  };
-  fraction("sampler_sigma", s.sampler_sigma);
-  if (p["sampler_sigma"] && s.sampler_sigma == 0) in.fail(p["sampler_sigma"], "planner.sampler_sigma must be positive");
-  fraction("enhance", s.enhance);
-  fraction("batch_fraction", s.batch_fraction);
-  fraction("expand", s.expand);
-  fraction("expand_step", s.expand_step);
-  if (p["expand_step"] && s.expand_step == 0) in.fail(p["expand_step"], "planner.expand_step must be positive");
-  if (p["expand_bounces"])
-    s.expand_bounces =
-        static_cast<std::size_t>(in.integer(p["expand_bounces"], "planner.expand_bounces", 1, kMaxExpandBounces));
-  if (p["path_check"])
-    s.path_check = in.oneOf(p["path_check"], "planner.path_check", {"first_collision", "whole_path"}) == "whole_path"
-                       ? PlannerSettings::PathCheck::WholePath
-                       : PlannerSettings::PathCheck::FirstCollision;
-  if (p["skip_same_component"])
-    s.skip_same_component = in.boolean(p["skip_same_component"], "planner.skip_same_component");
-  if (p["shortcut"]) s.shortcut = in.boolean(p["shortcut"], "planner.shortcut");
-  if (p["shortcut_attempts"])
-    s.shortcut_attempts = static_cast<std::size_t>(
-        in.integer(p["shortcut_attempts"], "planner.shortcut_attempts", 1, kMaxShortcutAttempts));
-}
-
 void readLimitsAndSeed(const YamlReader& in, const YAML::Node& root, PlannerSettings& s) {
   if (const YAML::Node l = root["limits"]) {
     in.requireMap(l, "limits", {"time", "samples"});
@@ -89,7 +35,7 @@ class YamlFields {
   void number(std::string_view name, double& value, const NumberRange& range) {
     if (const YAML::Node node = given(name)) {
       value = in_.number(node, what(name, range));
-      if (!range.contains(value)) in_.fail(node, fmt::format("{}.{} must be {}", path_, name, range.describe()));
+      if (!range.contains(value)) outOfRange(node, name, range);
     }
   }
   template <class Integer>
@@ -97,8 +43,7 @@ class YamlFields {
     if (const YAML::Node node = given(name)) {
       const long read =
           in_.integer(node, what(name, range), std::numeric_limits<long>::min(), std::numeric_limits<long>::max());
-      if (!range.contains(static_cast<double>(read)))
-        in_.fail(node, fmt::format("{}.{} must be {}", path_, name, range.describe()));
+      if (!range.contains(static_cast<double>(read))) outOfRange(node, name, range);
       value = static_cast<Integer>(read);
     }
   }
@@ -124,6 +69,9 @@ class YamlFields {
     if (node) keys_.emplace(name);
     return node;
   }
+  [[noreturn]] void outOfRange(const YAML::Node& node, std::string_view name, const NumberRange& range) const {
+    in_.fail(node, fmt::format("{}.{} must be {}, got {}", path_, name, range.describe(), node.Scalar()));
+  }
   std::string what(std::string_view name, const NumberRange& range) const {
     return range.unit.empty() ? fmt::format("{}.{}", path_, name) : fmt::format("{}.{} ({})", path_, name, range.unit);
   }
@@ -132,6 +80,50 @@ class YamlFields {
   std::string path_;
   std::set<std::string> keys_;
 };
+
+void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettings& s) {
+  // The shared fields and each family's section (`planner.lazy_prm: {batch:
+  // ...}`); a section's fields may also be written directly under `planner:`
+  // (registerPlanner keeps every field name unique), the form every problem
+  // file used before sections and the shortest on the command line.
+  std::vector<std::string> keys{"type", "sampler", "verify_final_path"};
+  for (std::string& name : fieldNames(s)) keys.push_back(std::move(name));
+  for (RegisteredSettings& section : s.sections) {
+    keys.push_back(section.name());
+    for (std::string& field : fieldNames(section)) keys.push_back(std::move(field));
+  }
+  in.requireMap(p, "planner", keys);
+  if (p["type"]) s.type = in.oneOf(p["type"], "planner", plannerNames());
+  if (p["verify_final_path"]) s.verify_final_path = in.boolean(p["verify_final_path"], "planner.verify_final_path");
+  if (p["sampler"]) {
+    s.sampler = in.string(p["sampler"], "planner.sampler");
+    try {
+      parseSamplerMix(s.sampler);
+    } catch (const std::invalid_argument& e) {
+      in.fail(p["sampler"], e.what());
+    }
+  }
+  YamlFields shared(in, p, "planner");
+  s.fields(shared);
+  for (RegisteredSettings& section : s.sections) {
+    const std::string path = fmt::format("planner.{}", section.name());
+    std::set<std::string> given;
+    if (const YAML::Node own = p[section.name()]) {
+      in.requireMap(own, path, fieldNames(section));
+      YamlFields reader(in, own, path);
+      section.fields(reader);
+      given = reader.keys();
+    }
+    YamlFields flat(in, p, "planner");
+    section.fields(flat);
+    for (const std::string& field : flat.keys()) {
+      if (given.count(field) != 0)
+        in.fail(p[field], fmt::format("planner.{} is also given as {}.{}", field, path, field));
+      given.insert(field);
+    }
+    section.afterRead(given);
+  }
+}
 
 }  // namespace
 

@@ -35,21 +35,7 @@ struct UrdfOptions {
 /// master's locked value). Throws RobotLoadError with the file named.
 std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf, const UrdfOptions& options = {});
 
-/// The disable_collisions pairs of an SRDF file.
-std::vector<std::pair<std::string, std::string>> readSrdfDisabledPairs(const std::filesystem::path& srdf);
-
-/// Most joint names the subgroups of one planning group may contribute in
-/// all (each group is expanded once; this bounds copying its joints into
-/// every group that names it).
-inline constexpr std::size_t kMaxSrdfGroupEntries = 10'000'000;
-
-/// Names of the joints of an SRDF planning group, as MoveIt defines them:
-/// <chain> gives the parent joints of every link from base_link to tip_link
-/// (tip included, base's parent joint included when the URDF has it),
-/// <joint> a joint, <link> the link's parent joint, <group> a subgroup.
-/// `parentJoint` maps a link to its parent joint and that joint's parent link.
-std::vector<std::string> readSrdfGroupJoints(
-    const std::filesystem::path& srdf, const std::string& group,
-    const std::map<std::string, std::pair<std::string, std::string>>& parentJoint);
+/// A URDF's or SRDF's whole text, bounded (base/input_file.h), or RobotLoadError.
+std::string readRobotDescription(const std::filesystem::path& file, const std::string& what);
 
 }  // namespace prmkit

@@ -1,6 +1,6 @@
 #include "io/viewer_page.h"
 
-#include "io/outputs.h"
+#include "io/scene_svg.h"
 #include "io/viewer_assets.h"
 
 #include <fmt/format.h>

@@ -1,10 +1,17 @@
 #include "planner/lazy_prm.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace prmkit {
+
+LazyPrm::LazyPrm(const PlannerSettings& settings, Connection connection)
+    : Planner(settings, connection), own_(settings.section<LazyPrmSettings>()) {
+  validateFields(own_, fmt::format("planner.{}", LazyPrmSettings::kSection));
+}
 
 std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
   // Samples are drawn on every thread (BatchSampler); path checks, on this
@@ -14,7 +21,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   state.dof = checker.robot().dof();
   const SamplerSettings sampling = samplerSettings();
   const std::size_t firstMixSource = nodeSource(result, sampling.mix.front().strategy);
-  state.enhancement_source = settings_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
+  state.enhancement_source = own_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
   state.pool = &pool;
   state.sampler.emplace(pool, sampling, result.node_sources, firstMixSource, state.enhancement_source);
   auto path = searchGrowing(checker, roadmap, result, state);
@@ -84,7 +91,7 @@ bool LazyPrm::checkPathEdges(Checker& checker, Roadmap& roadmap, const std::vect
   // a strategy with a multi-segment queue sees the whole run at once. A
   // check stops at its first collision and leaves the run's later edges
   // unchecked; whole_path goes over the path again until none is left.
-  const bool stopAtCollision = settings_.path_check == PlannerSettings::PathCheck::FirstCollision;
+  const bool stopAtCollision = own_.path_check == LazyPrmSettings::PathCheck::FirstCollision;
   bool collided = false;
   auto edgeAt = [&](std::size_t j) -> std::optional<Edge> {
     const auto [e, exists] = boost::edge(path[j], path[j + 1], roadmap.graph());
@@ -142,10 +149,10 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   // the components, the enhancement's seeds), so batches grow with the
   // roadmap: O(V log V) bookkeeping in all instead of O(V^2 / batch).
   if (sampleLimitReached(result)) return false;
-  const std::size_t batch = std::max(
-      settings_.batch, static_cast<std::size_t>(settings_.batch_fraction * static_cast<double>(roadmap.vertexCount())));
+  const std::size_t batch =
+      std::max(own_.batch, static_cast<std::size_t>(own_.batch_fraction * static_cast<double>(roadmap.vertexCount())));
   ++result.planner_stats.batches;
-  const auto enhanced = static_cast<std::size_t>(std::lround(settings_.enhance * static_cast<double>(batch)));
+  const auto enhanced = static_cast<std::size_t>(std::lround(own_.enhance * static_cast<double>(batch)));
   std::vector<Vertex> grow;
   double meanLength = 0.0;
   if (enhanced > 0) {
@@ -207,10 +214,11 @@ std::vector<PlannerKind> LazyPrm::kinds() {
   capabilities.compared_by_default = true;
   capabilities.omplapp_names = {"lazyprm"};
   star.omplapp_names = {"lazyprmstar"};
+  const RegisteredSettings section(std::string(LazyPrmSettings::kSection), LazyPrmSettings{});
   return {{"lazy_prm", "Lazy PRM (Bohlin & Kavraki 2000): edges checked only on candidate paths", capabilities,
-           [](const PlannerSettings& s) { return std::make_unique<LazyPrm>(s); }},
+           [](const PlannerSettings& s) { return std::make_unique<LazyPrm>(s, Connection::Nearest); }, section},
           {"lazy_prm_star", "lazy_prm with e(1 + 1/d) log n neighbours", star,
-           [](const PlannerSettings& s) { return std::make_unique<LazyPrm>(s, Connection::Star); }}};
+           [](const PlannerSettings& s) { return std::make_unique<LazyPrm>(s, Connection::Star); }, section}};
 }
 
 }  // namespace prmkit

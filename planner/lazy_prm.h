@@ -2,9 +2,40 @@
 #include "planner/batch_sampler.h"
 #include "planner/planner.h"
 
+#include <array>
 #include <optional>
+#include <string_view>
 
 namespace prmkit {
+
+inline constexpr std::size_t kMaxBatch = 10'000'000;
+
+/// lazy_prm's own settings (`planner.lazy_prm`).
+struct LazyPrmSettings {
+  static constexpr std::string_view kSection = "lazy_prm";
+  std::size_t batch = 100;  // samples added each time the roadmap grows
+  /// A batch is at least this fraction of the roadmap's vertices (the
+  /// default leaves roadmaps below 2000 vertices at `batch`).
+  double batch_fraction = 0.05;
+  /// Fraction of each batch drawn near the ends of edges found in collision
+  /// (Bohlin & Kavraki's node enhancement); the rest from the sampler.
+  double enhance = 0.5;
+  /// After a search, check the path's unchecked edges up to the first
+  /// colliding one (first_collision, Bohlin & Kavraki 2000) or all of them
+  /// (whole_path: more checks, fewer searches).
+  enum class PathCheck { FirstCollision, WholePath };
+  PathCheck path_check = PathCheck::FirstCollision;
+
+  template <class Fields>
+  void fields(Fields& f) {
+    f.integer("batch", batch, {.min = 1.0, .max = kMaxBatch, .unit = "samples"});
+    f.number("batch_fraction", batch_fraction, {.min = 0.0, .max = 1.0});
+    f.number("enhance", enhance, {.min = 0.0, .max = 1.0});
+    f.choice("path_check", path_check,
+             std::array{Choice<PathCheck>{"first_collision", PathCheck::FirstCollision},
+                        Choice<PathCheck>{"whole_path", PathCheck::WholePath}});
+  }
+};
 
 /// Lazy PRM (Bohlin & Kavraki 2000): the roadmap is built without edge
 /// checks; A* finds the shortest path, the checker checks its unchecked edges
@@ -13,7 +44,7 @@ namespace prmkit {
 /// Edge verdicts are cached on the graph, so no edge is checked twice.
 class LazyPrm final : public Planner {
  public:
-  using Planner::Planner;
+  LazyPrm(const PlannerSettings& settings, Connection connection);
   /// lazy_prm, and lazy_prm_star (its neighbour count grows with the roadmap).
   static std::vector<PlannerKind> kinds();
 
@@ -52,6 +83,8 @@ class LazyPrm final : public Planner {
   /// drawn on every thread, each with its unchecked edges; false when the
   /// sample limit was hit.
   bool growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
+
+  LazyPrmSettings own_;
 };
 
 }  // namespace prmkit

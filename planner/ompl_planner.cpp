@@ -116,10 +116,11 @@ std::vector<PlannerKind> OmplPlanner::kinds() {
   stock.omplapp_names = {"lazyprm"};
   stock.checks_edges_with_checker = false;
   auto make = [](const PlannerSettings& s) { return std::make_unique<OmplPlanner>(s); };
-  return {{"ompl_prm", "OMPL's PRM on prmkit's checker", prm, make},
-          {"ompl_lazy_prm", "OMPL's LazyPRM on prmkit's checker", lazy, make},
+  // OMPL's planners read only the shared settings (k, min_confidence): no section of their own.
+  return {{"ompl_prm", "OMPL's PRM on prmkit's checker", prm, make, std::nullopt},
+          {"ompl_lazy_prm", "OMPL's LazyPRM on prmkit's checker", lazy, make, std::nullopt},
           {"ompl_fcl_default", "OMPL's LazyPRM with its stock discretized motion validator (1 %): the usual stack",
-           stock, make}};
+           stock, make, std::nullopt}};
 }
 
 }  // namespace prmkit

@@ -36,28 +36,12 @@ std::ostream& operator<<(std::ostream& out, PlanStatus status) { return out << t
 
 Planner::Planner(PlannerSettings settings, Connection connection)
     : settings_(std::move(settings)), connection_(connection), rng_(settings_.seed) {
-  if (settings_.k == 0 && settings_.radius <= 0 && !star()) throw std::invalid_argument("planner k must be positive");
+  validateFields(settings_, "planner");
   if (!(settings_.time_limit_s > 0)) throw std::invalid_argument("planner time limit must be positive");
   if (!(settings_.setup_time_s >= 0) || !std::isfinite(settings_.setup_time_s))
     throw std::invalid_argument("planner setup time must be a finite time >= 0");
   if (settings_.max_samples == 0) throw std::invalid_argument("planner max_samples must be positive");
-  if (settings_.threads > kMaxPlannerThreads)
-    throw std::invalid_argument(fmt::format("planner threads must be at most {}", kMaxPlannerThreads));
-  if (settings_.batch == 0) throw std::invalid_argument("planner batch must be positive");
-  if (!(settings_.batch_fraction >= 0 && settings_.batch_fraction <= 1))
-    throw std::invalid_argument("planner batch_fraction must be in [0, 1]");
-  if (!(settings_.enhance >= 0 && settings_.enhance <= 1))
-    throw std::invalid_argument("planner enhance must be in [0, 1]");
-  if (!(settings_.expand >= 0 && settings_.expand <= 1))
-    throw std::invalid_argument("planner expand must be in [0, 1]");
-  if (settings_.expand_bounces == 0) throw std::invalid_argument("planner expand_bounces must be positive");
-  if (!(settings_.expand_step > 0 && settings_.expand_step <= 1))
-    throw std::invalid_argument("planner expand_step must be a fraction of the maximum extent in (0, 1]");
-  if (!(settings_.sampler_sigma > 0 && settings_.sampler_sigma <= 1))
-    throw std::invalid_argument("planner sampler_sigma must be a fraction of the maximum extent in (0, 1]");
   parseSamplerMix(settings_.sampler);  // throws on a bad mix before any planning
-  if (!(settings_.min_confidence >= 0 && settings_.min_confidence <= 100))
-    throw std::invalid_argument("planner min_confidence must be a percentage in [0, 100]");
 }
 
 bool Planner::usable(const EdgeResult& edge) const { return usableEdge(edge, settings_.min_confidence); }

@@ -1,6 +1,7 @@
 #pragma once
 // Roadmap planners. A planner drives a Checker; it never builds one.
 #include "checkers/checker.h"
+#include "checkers/registered_settings.h"
 #include "planner/roadmap.h"
 #include "planner/sampler.h"
 
@@ -22,48 +23,37 @@ inline constexpr std::size_t kMaxPlannerThreads = 256;
 /// with the limit named rather than run into an allocation failure.
 inline constexpr std::size_t kMaxSamples = 1'000'000'000;
 inline constexpr std::size_t kMaxNeighbours = 1000;
-inline constexpr std::size_t kMaxBatch = 10'000'000;
-inline constexpr std::size_t kMaxExpandBounces = 1000;
 inline constexpr std::size_t kMaxShortcutAttempts = 10'000'000;
 
+/// The default section of every planner family that has one
+/// (PlannerKind::section), in plannerKinds() order.
+std::vector<RegisteredSettings> plannerSectionDefaults();
+
+/// The settings every planner reads: which planner, how vertices are
+/// connected and sampled, the limits and the seed. What only one planner
+/// family reads (lazy_prm's batches, prm's expansion) is in that family's
+/// own section (`sections`), declared by its file pair.
 struct PlannerSettings {
   std::string type = "lazy_prm";  // a name of plannerNames() (planner/planner_registry.h)
   std::size_t k = 10;             // neighbours per new vertex (ignored by *_star and when radius > 0)
   double radius = 0.0;            // > 0: connect to every vertex within this C-space distance
-  std::size_t batch = 100;        // lazy_prm: samples added each time the roadmap grows
-  /// lazy_prm: a batch is at least this fraction of the roadmap's vertices
-  /// (the default leaves roadmaps below 2000 vertices at `batch`).
-  double batch_fraction = 0.05;
-  /// lazy_prm: fraction of each batch drawn near the ends of edges found in
-  /// collision (Bohlin & Kavraki's node enhancement); the rest is uniform.
-  double enhance = 0.5;
   /// Where nodes come from: a strategy of samplerNames() or a mix such as
-  /// "uniform:0.5,bridge:0.5" (prm, lazy_prm and their *_star forms).
+  /// "uniform:0.5,bridge:0.5" (for planners that use prmkit's samplers).
   std::string sampler = "uniform";
   /// gaussian and bridge: the second sample's standard deviation, as a fraction of the maximum extent.
   double sampler_sigma = 0.02;
-  /// prm: fraction of new nodes made by random-bounce expansion of poorly
-  /// connected nodes (Kavraki et al. 1996, section 2.3) instead of sampling.
-  double expand = 0.0;
-  std::size_t expand_bounces = 3;  // straight moves of one expansion walk
-  double expand_step = 0.05;       // longest move, as a fraction of the maximum extent
-  /// lazy_prm: after a search, check the path's unchecked edges up to the
-  /// first colliding one (first_collision, Bohlin & Kavraki 2000) or all of
-  /// them (whole_path: more checks, fewer searches).
-  enum class PathCheck { FirstCollision, WholePath };
-  PathCheck path_check = PathCheck::FirstCollision;
-  bool skip_same_component = false;  // prm: do not try edges inside one connected component
-  bool shortcut = false;             // random shortcutting of the returned path
+  bool shortcut = false;  // random shortcutting of the returned path
   std::size_t shortcut_attempts = 100;
-  /// Threads, each on its own checker clone (0: every core). prm: the new
-  /// vertices of a round are sampled on one thread and their edges checked
-  /// together on every thread, as one round of the checker's
-  /// (Checker::startRounds), then added in order. lazy_prm: a batch's samples
-  /// are drawn on every thread, each slot on its own random stream
-  /// (BatchSampler), and its new vertices' neighbours found there too;
-  /// paths are checked on one. The roadmap, path and
-  /// counters for a seed do not depend on the thread count.
+  /// Threads, each on its own checker clone (0: every core), for planners
+  /// that declare `threads`; the roadmap, path and counters for a seed do not
+  /// depend on the thread count.
   std::size_t threads = 0;
+  /// Unknown edges (budgeted checker) with at least this confidence (%) are kept as tentative.
+  double min_confidence = 90.0;
+  /// Every edge of a found path is checked with the exact verifier; edges
+  /// that fail are removed and the search goes on. Unset: on for checkers
+  /// whose verdicts carry a confidence (budgeted), off for the others.
+  std::optional<bool> verify_final_path;
   double time_limit_s = 10.0;
   /// Time the run spent before `solve` (loading the problem, building the
   /// checkers), in s: it counts against time_limit_s, so that the limit
@@ -71,12 +61,30 @@ struct PlannerSettings {
   double setup_time_s = 0.0;
   std::size_t max_samples = 100000;  // samples drawn (valid or not)
   std::uint32_t seed = 1;
-  /// Unknown edges (budgeted checker) with at least this confidence (%) are kept as tentative.
-  double min_confidence = 90.0;
-  /// Every edge of a found path is checked with the exact verifier; edges
-  /// that fail are removed and the search goes on. Unset: on for checkers
-  /// whose verdicts carry a confidence (budgeted), off for the others.
-  std::optional<bool> verify_final_path;
+  /// Each planner family's own settings, one section per family (lazy_prm
+  /// and lazy_prm_star share `lazy_prm`), in plannerKinds() order.
+  std::vector<RegisteredSettings> sections = plannerSectionDefaults();
+
+  /// The fields under `planner:` that every planner shares (checkers/settings_fields.h);
+  /// `type`, `sampler` and `verify_final_path` are read apart.
+  template <class Fields>
+  void fields(Fields& f) {
+    f.integer("k", k, {.min = 1.0, .max = kMaxNeighbours});
+    f.number("radius", radius, {.min = 0.0, .unit = "C-space distance"});
+    f.number("sampler_sigma", sampler_sigma, {.min = 0.0, .max = 1.0, .min_exclusive = true});
+    f.boolean("shortcut", shortcut);
+    f.integer("shortcut_attempts", shortcut_attempts, {.min = 1.0, .max = kMaxShortcutAttempts});
+    f.integer("threads", threads, {.min = 0.0, .max = kMaxPlannerThreads, .unit = "0: every core"});
+    f.number("min_confidence", min_confidence, {.min = 0.0, .max = 100.0, .unit = "%"});
+  }
+  /// The section of type Settings (named Settings::kSection), or its
+  /// defaults when these settings predate the planner's registration.
+  template <class Settings>
+  Settings section() const {
+    for (const RegisteredSettings& own : sections)
+      if (own.name() == Settings::kSection) return own.as<Settings>();
+    return Settings{};
+  }
 };
 
 /// Counters of the planner's own work (the checker counts its own in CheckStats).
@@ -260,6 +268,10 @@ struct PlannerKind {
   std::string description;
   PlannerCapabilities capabilities;
   std::function<std::unique_ptr<Planner>(const PlannerSettings&)> make;
+  /// The defaults of the family's own settings section (`planner.<section>`,
+  /// a struct with `kSection` and a `fields(Fields&)` list), if it has one:
+  /// kinds of one family name the same section.
+  std::optional<RegisteredSettings> section;
 };
 
 }  // namespace prmkit

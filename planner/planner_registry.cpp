@@ -8,6 +8,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 namespace prmkit {
@@ -24,11 +26,56 @@ std::vector<PlannerKind>& kinds() {
 }
 }  // namespace
 
+/// Every key a `planner:` section may hold directly: the shared fields, the
+/// keys read apart, and each section's name.
+std::set<std::string> sharedKeys() {
+  std::set<std::string> keys{"type", "sampler", "verify_final_path"};
+  for (std::string& name : fieldNames(PlannerSettings{})) keys.insert(std::move(name));
+  return keys;
+}
+
 void registerPlanner(PlannerKind kind) {
   if (kind.name.empty() || !kind.make) throw std::invalid_argument("a planner needs a name and a way to make it");
   if (std::any_of(kinds().begin(), kinds().end(), [&](const PlannerKind& k) { return k.name == kind.name; }))
     throw std::invalid_argument(fmt::format("a planner named '{}' is already registered", kind.name));
+  if (kind.section) {
+    // A section's fields may also be written directly under `planner:`, so a
+    // field name must say which section it belongs to: none may repeat a
+    // shared key, a section's name or another section's field.
+    std::set<std::string> taken = sharedKeys();
+    std::map<std::string, std::vector<std::string>> fieldsOf;
+    for (const PlannerKind& k : kinds()) {
+      if (!k.section) continue;
+      taken.insert(k.section->name());
+      fieldsOf[k.section->name()] = fieldNames(*k.section);
+    }
+    const std::string& name = kind.section->name();
+    if (const auto same = fieldsOf.find(name); same != fieldsOf.end()) {
+      if (same->second != fieldNames(*kind.section))
+        throw std::invalid_argument(fmt::format("planner section '{}' is already registered with other fields", name));
+    } else {
+      if (taken.count(name) != 0)
+        throw std::invalid_argument(fmt::format("planner section name '{}' is already a key of planner:", name));
+      for (const auto& [section, fields] : fieldsOf)
+        for (const std::string& field : fields) taken.insert(field);
+      for (const std::string& field : fieldNames(*kind.section))
+        if (taken.count(field) != 0)
+          throw std::invalid_argument(
+              fmt::format("planner section '{}' field '{}' is already a key of planner:", name, field));
+    }
+  }
   kinds().push_back(std::move(kind));
+}
+
+std::vector<RegisteredSettings> plannerSectionDefaults() {
+  std::vector<RegisteredSettings> sections;
+  for (const PlannerKind& kind : kinds()) {
+    if (!kind.section) continue;
+    const bool seen = std::any_of(sections.begin(), sections.end(),
+                                  [&](const RegisteredSettings& s) { return s.name() == kind.section->name(); });
+    if (!seen) sections.push_back(*kind.section);
+  }
+  return sections;
 }
 
 const std::vector<PlannerKind>& plannerKinds() { return kinds(); }

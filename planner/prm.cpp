@@ -3,11 +3,18 @@
 #include "planner/edge_check_pool.h"
 #include "planner/local_planner.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
 
 namespace prmkit {
+
+Prm::Prm(const PlannerSettings& settings, Connection connection)
+    : Planner(settings, connection), own_(settings.section<PrmSettings>()) {
+  validateFields(own_, fmt::format("planner.{}", PrmSettings::kSection));
+}
 
 namespace {
 /// Vertices compared when one is chosen for expansion: the most poorly
@@ -57,8 +64,8 @@ struct Prm::Search {
         checker(checker),
         roadmap(roadmap),
         result(result),
-        expansionSource(planner.settings_.expand > 0 ? nodeSource(result, "expansion") : kNoSource) {
-    if (!planner.settings_.skip_same_component) pool.emplace(checker, resolveThreads(planner.settings_.threads));
+        expansionSource(planner.own_.expand > 0 ? nodeSource(result, "expansion") : kNoSource) {
+    if (!planner.own_.skip_same_component) pool.emplace(checker, resolveThreads(planner.settings_.threads));
   }
   ~Search() {
     if (pool) planner.workerCheckStats_ += pool->workerStats();
@@ -187,11 +194,11 @@ struct Prm::Search {
     const std::uint64_t checksBefore = checker.stats().static_queries;
     Vertex from = expansionStart();
     const Robot& robot = checker.robot();
-    const double step = planner.settings_.expand_step * robot.maxExtent();
+    const double step = planner.own_.expand_step * robot.maxExtent();
     const auto accepted = [this](const EdgeResult& edge) { return planner.usable(edge); };
     std::optional<Vertex> last;
     Config direction, target;
-    for (std::size_t bounce = 0; bounce < planner.settings_.expand_bounces; ++bounce) {
+    for (std::size_t bounce = 0; bounce < planner.own_.expand_bounces; ++bounce) {
       if (planner.sampleLimitReached(result)) break;
       robot.sampleUniform(planner.rng_, direction);
       ++result.planner_stats.samples_drawn;
@@ -252,7 +259,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
     const std::size_t round = roundVertices(roadmap.vertexCount());
     std::vector<Vertex> added;
     while (added.size() < round) {
-      if (search.expansionSource != kNoSource && rng_.uniform01() < settings_.expand) {
+      if (search.expansionSource != kNoSource && rng_.uniform01() < own_.expand) {
         expandNext = true;
         break;
       }
@@ -279,10 +286,11 @@ std::vector<PlannerKind> Prm::kinds() {
   capabilities.compared_by_default = true;
   capabilities.omplapp_names = {"prm"};
   star.omplapp_names = {"prmstar"};
+  const RegisteredSettings section(std::string(PrmSettings::kSection), PrmSettings{});
   return {{"prm", "PRM (Kavraki et al. 1996): every edge checked as it is added", capabilities,
-           [](const PlannerSettings& s) { return std::make_unique<Prm>(s); }},
+           [](const PlannerSettings& s) { return std::make_unique<Prm>(s, Connection::Nearest); }, section},
           {"prm_star", "PRM* (Karaman & Frazzoli 2011): prm with e(1 + 1/d) log n neighbours", star,
-           [](const PlannerSettings& s) { return std::make_unique<Prm>(s, Connection::Star); }}};
+           [](const PlannerSettings& s) { return std::make_unique<Prm>(s, Connection::Star); }, section}};
 }
 
 }  // namespace prmkit

@@ -3,7 +3,7 @@
 // Gaussian, bridge test, obstacle-based, maximum clearance) run on prmkit's
 // robot and checker, alone or mixed, each counting its own work.
 #include "checkers/checker.h"
-#include "checkers/clearance.h"
+#include "geometry/clearance.h"
 #include "planner/sampler_registry.h"
 
 #include <ompl/base/SpaceInformation.h>

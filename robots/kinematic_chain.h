@@ -81,8 +81,6 @@ class KinematicChain final : public Robot {
   /// Poses of every frame (not only collision links), for pictures and tests.
   void framePoses(const Config& q, std::vector<Transform>& out) const;
   const ChainDescription& description() const { return description_; }
-  /// Frame index of each collision link.
-  const std::vector<int>& linkFrames() const { return linkFrames_; }
 
  private:
   /// The constructor's steps, in order.
@@ -95,7 +93,7 @@ class KinematicChain final : public Robot {
 
   ChainDescription description_;
   std::vector<int> jointCoordinate_;  // per joint, index in the configuration or -1
-  std::vector<int> linkFrames_;
+  std::vector<int> linkFrames_;       // frame index of each collision link
   /// Per link, for each joint that moves it (from the link towards the root):
   /// its coordinate, the frame it moves (whose origin is on its axis), and a
   /// lever valid in every configuration (1 for prismatic joints).

@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def file_stem(name):
-    """The file name stem prmkit's fileStem makes (io/outputs.h), byte by byte
+    """The file name stem prmkit's fileStem makes (io/output_text.h), byte by byte
     over the UTF-8 name: a problem's name comes from input, so it may not point
     outside the folder."""
     stem = "".join(chr(b) if (b < 128 and chr(b).isalnum()) or chr(b) in "-_." else "_"

@@ -4,7 +4,7 @@
 #include "eval/edge_check.h"
 #include "io/problem.h"
 #include "checkers/adaptive_checker.h"
-#include "checkers/bvh_distance.h"
+#include "geometry/bvh_distance.h"
 #include "robots/rigid_body.h"
 #include "test_support.h"
 

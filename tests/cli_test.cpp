@@ -1,5 +1,5 @@
 #include "app/cli.h"
-#include "io/outputs.h"
+#include "io/output_text.h"
 #include "io/yaml_reader.h"
 #include "base/input_file.h"
 #include "test_support.h"
@@ -214,7 +214,7 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
        "p.yaml:10:7: the goal configuration is in collision (link 'body' with obstacle 'block')"},
       {"zero time limit", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {time: 0}"),
        "expected a positive number for 'limits.time (s)'"},
-      {"negative k", kValidProblem + "planner: {k: -3}\n", "expected an integer >= 1 for 'planner.k'"},
+      {"negative k", kValidProblem + "planner: {k: -3}\n", "p.yaml:12:14: planner.k must be in [1, 1000], got -3"},
       {"unknown planner", kValidProblem + "planner: {type: rrt}\n", "unknown planner 'rrt'"},
       {"unknown path check", kValidProblem + "planner: {path_check: all}\n",
        "p.yaml:12:23: unknown planner.path_check 'all' (expected one of: first_collision, whole_path)"},
@@ -244,7 +244,7 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
        "p.yaml:11:19: duplicate key 'time' (first at line 11, column 10)"},
       // Counts past what memory holds were an allocation failure with no location.
       {"absurd neighbour count", kValidProblem + "planner: {k: 1000000000000}\n",
-       "p.yaml:12:14: expected an integer <= 1000 for 'planner.k', got 1000000000000"},
+       "p.yaml:12:14: planner.k must be in [1, 1000], got 1000000000000"},
       {"absurd sample limit", test::replaceOnce(kValidProblem, "limits: {time: 5}", "limits: {samples: 2000000000}"),
        "p.yaml:11:19: expected an integer <= 1000000000 for 'limits.samples'"},
       // Names reach stats.json, whose writer stopped at the first byte that is not UTF-8.

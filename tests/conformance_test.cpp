@@ -8,7 +8,7 @@
 #include "checkers/adaptive_checker.h"
 #include "checkers/budgeted_checker.h"
 #include "checkers/checker_registry.h"
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 #include "checkers/discrete_checker.h"
 #include "checkers/swept_checker.h"
 #include "robots/planar_chain.h"

@@ -5,6 +5,7 @@
 #include "environments/mesh_file_system.h"
 #include "io/output_folder.h"
 #include "io/yaml_reader.h"
+#include "io/srdf_reader.h"
 #include "io/urdf_robot.h"
 #include "test_support.h"
 

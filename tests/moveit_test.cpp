@@ -5,7 +5,8 @@
 #include "eval/benchmark_set.h"
 #include "io/problem.h"
 #include "eval/verify.h"
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
+#include "io/srdf_reader.h"
 #include "io/urdf_robot.h"
 #include "test_support.h"
 

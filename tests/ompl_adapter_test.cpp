@@ -2,7 +2,7 @@
 #include "planner/planner_registry.h"
 #include "io/problem.h"
 #include "eval/verify.h"
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 #include "planner/ompl_planner.h"
 #include "test_support.h"
 

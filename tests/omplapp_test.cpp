@@ -5,7 +5,7 @@
 // alone, and verify's report of a path that ends away from the goal.
 #include "environments/mesh.h"
 #include "io/omplapp_problem.h"
-#include "io/outputs.h"
+
 #include "io/path_files.h"
 #include "io/problem.h"
 #include "planner/planner.h"

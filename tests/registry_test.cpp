@@ -1,11 +1,14 @@
 #include "checkers/checker_registry.h"
 #include "io/omplapp_problem.h"
 #include "io/problem.h"
+#include "planner/lazy_prm.h"
 #include "planner/planner_registry.h"
+#include "planner/prm.h"
 #include "planner/sampler_registry.h"
 #include "test_support.h"
 
 #include "sampled_steps_checker.h"
+#include "test_strategies.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -241,8 +244,106 @@ TEST_CASE("registry: planners and samplers registered at run time are named, rea
                       Catch::Contains("sequential_prm"));
   REQUIRE_THROWS_WITH(parseSamplerMix("near_pairs"), Catch::Contains("near_pair"));
   REQUIRE_THROWS_AS(registerPlanner(plannerKind("sequential_prm")), std::invalid_argument);
+  // A section field must say which section it belongs to when written directly under planner:.
+  PlannerKind sameField = plannerKind("sequential_prm");
+  sameField.name = "other_prm";
+  sameField.section = RegisteredSettings("other_prm", test::SequentialPrmSettings{});
+  REQUIRE_THROWS_WITH(registerPlanner(sameField), Catch::Contains("search_every"));
+  sameField.section = RegisteredSettings("k", test::SequentialPrmSettings{});
+  REQUIRE_THROWS_WITH(registerPlanner(sameField), Catch::Contains("'k'"));
   REQUIRE_THROWS_AS(registerSampler(samplerKind("near_pair")), std::invalid_argument);
   SamplerKind badName = samplerKind("near_pair");
   badName.name = "near:pair";
   REQUIRE_THROWS_AS(registerSampler(badName), std::invalid_argument);
+}
+
+TEST_CASE("registry: a planner's own section is read, overridden and checked like a checker's", "[registry]") {
+  // The test folder's planner declares `search_every` in its own section; the
+  // section and the shorter form directly under planner: are the same field.
+  for (const std::string form : {"planner.sequential_prm.search_every=5", "planner.search_every=5"}) {
+    INFO(form);
+    const Problem problem = test::loadForPlanning("maze2d", {"planner.type=sequential_prm", form, "seed=3"});
+    REQUIRE(problem.planner.section<test::SequentialPrmSettings>().search_every == 5);
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    REQUIRE(result.solved);
+    // One search per five samples added, the last one finding the path.
+    REQUIRE((result.roadmap_vertices - 2) % 5 == 0);
+    REQUIRE(result.planner_stats.graph_searches == (result.roadmap_vertices - 2) / 5);
+  }
+  // Both forms at once, a field of no section and a value out of range are refused where they are written.
+  REQUIRE_THROWS_WITH(loadProblem(test::problemFile("maze2d"),
+                                  {{"planner.search_every=2", "planner.sequential_prm.search_every=3"}, true}),
+                      Catch::Contains("planner.search_every is also given as planner.sequential_prm.search_every"));
+  REQUIRE_THROWS_WITH(loadProblem(test::problemFile("maze2d"), {{"planner.lazy_prm.expand=0.5"}, true}),
+                      Catch::Contains("unknown key 'expand' in 'planner.lazy_prm'"));
+  REQUIRE_THROWS_WITH(loadProblem(test::problemFile("maze2d"), {{"planner.sequential_prm.search_every=0"}, true}),
+                      Catch::Contains("planner.sequential_prm.search_every must be in [1, 1e+06]"));
+  // Sections are kept when the type changes (--planner), as checker sections are.
+  const Problem both =
+      loadProblem(test::problemFile("maze2d"), {{"planner.lazy_prm.batch=7", "planner.prm.expand=0.25"}, true});
+  REQUIRE(both.planner.section<LazyPrmSettings>().batch == 7);
+  REQUIRE(both.planner.section<PrmSettings>().expand == 0.25);
+}
+
+TEST_CASE("registry: docs/problem-format.md lists every planner field and section with their defaults", "[registry]") {
+  const std::string docs = test::readText(test::sourceDir() / "docs" / "problem-format.md");
+  PlannerSettings settings;
+  const auto documented = [&](const std::string& heading, auto section) {
+    INFO(heading);
+    const std::size_t at = docs.find(heading);
+    REQUIRE(at != std::string::npos);
+    Defaults defaults;
+    section.fields(defaults);
+    const std::size_t end = docs.find("\n\n", docs.find("\n- ", at));
+    const std::string text = docs.substr(at, end - at);
+    for (const auto& [field, value] : defaults.values) {
+      INFO("field " << field << ", default " << value);
+      REQUIRE(text.find(fmt::format("`{}`", field)) != std::string::npos);
+      const std::regex given("`" + field + "`[^(\n]*\\(default ([^,)]+)");
+      std::smatch match;
+      if (std::regex_search(text, match, given) && match[1].str().find(' ') == std::string::npos)
+        REQUIRE(match[1].str() == value);
+    }
+  };
+  documented(fmt::format("`planner: {{type, sampler, verify_final_path, {}, <section>}}`",
+                         fmt::join(fieldNames(settings), ", ")),
+             settings);
+  for (const RegisteredSettings& section : settings.sections) {
+    // A planner registered at run time documents itself where it is defined.
+    if (section.name() == test::SequentialPrmSettings::kSection) continue;
+    documented(fmt::format("`planner.{}: {{{}}}`", section.name(), fmt::join(fieldNames(section), ", ")), section);
+  }
+}
+
+TEST_CASE("registry: every bounded planner field is refused out of range by the reader and by the planner",
+          "[registry]") {
+  PlannerSettings settings;
+  std::size_t tried = 0;
+  const auto refused = [&](const std::string& path, auto section, const std::string& type) {
+    OutOfRange bad;
+    section.fields(bad);
+    for (const auto& [field, value] : bad.values) {
+      const std::string key = fmt::format("{}.{}", path, field);
+      INFO(key << " = " << value);
+      ++tried;
+      REQUIRE_THROWS_WITH(loadProblem(test::problemFile("maze2d"), {{fmt::format("{}={}", key, value)}, true}),
+                          Catch::Contains(key + " must be"));
+      PlannerSettings direct;
+      direct.type = type;
+      SetNumber set{field, value};
+      if (path == "planner") {
+        direct.fields(set);
+      } else {
+        for (RegisteredSettings& own : direct.sections)
+          if (fmt::format("planner.{}", own.name()) == path) own.fields(set);
+      }
+      REQUIRE_THROWS_AS(makePlanner(direct), std::invalid_argument);
+    }
+  };
+  refused("planner", settings, "lazy_prm");
+  refused("planner.lazy_prm", settings.section<LazyPrmSettings>(), "lazy_prm_star");
+  refused("planner.prm", settings.section<PrmSettings>(), "prm");
+  refused("planner.sequential_prm", settings.section<test::SequentialPrmSettings>(), "sequential_prm");
+  REQUIRE(tried >= 15);
 }

@@ -6,7 +6,7 @@
 // It checks an edge at evenly spaced configurations (inexact, like
 // `discrete`), in path order or coarse to fine.
 #include "checkers/checker.h"
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 #include "checkers/settings_fields.h"
 
 #include <string_view>

@@ -2,7 +2,7 @@
 // random-bounce expansion.
 #include "planner/planner_registry.h"
 #include "io/problem.h"
-#include "checkers/clearance.h"
+#include "geometry/clearance.h"
 #include "planner/planner.h"
 #include "planner/sampler.h"
 #include "test_support.h"

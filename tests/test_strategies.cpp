@@ -13,7 +13,8 @@ namespace {
 const bool kRegistered = [] {
   PlannerCapabilities capabilities;  // prmkit's checker, prmkit's samplers, one thread
   registerPlanner({std::string(SequentialPrm::kName), "the simplest PRM (tests only)", capabilities,
-                   [](const PlannerSettings& settings) { return std::make_unique<SequentialPrm>(settings); }});
+                   [](const PlannerSettings& settings) { return std::make_unique<SequentialPrm>(settings); },
+                   RegisteredSettings(std::string(SequentialPrmSettings::kSection), SequentialPrmSettings{})});
   registerSampler({std::string(NearPairSampler::kName), "a uniform sample, then one near it (tests only)", false, "",
                    [](const ompl::base::SpaceInformation* si, double sigma) {
                      return std::make_shared<NearPairSampler>(si, sigma);
@@ -21,6 +22,11 @@ const bool kRegistered = [] {
   return true;
 }();
 }  // namespace
+
+SequentialPrm::SequentialPrm(const PlannerSettings& settings)
+    : Planner(settings), own_(settings.section<SequentialPrmSettings>()) {
+  validateFields(own_, "planner.sequential_prm");
+}
 
 std::optional<std::vector<Vertex>> SequentialPrm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
   const std::size_t dof = checker.robot().dof();
@@ -36,6 +42,7 @@ std::optional<std::vector<Vertex>> SequentialPrm::search(Checker& checker, Roadm
         recordCollidingEdge(checker.robot(), roadmap.config(n), roadmap.config(v), edge, result);
       }
     }
+    if ((v - 1) % own_.search_every != 0) continue;  // v - 1 samples added (0 and 1 are start and goal)
     ++result.planner_stats.graph_searches;
     if (auto path = roadmap.shortestPath(0, 1)) return path;
   }

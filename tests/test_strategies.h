@@ -13,15 +13,27 @@
 
 namespace prmkit::test {
 
+/// The test planner's own settings section (`planner.sequential_prm`).
+struct SequentialPrmSettings {
+  static constexpr std::string_view kSection = "sequential_prm";
+  std::size_t search_every = 1;  // vertices added between two searches
+
+  template <class Fields>
+  void fields(Fields& f) {
+    f.integer("search_every", search_every, {.min = 1.0, .max = 1e6, .unit = "vertices"});
+  }
+};
+
 /// The simplest PRM: one valid sample at a time, its edges to its k nearest
-/// vertices checked at once, a search after every vertex.
+/// vertices checked at once, a search after every `search_every` vertices.
 class SequentialPrm final : public Planner {
  public:
   static constexpr std::string_view kName = "sequential_prm";
-  using Planner::Planner;
+  explicit SequentialPrm(const PlannerSettings& settings);
 
  private:
   std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;
+  SequentialPrmSettings own_;
 };
 
 /// A uniform sample, and when it is invalid one uniform sample within

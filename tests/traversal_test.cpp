@@ -3,8 +3,8 @@
 // a budget it must respect it, and its confidence must mean what Fig. 9 says.
 #include "eval/lin_li_experiment.h"
 #include "io/problem.h"
-#include "checkers/bvtt_traversal.h"
-#include "checkers/collision_queries.h"
+#include "geometry/bvtt_traversal.h"
+#include "geometry/collision_queries.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>

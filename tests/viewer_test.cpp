@@ -2,7 +2,7 @@
 // the page renders it in a real browser (Debian's headless Chromium) with no
 // script error.
 #include "planner/planner_registry.h"
-#include "io/outputs.h"
+
 #include "io/viewer_page.h"
 #include "checkers/checker_registry.h"
 #include "planner/planner.h"

@@ -1,6 +1,6 @@
-#include "checkers/gjk.h"
+#include "geometry/gjk.h"
 
-#include "checkers/triangle_distance.h"
+#include "geometry/triangle_distance.h"
 
 #include <algorithm>
 #include <array>

@@ -1,27 +1,15 @@
 #pragma once
-// What `prmkit plan` writes besides the path (io/path_files.h): statistics
-// (JSON), a picture (SVG), and the helpers the batch outputs share.
-#include "io/output_folder.h"
+// stats.json, and the counters every output that records runs writes the same way (runs.jsonl).
 #include "io/problem.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <filesystem>
-#include <functional>
-#include <map>
 #include <string>
+#include <vector>
 
 namespace prmkit {
-
-/// Text as it may stand in HTML or SVG (XML) content and double-quoted
-/// attribute values: names come from problem files, and a name must not open a tag.
-std::string markupEscaped(std::string_view text);
-
-/// A file name stem made from a name that comes from input (a problem's
-/// name): letters, digits, '-', '_' and '.' kept, anything else (a '/', a
-/// quote, a space) becomes '_', no leading '.', at most 100 characters, never
-/// empty, so a name cannot point outside the output folder.
-std::string fileStem(std::string_view name);
 
 /// Peak resident memory of this process so far (bytes; 0 when the system does not say).
 std::uint64_t peakResidentBytes();
@@ -40,16 +28,5 @@ std::string setupTimeLimitJson(const std::filesystem::path& file, const std::str
 /// Node-source statistics as a JSON list (stats.json, runs.jsonl), and back.
 nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources);
 std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list);
-
-/// `count` configurations evenly spaced by the robot's metric along the
-/// path, its first and last waypoints included (one when it has no length).
-std::vector<Config> evenlySpacedOnPath(const Robot& robot, const std::vector<Config>& path, std::size_t count);
-/// A point that stands for a configuration in pictures: the body origin of a
-/// rigid body, the tip frame of a chain (the last link's origin).
-Eigen::Vector3d referencePoint(const Robot& robot, const Config& q);
-
-/// Top view (2D problems) or top and front views (3D problems) of obstacles,
-/// roadmap, path, start and goal.
-std::string sceneSvg(const Problem& problem, const PlanResult& result);
 
 }  // namespace prmkit

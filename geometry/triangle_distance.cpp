@@ -1,4 +1,4 @@
-#include "checkers/triangle_distance.h"
+#include "geometry/triangle_distance.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,132 +1,16 @@
-#include "io/outputs.h"
+#include "io/scene_svg.h"
 
-#include "base/input_file.h"
+#include "io/output_text.h"
 #include "robots/kinematic_chain.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <iterator>
 #include <sstream>
-#include <sys/resource.h>
 
 namespace prmkit {
-
-std::string markupEscaped(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources) {
-  auto list = nlohmann::ordered_json::array();
-  for (const NodeSourceStats& s : sources)
-    list.push_back({{"source", s.source},
-                    {"samples_drawn", s.samples_drawn},
-                    {"static_checks", s.static_checks},
-                    {"nodes", s.nodes},
-                    {"static_checks_per_node", s.staticChecksPerNode()},
-                    {"nodes_on_path", s.nodes_on_path}});
-  return list;
-}
-
-std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list) {
-  std::vector<NodeSourceStats> sources;
-  for (const auto& s : list)
-    sources.push_back(NodeSourceStats{s.at("source").get<std::string>(), s.at("samples_drawn").get<std::uint64_t>(),
-                                      s.at("static_checks").get<std::uint64_t>(), s.at("nodes").get<std::uint64_t>(),
-                                      s.at("nodes_on_path").get<std::uint64_t>()});
-  return sources;
-}
-
-std::string fileStem(std::string_view name) {
-  std::string stem;
-  for (const char c : name.substr(0, 100)) {
-    const bool safe = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-    stem += safe ? c : '_';
-  }
-  for (char& c : stem) {
-    if (c != '.') break;
-    c = '_';
-  }
-  return stem.empty() ? "unnamed" : stem;
-}
-
-std::uint64_t peakResidentBytes() {
-  rusage usage{};
-  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
-  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports kilobytes
-}
-
-void addRunCounters(nlohmann::ordered_json& j, const PlannerStats& planner, const std::vector<NodeSourceStats>& sources,
-                    const CheckStats& checks) {
-  PlannerStats::forEachField([&](std::string_view name, auto member) { j[std::string(name)] = planner.*member; });
-  j["node_sources"] = nodeSourcesJson(sources);
-  CheckStats::forEachField(
-      [&](std::string_view name, auto member, std::string_view) { j[std::string(name)] = checks.*member; });
-}
-
-std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result) {
-  nlohmann::ordered_json j;
-  j["problem"] = problem.name;
-  j["robot"] = problem.robot->kind();
-  j["planner"] = problem.planner.type;
-  j["checker"] = checkerName;
-  j["seed"] = problem.planner.seed;
-  j["solved"] = result.solved;
-  j["status"] = toString(result.status);
-  if (!result.status_detail.empty()) j["status_detail"] = result.status_detail;
-  j["time_s"] = result.time_s;
-  j["setup_time_s"] = result.setup_time_s;
-  j["time_limit_s"] = problem.planner.time_limit_s;
-  j["roadmap_vertices"] = result.roadmap_vertices;
-  j["roadmap_edges"] = result.roadmap_edges;
-  j["roadmap_bytes_per_vertex"] =
-      result.roadmap_vertices > 0 ? static_cast<double>(result.roadmap_memory.vertex_bytes) / result.roadmap_vertices
-                                  : 0.0;
-  j["roadmap_bytes_per_edge"] =
-      result.roadmap_edges > 0 ? static_cast<double>(result.roadmap_memory.edge_bytes) / result.roadmap_edges : 0.0;
-  j["peak_resident_bytes"] = peakResidentBytes();
-  j["waypoints"] = result.path.size();
-  j["path_length"] = result.path_length;
-  j["path_verified"] = result.path_verified;
-  addRunCounters(j, result.planner_stats, result.node_sources, result.check_stats);
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
-std::string setupTimeLimitJson(const std::filesystem::path& file, const std::string& detail, double setupTime,
-                               double timeLimit) {
-  nlohmann::ordered_json j;
-  j["problem_file"] = file.string();
-  j["solved"] = false;
-  j["status"] = "time limit";
-  j["status_detail"] = detail;
-  j["time_s"] = 0.0;
-  j["setup_time_s"] = setupTime;
-  j["time_limit_s"] = timeLimit;
-  j["peak_resident_bytes"] = peakResidentBytes();
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
 
 namespace {
 

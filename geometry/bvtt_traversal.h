@@ -15,11 +15,12 @@
 //   fraction r is 0;
 // - the first check of a sequence starts from `initial_confidence`;
 // - an answer that is not exact never claims 100: it is capped just below.
-#include "checkers/settings_fields.h"
-#include "checkers/check_stats.h"
+#include "base/field_types.h"
+#include "geometry/check_stats.h"
 #include "environments/scene.h"
 #include "robots/robot.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>

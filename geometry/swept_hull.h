@@ -8,7 +8,7 @@
 // When the piece also turns, every point strays from the straight segment
 // between its two positions by at most a growth the caller bounds
 // (Robot::linkAccelerationBounds), and the gap must exceed that growth.
-#include "checkers/check_stats.h"
+#include "geometry/check_stats.h"
 #include "environments/convex_hull.h"
 #include "environments/primitive.h"
 

@@ -1,4 +1,4 @@
-#include "checkers/clearance.h"
+#include "geometry/clearance.h"
 
 #include <limits>
 

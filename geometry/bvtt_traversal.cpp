@@ -1,4 +1,4 @@
-#include "checkers/bvtt_traversal.h"
+#include "geometry/bvtt_traversal.h"
 
 #include <fcl/narrowphase/detail/traversal/collision/intersect.h>
 

@@ -1,6 +1,6 @@
-#include "checkers/collision_queries.h"
+#include "geometry/collision_queries.h"
 
-#include "checkers/gjk.h"
+#include "geometry/gjk.h"
 
 #include <fcl/narrowphase/detail/traversal/collision/mesh_collision_traversal_node.h>
 #include <fcl/narrowphase/detail/traversal/collision_node.h>

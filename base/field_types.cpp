@@ -1,4 +1,4 @@
-#include "checkers/settings_fields.h"
+#include "base/field_types.h"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
-#include "checkers/bvh_distance.h"
+#include "geometry/bvh_distance.h"
 
-#include "checkers/gjk.h"
-#include "checkers/slab_gap.h"
-#include "checkers/triangle_distance.h"
+#include "geometry/gjk.h"
+#include "geometry/slab_gap.h"
+#include "geometry/triangle_distance.h"
 
 #include <algorithm>
 #include <array>

@@ -10,8 +10,8 @@
 // whose tolerances are relative to the bodies' size. FCL's mesh-shape test
 // (libccd) has absolute ones: on a maze scaled to 1e-5 m it called a body
 // 2e-7 m (2% of its size) from a box touching it.
-#include "checkers/bvh_distance.h"
-#include "checkers/check_stats.h"
+#include "geometry/bvh_distance.h"
+#include "geometry/check_stats.h"
 #include "environments/scene.h"
 #include "robots/robot.h"
 

@@ -1,7 +1,7 @@
-#include "checkers/swept_hull.h"
+#include "geometry/swept_hull.h"
 
-#include "checkers/gjk.h"
-#include "checkers/slab_gap.h"
+#include "geometry/gjk.h"
+#include "geometry/slab_gap.h"
 
 #include <algorithm>
 #include <cmath>

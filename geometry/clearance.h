@@ -2,7 +2,7 @@
 // Clearance of a configuration: a lower bound on the distance between the
 // robot's links and the obstacles, for samplers that prefer configurations
 // far from obstacles (OMPL's MaximizeClearanceValidStateSampler).
-#include "checkers/bvh_distance.h"
+#include "geometry/bvh_distance.h"
 #include "environments/scene.h"
 #include "robots/robot.h"
 

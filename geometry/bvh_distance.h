@@ -13,7 +13,7 @@
 // bound (as FCL's abs_err/rel_err would need). Leaf distances are proven
 // lower bounds at every scale (triangle_distance.h), not FCL's triangle
 // distance, whose absolute thresholds over-estimate small triangles.
-#include "checkers/check_stats.h"
+#include "geometry/check_stats.h"
 #include "environments/convex_hull.h"
 #include "environments/mesh.h"
 #include "environments/primitive.h"

@@ -1,0 +1,88 @@
+// The folders are layers: each may include from itself and the folders
+// below it, never from one above (docs/design.md). And a planner's or a
+// sampler's name is spelled only by its own files and the registry, so that
+// adding one touches nothing else.
+#include "planner/planner_registry.h"
+#include "planner/sampler_registry.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+using namespace prmkit;
+
+namespace {
+
+/// The library folders, lowest first.
+const std::vector<std::string> kLayers{"base",    "environments", "robots", "geometry", "checkers",
+                                       "planner", "io",           "eval",   "app"};
+
+/// Every C++ source of a folder (not its subfolders' generated files).
+std::vector<std::filesystem::path> sources(const std::string& folder) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(test::sourceDir() / folder)) {
+    const std::string ext = entry.path().extension().string();
+    if (entry.is_regular_file() && (ext == ".h" || ext == ".cpp")) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("layers: no folder includes from a folder above it", "[registry]") {
+  std::map<std::string, std::size_t> rank;
+  for (std::size_t i = 0; i < kLayers.size(); ++i) rank[kLayers[i]] = i;
+  const std::regex include(R"(#include\s+"([a-z_]+)/[^"]+")");
+  std::size_t includes = 0;
+  for (const std::string& folder : kLayers) {
+    for (const auto& file : sources(folder)) {
+      const std::string text = test::readText(file);
+      for (std::sregex_iterator it(text.begin(), text.end(), include), end; it != end; ++it) {
+        const std::string target = (*it)[1].str();
+        const auto found = rank.find(target);
+        INFO(file.filename().string() << " in " << folder << " includes " << (*it)[0].str());
+        REQUIRE(found != rank.end());
+        REQUIRE(found->second <= rank[folder]);
+        ++includes;
+      }
+    }
+  }
+  REQUIRE(includes > 300);
+}
+
+TEST_CASE("layers: planner and sampler names are spelled by their own files and the registry alone", "[registry]") {
+  // The files that may spell them: each planner's and sampler's own, and the registries.
+  const std::vector<std::string> own{"planner.h",
+                                     "prm.h",
+                                     "prm.cpp",
+                                     "lazy_prm.h",
+                                     "lazy_prm.cpp",
+                                     "ompl_planner.h",
+                                     "ompl_planner.cpp",
+                                     "planner_registry.cpp",
+                                     "sampler.h",
+                                     "sampler.cpp",
+                                     "sampler_registry.cpp"};
+  std::vector<std::string> names = plannerNames();
+  for (const std::string& name : samplerNames()) names.push_back(name);
+  std::size_t scanned = 0;
+  for (const std::string& folder : kLayers) {
+    for (const auto& file : sources(folder)) {
+      if (folder == "planner" && std::find(own.begin(), own.end(), file.filename().string()) != own.end()) continue;
+      const std::string text = test::readText(file);
+      ++scanned;
+      for (const std::string& name : names) {
+        INFO(folder << "/" << file.filename().string() << " spells \"" << name << "\"");
+        REQUIRE(text.find("\"" + name + "\"") == std::string::npos);
+      }
+    }
+  }
+  REQUIRE(scanned > 100);
+}
