@@ -81,6 +81,7 @@ RunRecord runPlanning(const RunSpec& spec) {
     record.solved = result.solved;
     record.status = result.status_detail.empty() ? std::string(toString(result.status)) : result.status_detail;
     record.time_s = result.time_s;
+    record.search_time_s = result.search_time_s;
     record.path_length = result.path_length;
     record.waypoints = result.path.size();
     record.path_verified = result.path_verified;
@@ -122,6 +123,7 @@ std::string recordJson(const RunRecord& r) {
   j["status"] = r.status;
   j["failure"] = r.failure;
   j["time_s"] = r.time_s;
+  j["search_time_s"] = r.search_time_s;
   j["path_length"] = r.path_length;
   j["waypoints"] = r.waypoints;
   j["path_verified"] = r.path_verified;
@@ -152,6 +154,7 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
     r.status = j.at("status").get<std::string>();
     r.failure = j.at("failure").get<std::string>();
     r.time_s = j.at("time_s").get<double>();
+    r.search_time_s = j.value("search_time_s", 0.0);  // absent from records written before it was measured
     r.path_length = j.at("path_length").get<double>();
     r.waypoints = j.at("waypoints").get<std::size_t>();
     r.path_verified = j.at("path_verified").get<bool>();
@@ -177,10 +180,10 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
 }
 
 std::string recordsCsv(const std::vector<RunRecord>& records) {
-  std::vector<std::string> header{
-      "problem",      "planner",       "checker", "combination",      "parameters",   "seed",
-      "time_limit_s", "solved",        "status",  "failure",          "time_s",       "path_length",
-      "waypoints",    "path_verified", "unsafe",  "roadmap_vertices", "roadmap_edges"};
+  std::vector<std::string> header{"problem", "planner",          "checker",      "combination", "parameters",
+                                  "seed",    "time_limit_s",     "solved",       "status",      "failure",
+                                  "time_s",  "search_time_s",    "path_length",  "waypoints",   "path_verified",
+                                  "unsafe",  "roadmap_vertices", "roadmap_edges"};
   PlannerStats::forEachField([&](std::string_view name, auto) { header.emplace_back(name); });
   CheckStats::forEachField([&](std::string_view name, auto, std::string_view) { header.emplace_back(name); });
   std::string out = fmt::format("{}\n", fmt::join(header, ","));
@@ -198,6 +201,7 @@ std::string recordsCsv(const std::vector<RunRecord>& records) {
                                    csvCell(r.status),
                                    csvCell(r.failure),
                                    fmt::format("{:.6f}", r.time_s),
+                                   fmt::format("{:.6f}", r.search_time_s),
                                    fmt::format("{:.6g}", r.path_length),
                                    std::to_string(r.waypoints),
                                    r.path_verified ? "1" : "0",

@@ -41,10 +41,11 @@ struct RunRecord {
   RunSpec spec;
   std::string problem;  // the problem's name
   bool solved = false;
-  std::string status;        // the planner's status, or "failed" when the run itself failed
-  std::string failure;       // why the run failed (bad input, crash, hang); empty otherwise
-  double time_s = 0.0;       // planning time (s), excluding loading and verification
-  double path_length = 0.0;  // C-space units
+  std::string status;          // the planner's status, or "failed" when the run itself failed
+  std::string failure;         // why the run failed (bad input, crash, hang); empty otherwise
+  double time_s = 0.0;         // planning time (s), excluding loading and verification
+  double search_time_s = 0.0;  // of time_s, in graph searches (PlanResult::search_time_s)
+  double path_length = 0.0;    // C-space units
   std::size_t waypoints = 0;
   bool path_verified = false;  // the planner's claim: every edge found free by an exact checker
   bool unsafe = false;         // the returned path was rejected by dense verification (prmkit verify)

@@ -52,6 +52,7 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["status"] = toString(result.status);
   if (!result.status_detail.empty()) j["status_detail"] = result.status_detail;
   j["time_s"] = result.time_s;
+  j["search_time_s"] = result.search_time_s;
   j["setup_time_s"] = result.setup_time_s;
   j["time_limit_s"] = problem.planner.time_limit_s;
   j["roadmap_vertices"] = result.roadmap_vertices;

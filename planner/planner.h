@@ -139,8 +139,12 @@ struct PlanResult {
   /// True when every edge of the path was found free by an exact checker
   /// (the planning checker itself when it is exact, else the verifier).
   bool path_verified = false;
-  double path_length = 0.0;   // C-space length (Robot::distance)
-  double time_s = 0.0;        // in solve (s)
+  double path_length = 0.0;  // C-space length (Robot::distance)
+  double time_s = 0.0;       // in solve (s)
+  /// Of time_s, the time in graph searches and their bookkeeping (lazy
+  /// PRM's incremental repairs and component sweeps), in s: what decides a
+  /// run when the checker does not. 0 for planners that do not measure it (OMPL's).
+  double search_time_s = 0.0;
   double setup_time_s = 0.0;  // before solve, counted against the time limit too (s)
   PlannerStats planner_stats;
   /// Per source of roadmap nodes (each sampling strategy of the mix, then
@@ -195,6 +199,21 @@ class Planner {
   virtual bool verifiesFinalPath() const { return true; }
   /// False for planners that draw their own samples (OMPL's).
   virtual bool usesNodeSampler() const { return true; }
+
+  /// Adds the time from its construction to its destruction to `total` (s):
+  /// wraps a graph search, so that PlanResult::search_time_s is measured
+  /// where the search runs.
+  class SearchTimer {
+   public:
+    explicit SearchTimer(double& total) : total_(total), started_(std::chrono::steady_clock::now()) {}
+    ~SearchTimer() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(); }
+    SearchTimer(const SearchTimer&) = delete;
+    SearchTimer& operator=(const SearchTimer&) = delete;
+
+   private:
+    double& total_;
+    std::chrono::steady_clock::time_point started_;
+  };
 
   /// Keeps the edge from a to b, found in collision, and where the checker
   /// found it (PlanResult::colliding_edges).

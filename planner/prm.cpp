@@ -246,7 +246,12 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
   while (true) {
     if (search.components.connected(0, 1)) {
       ++result.planner_stats.graph_searches;
-      if (auto path = roadmap.shortestPath(0, 1)) {
+      std::optional<std::vector<Vertex>> path;
+      {
+        const SearchTimer timer(result.search_time_s);
+        path = roadmap.shortestPath(0, 1);
+      }
+      if (path) {
         if (confirmTentative(*path, roadmap, result)) return path;
         edgeRemoved = true;
         continue;

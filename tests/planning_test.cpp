@@ -43,6 +43,11 @@ TEST_CASE("every shipped problem is solved by prmkit's planners and the path ver
         INFO(verdict.message);
         REQUIRE(verdict.valid);
         REQUIRE(result.check_stats.static_queries > 0);
+        // The searches' time is a part of the run's, measured where they run
+        // (the test folder's planner does not measure it).
+        REQUIRE(result.planner_stats.graph_searches > 0);
+        REQUIRE(result.search_time_s <= result.time_s);
+        if (planner != "sequential_prm") REQUIRE(result.search_time_s > 0.0);
       }
     }
   }
