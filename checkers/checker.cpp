@@ -1,9 +1,10 @@
 #include "checkers/checker.h"
 
+#include "base/wall_timer.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 
 namespace prmkit {
@@ -14,20 +15,6 @@ double problemSize(const Scene& scene, const Robot& robot) {
   for (const auto& link : robot.links()) size = std::max(size, 2.0 * link.radius);
   return size > 0.0 ? size : 1.0;
 }
-
-namespace {
-class WallTimer {
- public:
-  explicit WallTimer(double& total) : total_(total), start_(std::chrono::steady_clock::now()) {}
-  ~WallTimer() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
-  WallTimer(const WallTimer&) = delete;
-  WallTimer& operator=(const WallTimer&) = delete;
-
- private:
-  double& total_;
-  std::chrono::steady_clock::time_point start_;
-};
-}  // namespace
 
 const char* toString(Verdict verdict) {
   switch (verdict) {

@@ -1,5 +1,7 @@
 #include "planner/lazy_prm.h"
 
+#include "base/wall_timer.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,7 +38,7 @@ std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Road
     std::optional<std::vector<Vertex>> path;
     if (!state.components.proven() || state.components.connected(0, 1)) {
       ++result.planner_stats.graph_searches;
-      const SearchTimer timer(result.search_time_s);
+      const WallTimer timer(result.search_time_s);
       path = roadmap.shortestPath(0, 1);
       if (!path) state.components.rebuild(roadmap, 0, 1);
     }

@@ -200,21 +200,6 @@ class Planner {
   /// False for planners that draw their own samples (OMPL's).
   virtual bool usesNodeSampler() const { return true; }
 
-  /// Adds the time from its construction to its destruction to `total` (s):
-  /// wraps a graph search, so that PlanResult::search_time_s is measured
-  /// where the search runs.
-  class SearchTimer {
-   public:
-    explicit SearchTimer(double& total) : total_(total), started_(std::chrono::steady_clock::now()) {}
-    ~SearchTimer() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(); }
-    SearchTimer(const SearchTimer&) = delete;
-    SearchTimer& operator=(const SearchTimer&) = delete;
-
-   private:
-    double& total_;
-    std::chrono::steady_clock::time_point started_;
-  };
-
   /// Keeps the edge from a to b, found in collision, and where the checker
   /// found it (PlanResult::colliding_edges).
   static void recordCollidingEdge(const Robot& robot, const Config& a, const Config& b, const EdgeResult& edge,

@@ -1,5 +1,6 @@
 #include "planner/prm.h"
 
+#include "base/wall_timer.h"
 #include "planner/edge_check_pool.h"
 #include "planner/local_planner.h"
 
@@ -248,7 +249,7 @@ std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadma
       ++result.planner_stats.graph_searches;
       std::optional<std::vector<Vertex>> path;
       {
-        const SearchTimer timer(result.search_time_s);
+        const WallTimer timer(result.search_time_s);
         path = roadmap.shortestPath(0, 1);
       }
       if (path) {
