@@ -32,6 +32,10 @@ BatchSampler::BatchSampler(CheckerPool& pool, const SamplerSettings& settings, s
 
 BatchSampler::~BatchSampler() = default;
 
+void BatchSampler::shiftTowardsNarrowPassages(double share) {
+  for (auto& worker : workers_) worker->sampler.shiftTowardsNarrowPassages(share);
+}
+
 namespace {
 void addWork(NodeSourceStats& into, NodeSourceStats& from) {
   into.samples_drawn += std::exchange(from.samples_drawn, 0);

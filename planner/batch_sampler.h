@@ -46,6 +46,9 @@ class BatchSampler {
   /// The draws of all slots are added to `samplesDrawn`. Nothing when `stop`
   /// (asked before each draw, on every thread) said so: the batch is then cut
   /// short wherever each thread was.
+  /// NodeSampler::shiftTowardsNarrowPassages on every thread's sampler.
+  void shiftTowardsNarrowPassages(double share);
+
   std::optional<std::vector<Drawn>> draw(const std::vector<Request>& requests, std::uint64_t budget,
                                          std::uint64_t& samplesDrawn, const std::function<bool()>& stop);
 

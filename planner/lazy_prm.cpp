@@ -26,6 +26,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   state.enhancement_source = own_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
   state.pool = &pool;
   state.sampler.emplace(pool, sampling, result.node_sources, firstMixSource, state.enhancement_source);
+  state.shifting = sampling.shifting;
   auto path = searchGrowing(checker, roadmap, result, state);
   workerCheckStats_ += pool.workerStats();
   return path;
@@ -158,6 +159,7 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   const auto enhanced = static_cast<std::size_t>(std::lround(own_.enhance * static_cast<double>(batch)));
   std::vector<Vertex> grow;
   double meanLength = 0.0;
+  if (state.shifting) shiftSampling(state);
   if (enhanced > 0) {
     // The last search found no path: the start's component, and the goal's
     // when smaller, are exact (RoadmapComponents::rebuild).
@@ -208,6 +210,21 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   connectBatch(added, roadmap, state);
   result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - added.size();
   return true;
+}
+
+void LazyPrm::shiftSampling(SearchState& state) const {
+  // Start and goal are still apart after a batch. Uniform samples fill a
+  // bug trap's inside and its outside each in proportion to their volume,
+  // and the two components stay apart however many there are: the way
+  // between them is a passage uniform samples rarely hit. After the first
+  // kUniformBatches such batches, each moves a quarter of the mix's samples
+  // to the narrow-passage strategies, up to three quarters; problems whose
+  // ends join within those batches sample as `uniform` does, draw for draw.
+  constexpr int kUniformBatches = 3;
+  constexpr double kShiftPerBatch = 0.25, kMostShifted = 0.75;
+  ++state.batchesApart;
+  state.sampler->shiftTowardsNarrowPassages(
+      std::clamp(kShiftPerBatch * (state.batchesApart - kUniformBatches), 0.0, kMostShifted));
 }
 
 std::vector<PlannerKind> LazyPrm::kinds() {

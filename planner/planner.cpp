@@ -121,7 +121,8 @@ std::optional<Planner::Sample> Planner::sampleValid(PlanResult& result) {
 }
 
 SamplerSettings Planner::samplerSettings() const {
-  return SamplerSettings{parseSamplerMix(settings_.sampler), settings_.sampler_sigma, settings_.seed};
+  return SamplerSettings{parseSamplerMix(settings_.sampler), settings_.sampler_sigma, settings_.seed,
+                         settings_.sampler == kShiftingMix};
 }
 
 void Planner::shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result) {

@@ -37,9 +37,10 @@ struct PlannerSettings {
   std::string type = "lazy_prm";  // a name of plannerNames() (planner/planner_registry.h)
   std::size_t k = 10;             // neighbours per new vertex (ignored by *_star and when radius > 0)
   double radius = 0.0;            // > 0: connect to every vertex within this C-space distance
-  /// Where nodes come from: a strategy of samplerNames() or a mix such as
-  /// "uniform:0.5,bridge:0.5" (for planners that use prmkit's samplers).
-  std::string sampler = "uniform";
+  /// Where nodes come from: a strategy of samplerNames(), a mix such as
+  /// "uniform:0.5,bridge:0.5", or kShiftingMix (for planners that use
+  /// prmkit's samplers; lazy_prm shifts it, the others draw uniformly from it).
+  std::string sampler = std::string(kShiftingMix);
   /// gaussian and bridge: the second sample's standard deviation, as a fraction of the maximum extent.
   double sampler_sigma = 0.02;
   bool shortcut = false;  // random shortcutting of the returned path

@@ -25,8 +25,15 @@ struct SamplerShare {
   double weight = 1.0;
 };
 
+/// The mix a planner samples from when none is chosen: uniform samples until
+/// the roadmap's components stop merging, then more and more from the
+/// narrow-passage strategies (SamplerSettings::shifting).
+inline constexpr std::string_view kShiftingMix = "auto";
+
 /// Reads "bridge" or "uniform:0.5,bridge:0.5" (weights are normalised to
-/// sum to 1). Throws std::invalid_argument naming what was expected.
+/// sum to 1), or kShiftingMix: uniform with weight 1, then the
+/// narrow-passage strategies with weight 0. Throws std::invalid_argument
+/// naming what was expected.
 std::vector<SamplerShare> parseSamplerMix(std::string_view text);
 
 /// What one source of roadmap nodes cost and gave: a sampling strategy, or
@@ -50,6 +57,9 @@ struct SamplerSettings {
   /// passages to be found.
   double sigma = 0.02;
   std::uint32_t seed = 1;
+  /// The mix is kShiftingMix's: the planner moves weight from its first
+  /// strategy to the others (NodeSampler::shiftTowardsNarrowPassages).
+  bool shifting = false;
 };
 
 class NodeSampler {
@@ -77,14 +87,20 @@ class NodeSampler {
   /// mix's choices, sampleNear's, and each OMPL sampler's), whatever was
   /// drawn before: a slot of a batch draws the same on any thread.
   void restart(std::uint32_t stream);
-  /// Work of the clearance queries (max_clearance), which are not the checker's.
+  /// A shifting mix draws `share` of its samples from the narrow-passage
+  /// strategies (equally) and the rest uniformly; other mixes are left as
+  /// they are. Draws make no random choice while one strategy has all the weight.
+  void shiftTowardsNarrowPassages(double share);
+  /// Work of the clearance queries (max_clearance, medial_axis), which are not the checker's.
   const CheckStats& clearanceStats() const { return clearanceStats_; }
 
  private:
   Checker& checker_;
   std::vector<NodeSourceStats>& sources_;
   std::size_t firstSource_;  // index in sources_ of the mix's first strategy
+  bool shifting_;
   std::vector<double> cumulativeWeights_;
+  std::size_t weighted_ = 0;  // strategies of positive weight
   std::atomic<std::uint64_t> drawn_{0};
   ompl::base::SpaceInformationPtr si_;
   std::vector<ompl::base::ValidStateSamplerPtr> samplers_;

@@ -1,5 +1,8 @@
 #include "planner/sampler_registry.h"
 
+#include "planner/medial_axis_sampler.h"
+#include "planner/sampler.h"
+
 #include <ompl/base/samplers/BridgeTestValidStateSampler.h>
 #include <ompl/base/samplers/GaussianValidStateSampler.h>
 #include <ompl/base/samplers/MaximizeClearanceValidStateSampler.h>
@@ -41,7 +44,12 @@ std::vector<SamplerKind>& kinds() {
       {"max_clearance", "OMPL's maximum-clearance sampling: the clearest of a few valid samples", true, "max_clearance",
        [](const ob::SpaceInformation* si, double) {
          return std::make_shared<ob::MaximizeClearanceValidStateSampler>(si);
-       }}};
+       }},
+      {"medial_axis",
+       "medial-axis sampling (MAPRM, Wilmarth et al. 1999): samples retracted along the clearance's growth "
+       "onto the middle of the free space",
+       true, "",
+       [](const ob::SpaceInformation* si, double sigma) { return std::make_shared<MedialAxisSampler>(si, sigma); }}};
   return all;
 }
 }  // namespace
@@ -51,6 +59,8 @@ void registerSampler(SamplerKind kind) {
   // A name in a mix is followed by ':' and the mix's items by ','.
   if (kind.name.find_first_of(":, ") != std::string::npos)
     throw std::invalid_argument(fmt::format("a sampler's name may not hold ':', ',' or ' ': '{}'", kind.name));
+  if (kind.name == kShiftingMix)
+    throw std::invalid_argument(fmt::format("'{}' names the shifting default mix, not a sampler", kind.name));
   if (std::any_of(kinds().begin(), kinds().end(), [&](const SamplerKind& k) { return k.name == kind.name; }))
     throw std::invalid_argument(fmt::format("a sampler named '{}' is already registered", kind.name));
   kinds().push_back(std::move(kind));

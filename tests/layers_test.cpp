@@ -69,7 +69,9 @@ TEST_CASE("layers: planner and sampler names are spelled by their own files and 
                                      "planner_registry.cpp",
                                      "sampler.h",
                                      "sampler.cpp",
-                                     "sampler_registry.cpp"};
+                                     "sampler_registry.cpp",
+                                     "medial_axis_sampler.h",
+                                     "medial_axis_sampler.cpp"};
   std::vector<std::string> names = plannerNames();
   for (const std::string& name : samplerNames()) names.push_back(name);
   std::size_t scanned = 0;

@@ -106,9 +106,11 @@ TEST_CASE("planning is deterministic for a seed", "[planning]") {
 TEST_CASE("lazy PRM never keeps a colliding edge and checks each edge at most once", "[planning]") {
   // discrete checks the segments of a path one by one up to the first collision,
   // so every checked edge gets a verdict (adaptive's shared queue may leave some open).
+  // Uniform samples: obstacle_based, in the default mix, checks motions too.
   for (const std::string pathCheck : {"first_collision", "whole_path"}) {
     DYNAMIC_SECTION(pathCheck) {
-      Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete", "planner.path_check=" + pathCheck});
+      Problem problem = test::loadForPlanning(
+          "maze2d", {"checker.type=discrete", "planner.path_check=" + pathCheck, "planner.sampler=uniform"});
       auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
       const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
       REQUIRE(result.solved);

@@ -222,8 +222,8 @@ TEST_CASE("registry: planners and samplers registered at run time are named, rea
   // The test folder's planner and sampler (tests/test_strategies.cpp) registered themselves at start.
   REQUIRE(plannerNames() == std::vector<std::string>{"prm", "prm_star", "lazy_prm", "lazy_prm_star", "ompl_prm",
                                                      "ompl_lazy_prm", "ompl_fcl_default", "sequential_prm"});
-  REQUIRE(samplerNames() ==
-          std::vector<std::string>{"uniform", "gaussian", "bridge", "obstacle_based", "max_clearance", "near_pair"});
+  REQUIRE(samplerNames() == std::vector<std::string>{"uniform", "gaussian", "bridge", "obstacle_based", "max_clearance",
+                                                     "medial_axis", "near_pair"});
   // Read from a problem, overridden, mixed and made by name.
   const Problem problem = test::loadForPlanning(
       "maze2d", {"planner.type=sequential_prm", "planner.sampler=near_pair:0.3,uniform:0.7", "seed=5"});

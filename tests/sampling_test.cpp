@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 
 using namespace prmkit;
@@ -106,6 +108,44 @@ TEST_CASE("gaussian and bridge samples lie closer to obstacles than uniform ones
   CHECK(maxClearance > uniform);
 }
 
+TEST_CASE("medial-axis samples lie on the middle line of a corridor, whatever they started from", "[sampling]") {
+  // The only free space is a corridor 0.4 m wide between two blocks (y from
+  // 0.8 to 1.2) that the 0.04 m square robot turns freely in: its medial
+  // axis is the line y = 1, where the square's clearance is largest in every
+  // orientation. Uniform samples spread over the corridor's free width.
+  const test::TempDir dir;
+  const auto file = dir.write("corridor.yaml", R"(name: corridor
+robot:
+  type: rigid2d
+  geometry: {box: [0.04, 0.04, 0.1]}
+bounds: {lower: [0, 0], upper: [4, 2]}
+scene:
+  obstacles:
+    - {name: south, box: [4.4, 0.8, 0.1], pose: {xyz: [2, 0.4, 0]}}
+    - {name: north, box: [4.4, 0.8, 0.1], pose: {xyz: [2, 1.6, 0]}}
+start: [0.5, 1, 0]
+goal: [3.5, 1, 0]
+checker: {type: adaptive}
+)");
+  const Problem problem = loadProblem(file);
+  const std::size_t count = static_cast<std::size_t>(test::scaled(200));
+  auto offMiddle = [](const std::vector<Config>& samples) {
+    std::vector<double> off;
+    for (const Config& q : samples) off.push_back(std::abs(q[1] - 1.0));
+    std::sort(off.begin(), off.end());
+    return off;
+  };
+  const std::vector<double> uniform = offMiddle(draw(problem, "uniform", count).samples);
+  const Drawn medial = draw(problem, "medial_axis", count);
+  const std::vector<double> retracted = offMiddle(medial.samples);
+  INFO("median distance from the middle line (m): uniform "
+       << uniform[count / 2] << ", medial_axis " << retracted[count / 2] << ", largest " << retracted.back());
+  // Uniform samples: about half the free half-width (0.17 m) from the middle.
+  CHECK(uniform[count / 2] > 0.06);
+  CHECK(retracted[count / 2] < 0.01);
+  CHECK(retracted[count * 9 / 10] < 0.03);
+}
+
 TEST_CASE("a mix draws from each of its strategies in proportion", "[sampling]") {
   const Problem problem = loadProblem(test::problemFile("maze2d"));
   const Drawn drawn = draw(problem, "uniform:0.25,gaussian:0.75", 400);
@@ -189,4 +229,68 @@ TEST_CASE("the twisted slot is solvable only by turning inside it", "[sampling]"
     INFO("segment " << i);
     CHECK(checker->checkEdge(path[i], path[i + 1]).verdict == Verdict::Free);
   }
+}
+
+TEST_CASE("the default mix turns to the narrow-passage samplers once the start's component stops growing",
+          "[sampling]") {
+  // The start is walled in: every batch leaves start and goal apart, and
+  // the start's component keeps a smaller share of the roadmap each time.
+  const test::TempDir dir;
+  const auto file = dir.write("walled_in.yaml", R"(name: walled_in
+robot:
+  type: rigid2d
+  geometry: {box: [0.2, 0.2, 0.1]}
+bounds: {lower: [0, 0], upper: [4, 4]}
+scene:
+  obstacles:
+    - {name: south, box: [1.2, 0.1, 0.1], pose: {xyz: [1, 0.45, 0]}}
+    - {name: north, box: [1.2, 0.1, 0.1], pose: {xyz: [1, 1.55, 0]}}
+    - {name: west, box: [0.1, 1.2, 0.1], pose: {xyz: [0.45, 1, 0]}}
+    - {name: east, box: [0.1, 1.2, 0.1], pose: {xyz: [1.55, 1, 0]}}
+start: [1, 1, 0]
+goal: [3.5, 3.5, 0]
+planner: {type: lazy_prm}
+checker: {type: adaptive}
+limits: {time: 600, samples: 20000}
+)");
+  auto sourceNodes = [](const PlanResult& result, const std::string& name) {
+    const auto found = std::find_if(result.node_sources.begin(), result.node_sources.end(),
+                                    [&](const NodeSourceStats& s) { return s.source == name; });
+    return found == result.node_sources.end() ? std::uint64_t{0} : found->nodes;
+  };
+  auto plan = [&](const std::string& sampler, const std::filesystem::path& problemFile) {
+    std::vector<std::string> overrides{"seed=2"};
+    if (!sampler.empty()) overrides.push_back("planner.sampler=" + sampler);
+    const Problem problem = loadProblem(problemFile, {overrides, true});
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    return makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+  };
+  const PlanResult walledIn = plan("", file);
+  REQUIRE_FALSE(walledIn.solved);
+  REQUIRE(walledIn.planner_stats.batches >= 4);
+  const std::uint64_t uniform = sourceNodes(walledIn, "uniform");
+  std::uint64_t narrow = 0;
+  for (const std::string name : {"gaussian", "obstacle_based", "medial_axis"}) {
+    INFO(name);
+    CHECK(sourceNodes(walledIn, name) > 0);
+    narrow += sourceNodes(walledIn, name);
+  }
+  CHECK(sourceNodes(walledIn, "bridge") == 0);
+  // Three quarters of the later batches' samples, and they are most of the roadmap.
+  CHECK(narrow > uniform);
+
+  // Chosen by name, a mix stays as chosen.
+  const PlanResult chosen = plan("uniform", file);
+  REQUIRE(chosen.node_sources.size() >= 1);
+  CHECK(chosen.node_sources[0].source == "uniform");
+  CHECK(sourceNodes(chosen, "medial_axis") == 0);
+
+  // Start and goal joined by the first batch: the default draws what
+  // `uniform` draws, the same roadmap and path.
+  const auto tiny = dir.write("tiny.yaml", test::kTinyProblem);
+  const PlanResult byDefault = plan("", tiny), byUniform = plan("uniform", tiny);
+  REQUIRE(byDefault.solved);
+  CHECK(byDefault.roadmap_vertices == byUniform.roadmap_vertices);
+  CHECK(byDefault.path == byUniform.path);
+  CHECK(sourceNodes(byDefault, "uniform") == sourceNodes(byUniform, "uniform"));
 }
