@@ -159,6 +159,8 @@ Mesh bugTrapMesh(const BugTrapParams& p) {
   requirePositive(p.wall, "bug_trap wall");
   requirePositive(p.height, "bug_trap height");
   if (!(p.opening > 0 && p.opening < p.size - 2 * p.wall)) throw std::invalid_argument("bug_trap opening out of range");
+  if (!(p.baffle >= 0.0) || !std::isfinite(p.baffle) || !std::isfinite(p.baffle_width))
+    throw std::invalid_argument("bug_trap baffle must be >= 0");
   Mesh m;
   const double h = p.size / 2;
   const double seg = (p.size - p.opening) / 2;  // length of each wall piece beside the opening
@@ -177,6 +179,11 @@ Mesh bugTrapMesh(const BugTrapParams& p) {
     for (double side : {-1.0, 1.0})
       m.append(boxMesh({p.size, p.size, p.wall}),
                Transform(Eigen::Translation3d(0, 0, side * (p.height + p.wall) / 2)));
+  if (p.baffle > 0.0) {
+    if (!(p.baffle_width > p.opening)) throw std::invalid_argument("bug_trap baffle_width must exceed the opening");
+    const double tall = p.lids ? p.height + 2 * p.wall : p.height;
+    m.append(boxMesh({p.wall, p.baffle_width, tall}), Transform(Eigen::Translation3d(h + p.baffle + p.wall / 2, 0, 0)));
+  }
   return m;
 }
 

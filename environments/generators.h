@@ -74,9 +74,15 @@ struct BugTrapParams {
   double lip = 0.6;      // length of the two inward lips at the entrance
   double height = 0.5;   // extrusion along z
   bool lids = false;     // close the top and bottom: the entrance is the only way out (3D)
+  /// > 0: a plate `baffle` in front of the entrance, as tall as the trap
+  /// (lids included) and `baffle_width` wide, so what leaves the entrance
+  /// must turn sideways between the front wall and the plate.
+  double baffle = 0.0;
+  double baffle_width = 1.0;
 };
 /// A square trap open at +x whose entrance has two inward lips (the classic
-/// bug trap); with lids, a closed box whose one exit is the lipped entrance.
+/// bug trap); with lids, a closed box whose one exit is the lipped entrance;
+/// with a baffle, the exit also turns a corner.
 Mesh bugTrapMesh(const BugTrapParams& params);
 
 /// Most boxes the `random` generator makes (with `separate`, each is an

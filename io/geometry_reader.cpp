@@ -79,7 +79,7 @@ Mesh readTwistedSlot(const YamlReader& in, const YAML::Node& node, const std::st
 }
 
 Mesh readBugTrap(const YamlReader& in, const YAML::Node& node, const std::string& what) {
-  in.requireMap(node, what, {"type", "size", "wall", "opening", "lip", "height", "lids"});
+  in.requireMap(node, what, {"type", "size", "wall", "opening", "lip", "height", "lids", "baffle", "baffle_width"});
   BugTrapParams p;
   setNumber(in, node, "size", what, p.size);
   setNumber(in, node, "wall", what, p.wall);
@@ -87,6 +87,8 @@ Mesh readBugTrap(const YamlReader& in, const YAML::Node& node, const std::string
   setNumber(in, node, "lip", what, p.lip);
   setNumber(in, node, "height", what, p.height);
   if (node["lids"]) p.lids = in.boolean(node["lids"], what + ".lids");
+  setNumber(in, node, "baffle", what, p.baffle);
+  setNumber(in, node, "baffle_width", what, p.baffle_width);
   return bugTrapMesh(p);
 }
 

@@ -32,6 +32,12 @@ BatchSampler::BatchSampler(CheckerPool& pool, const SamplerSettings& settings, s
 
 BatchSampler::~BatchSampler() = default;
 
+CheckStats BatchSampler::clearanceStats() const {
+  CheckStats sum;
+  for (const auto& worker : workers_) sum += worker->sampler.clearanceStats();
+  return sum;
+}
+
 void BatchSampler::shiftTowardsNarrowPassages(double share) {
   for (auto& worker : workers_) worker->sampler.shiftTowardsNarrowPassages(share);
 }

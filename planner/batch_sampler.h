@@ -46,6 +46,8 @@ class BatchSampler {
   /// The draws of all slots are added to `samplesDrawn`. Nothing when `stop`
   /// (asked before each draw, on every thread) said so: the batch is then cut
   /// short wherever each thread was.
+  /// The clearance queries of every thread's sampler (NodeSampler::clearanceStats).
+  CheckStats clearanceStats() const;
   /// NodeSampler::shiftTowardsNarrowPassages on every thread's sampler.
   void shiftTowardsNarrowPassages(double share);
 

@@ -29,6 +29,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   state.shifting = sampling.shifting;
   auto path = searchGrowing(checker, roadmap, result, state);
   workerCheckStats_ += pool.workerStats();
+  workerCheckStats_ += state.sampler->clearanceStats();
   return path;
 }
 
@@ -213,14 +214,14 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
 }
 
 void LazyPrm::shiftSampling(SearchState& state) const {
-  // Start and goal are still apart after a batch. Uniform samples fill a
+  // A batch begins with start and goal apart. Uniform samples fill a
   // bug trap's inside and its outside each in proportion to their volume,
   // and the two components stay apart however many there are: the way
   // between them is a passage uniform samples rarely hit. After the first
   // kUniformBatches such batches, each moves a quarter of the mix's samples
   // to the narrow-passage strategies, up to three quarters; problems whose
   // ends join within those batches sample as `uniform` does, draw for draw.
-  constexpr int kUniformBatches = 3;
+  constexpr int kUniformBatches = 2;
   constexpr double kShiftPerBatch = 0.25, kMostShifted = 0.75;
   ++state.batchesApart;
   state.sampler->shiftTowardsNarrowPassages(

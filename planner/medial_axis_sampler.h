@@ -12,9 +12,9 @@
 // ends up where the passage is widest for the robot, whatever its
 // orientation: the C-space directions turn the body as well as move it.
 //
-// The clearances are the checker's exact distance lower bounds (the node
-// sampler provides them: SamplerKind::needs_clearance); a discretizing
-// checker has none.
+// The clearances are exact distance lower bounds (ClearanceQuery, the
+// distance cascade of `adaptive`), which the node sampler provides whatever
+// the checker (SamplerKind::needs_clearance).
 #include <ompl/base/StateSampler.h>
 #include <ompl/base/ValidStateSampler.h>
 
