@@ -71,7 +71,7 @@ Command planCommand(CLI::App& app, std::ostream& out) {
   sub->add_option(
       "--sampler", a->sampler,
       fmt::format("node sampler: {}, a mix such as uniform:0.5,bridge:0.5, or {} (the default: uniform, then "
-                  "narrow-passage samplers when lazy_prm's batches leave start and goal apart)",
+                  "narrow-passage samplers while start and goal stay apart)",
                   fmt::join(samplerNames(), ", "), kShiftingMix));
   addSeed(sub, a->seed, "random seed (0 to 4294967295)");
   sub->add_option("--time-limit", a->timeLimit, "time limit (s)");

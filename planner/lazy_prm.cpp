@@ -160,7 +160,9 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   const auto enhanced = static_cast<std::size_t>(std::lround(own_.enhance * static_cast<double>(batch)));
   std::vector<Vertex> grow;
   double meanLength = 0.0;
-  if (state.shifting) shiftSampling(state);
+  // A batch begins with start and goal apart: the shifting mix's share by
+  // the roadmap's size (deterministic: the same on every thread).
+  if (state.shifting) state.sampler->shiftTowardsNarrowPassages(narrowPassageShare(roadmap.vertexCount()));
   if (enhanced > 0) {
     // The last search found no path: the start's component, and the goal's
     // when smaller, are exact (RoadmapComponents::rebuild).
@@ -211,21 +213,6 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   connectBatch(added, roadmap, state);
   result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - added.size();
   return true;
-}
-
-void LazyPrm::shiftSampling(SearchState& state) const {
-  // A batch begins with start and goal apart. Uniform samples fill a
-  // bug trap's inside and its outside each in proportion to their volume,
-  // and the two components stay apart however many there are: the way
-  // between them is a passage uniform samples rarely hit. After the first
-  // kUniformBatches such batches, each moves a quarter of the mix's samples
-  // to the narrow-passage strategies, up to three quarters; problems whose
-  // ends join within those batches sample as `uniform` does, draw for draw.
-  constexpr int kUniformBatches = 2;
-  constexpr double kShiftPerBatch = 0.25, kMostShifted = 0.75;
-  ++state.batchesApart;
-  state.sampler->shiftTowardsNarrowPassages(
-      std::clamp(kShiftPerBatch * (state.batchesApart - kUniformBatches), 0.0, kMostShifted));
 }
 
 std::vector<PlannerKind> LazyPrm::kinds() {

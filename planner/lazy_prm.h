@@ -63,7 +63,6 @@ class LazyPrm final : public Planner {
     std::size_t enhancement_source = kNoSource;
     std::size_t dof = 0;
     bool shifting = false;                // the mix is kShiftingMix
-    int batchesApart = 0;                 // batches that began with start and goal apart
     CheckerPool* pool = nullptr;          // the search's threads
     std::optional<BatchSampler> sampler;  // on every thread of the pool
   };
@@ -85,9 +84,6 @@ class LazyPrm final : public Planner {
   /// drawn on every thread, each with its unchecked edges; false when the
   /// sample limit was hit.
   bool growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
-  /// With the shifting mix: moves sampling towards the narrow-passage
-  /// strategies as batches leave start and goal apart.
-  void shiftSampling(SearchState& state) const;
 
   LazyPrmSettings own_;
 };

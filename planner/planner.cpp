@@ -112,11 +112,28 @@ std::size_t Planner::nodeSource(PlanResult& result, std::string_view name) {
   return result.node_sources.size() - 1;
 }
 
+double Planner::narrowPassageShare(std::size_t vertices) {
+  // A bug trap's inside and outside each take uniform samples in proportion
+  // to their volume and stay apart however many they get: past a few
+  // hundred vertices, the way between them is a passage uniform samples
+  // rarely hit. Problems whose ends join before sample as `uniform` does.
+  constexpr std::size_t kUniformVertices = 300, kVerticesPerStep = 100;
+  constexpr double kShiftPerStep = 0.25, kMostShifted = 0.75;
+  if (vertices < kUniformVertices) return 0.0;
+  const auto steps = static_cast<double>((vertices - kUniformVertices) / kVerticesPerStep + 1);
+  return std::min(kMostShifted, kShiftPerStep * steps);
+}
+
 std::optional<Planner::Sample> Planner::sampleValid(PlanResult& result) {
+  // Every sample of a one-by-one planner is drawn while start and goal are
+  // apart (it stops once they join), and the share depends on the count
+  // drawn alone, never on when a sample was drawn ahead.
+  sampler_->shiftTowardsNarrowPassages(narrowPassageShare(samplesTaken_ + 2));
   const std::uint64_t drawnBefore = result.planner_stats.samples_drawn;
   auto sample = sampler_->sample([&] { return sampleLimitReached(result); }, result.planner_stats.samples_drawn);
   result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - (sample ? 1 : 0);
   if (!sample) return std::nullopt;
+  ++samplesTaken_;
   return Sample{std::move(sample->first), sample->second};
 }
 
@@ -142,6 +159,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   verifyFinalPath_ = verifiesFinalPath() && settings_.verify_final_path.value_or(checker.confidenceBased());
   rng_ = ompl::RNG(settings_.seed);
   sampler_.reset();
+  samplesTaken_ = 0;
   workerCheckStats_ = CheckStats{};
   const CheckStats before = checker.stats();
   PlanResult result;

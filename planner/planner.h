@@ -189,6 +189,12 @@ class Planner {
   /// answer Unknown and verify_final_path is on.
   PlanResult solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier = nullptr);
 
+  /// The share of the shifting mix's samples (kShiftingMix) that go to the
+  /// narrow-passage strategies while start and goal are apart in a roadmap
+  /// of `vertices` vertices: none up to 300, then a quarter more per 100
+  /// vertices, up to three quarters from 500 on.
+  static double narrowPassageShare(std::size_t vertices);
+
  protected:
   /// Grows `roadmap` (start = vertex 0, goal = vertex 1) until a path is found
   /// or a limit is hit; returns the vertex path or nothing.
@@ -241,6 +247,7 @@ class Planner {
   Checker* verifier_ = nullptr;
   bool verifyFinalPath_ = false;
   std::unique_ptr<NodeSampler> sampler_;  // made by solve(), for this call's checker and result
+  std::size_t samplesTaken_ = 0;          // valid samples sampleValid() returned in this call
   /// Work done by checker clones on other threads during this call (added to the result's check_stats).
   CheckStats workerCheckStats_;
 

@@ -252,6 +252,17 @@ TEST_CASE("the baffled bug trap's rod cannot slide straight out of the exit", "[
   CHECK(checker->checkEdge(alongX(1.1), alongX(2.2)).verdict == Verdict::Colliding);
 }
 
+TEST_CASE("the default mix's narrow-passage share grows with the roadmap while start and goal are apart",
+          "[sampling]") {
+  CHECK(Planner::narrowPassageShare(2) == 0.0);
+  CHECK(Planner::narrowPassageShare(299) == 0.0);
+  CHECK(Planner::narrowPassageShare(300) == 0.25);
+  CHECK(Planner::narrowPassageShare(399) == 0.25);
+  CHECK(Planner::narrowPassageShare(400) == 0.5);
+  CHECK(Planner::narrowPassageShare(500) == 0.75);
+  CHECK(Planner::narrowPassageShare(1000000) == 0.75);
+}
+
 TEST_CASE("the default mix turns to the narrow-passage samplers once the start's component stops growing",
           "[sampling]") {
   // The start is walled in: every batch leaves start and goal apart, and
@@ -304,6 +315,14 @@ limits: {time: 600, samples: 20000}
   // Three quarters of the later batches' samples, and they are most of the roadmap.
   CHECK(narrow > uniform);
 
+  // prm shifts by the samples it drew.
+  const Problem walledPrm = loadProblem(file, {{"seed=2", "planner.type=prm", "limits.samples=4000"}, true});
+  auto prmChecker = makeChecker(walledPrm.checker, walledPrm.robot, walledPrm.scene);
+  const PlanResult prm = makePlanner(walledPrm.planner)->solve(*prmChecker, walledPrm.start, walledPrm.goal);
+  REQUIRE_FALSE(prm.solved);
+  CHECK(sourceNodes(prm, "medial_axis") > 0);
+  CHECK(sourceNodes(prm, "gaussian") > 0);
+
   // Chosen by name, a mix stays as chosen.
   const PlanResult chosen = plan("uniform", file);
   REQUIRE(chosen.node_sources.size() >= 1);
@@ -311,7 +330,7 @@ limits: {time: 600, samples: 20000}
   CHECK(sourceNodes(chosen, "medial_axis") == 0);
   CHECK(chosen.check_stats.distance_queries == 0);
 
-  // Start and goal joined within two batches: the default draws what
+  // Start and goal joined before 300 vertices: the default draws what
   // `uniform` draws, the same roadmap and path.
   const auto tiny = dir.write("tiny.yaml", test::kTinyProblem);
   const PlanResult byDefault = plan("", tiny), byUniform = plan("uniform", tiny);
