@@ -88,3 +88,17 @@ TEST_CASE("layers: planner and sampler names are spelled by their own files and 
   }
   REQUIRE(scanned > 100);
 }
+
+TEST_CASE("layers: the files of the application, reader and evaluation folders stay under 400 lines", "[registry]") {
+  // Past that, such a file holds more than one thing a reader looks for.
+  std::size_t scanned = 0;
+  for (const std::string folder : {"app", "io", "eval"}) {
+    for (const auto& file : sources(folder)) {
+      const std::string text = test::readText(file);
+      INFO(folder << "/" << file.filename().string());
+      CHECK(std::count(text.begin(), text.end(), '\n') <= 400);
+      ++scanned;
+    }
+  }
+  REQUIRE(scanned > 30);
+}
