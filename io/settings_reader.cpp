@@ -86,8 +86,7 @@ void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettin
   // ...}`); a section's fields may also be written directly under `planner:`
   // (registerPlanner keeps every field name unique), the form every problem
   // file used before sections and the shortest on the command line.
-  std::vector<std::string> keys{"type", "sampler", "verify_final_path"};
-  for (std::string& name : fieldNames(s)) keys.push_back(std::move(name));
+  std::vector<std::string> keys = sharedPlannerKeys();
   for (RegisteredSettings& section : s.sections) {
     keys.push_back(section.name());
     for (std::string& field : fieldNames(section)) keys.push_back(std::move(field));

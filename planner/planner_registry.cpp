@@ -26,11 +26,9 @@ std::vector<PlannerKind>& kinds() {
 }
 }  // namespace
 
-/// Every key a `planner:` section may hold directly: the shared fields, the
-/// keys read apart, and each section's name.
-std::set<std::string> sharedKeys() {
-  std::set<std::string> keys{"type", "sampler", "verify_final_path"};
-  for (std::string& name : fieldNames(PlannerSettings{})) keys.insert(std::move(name));
+std::vector<std::string> sharedPlannerKeys() {
+  std::vector<std::string> keys{"type", "sampler", "verify_final_path"};
+  for (std::string& name : fieldNames(PlannerSettings{})) keys.push_back(std::move(name));
   return keys;
 }
 
@@ -42,7 +40,8 @@ void registerPlanner(PlannerKind kind) {
     // A section's fields may also be written directly under `planner:`, so a
     // field name must say which section it belongs to: none may repeat a
     // shared key, a section's name or another section's field.
-    std::set<std::string> taken = sharedKeys();
+    const std::vector<std::string> shared = sharedPlannerKeys();
+    std::set<std::string> taken(shared.begin(), shared.end());
     std::map<std::string, std::vector<std::string>> fieldsOf;
     for (const PlannerKind& k : kinds()) {
       if (!k.section) continue;
