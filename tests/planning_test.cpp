@@ -353,7 +353,8 @@ TEST_CASE("prm and lazy_prm: the path, roadmap and counters do not depend on the
   // batches on every thread (each slot on its own stream). maze2d's lazy_prm
   // mixes bridge and Gaussian samples over 40 small batches with node
   // enhancement around hundreds of colliding edges; the trapped rod uses up
-  // its samples, so slots run out of their share.
+  // its samples, so slots run out of their share; with the default mix it
+  // also shifts to the narrow-passage samplers on the way.
   struct Run {
     std::string planner, name;
     std::vector<std::string> settings;
@@ -374,6 +375,15 @@ TEST_CASE("prm and lazy_prm: the path, roadmap and counters do not depend on the
       {"lazy_prm",
        "bug_trap3d",
        {"planner.sampler=uniform", "limits.samples=3000", "robot.geometry.box=[0.7, 0.22, 0.22]"},
+       false},
+      // The default mix, past the 300 vertices after which it shifts.
+      {"lazy_prm",
+       "bug_trap3d",
+       {"planner.sampler=auto", "limits.samples=3000", "robot.geometry.box=[0.7, 0.22, 0.22]"},
+       false},
+      {"prm",
+       "bug_trap3d",
+       {"planner.sampler=auto", "limits.samples=3000", "robot.geometry.box=[0.7, 0.22, 0.22]"},
        false}};
   for (const std::string checkerType : {"discrete", "adaptive"}) {
     for (const auto& [planner, name, extra, solvable] : runs) {
@@ -388,6 +398,12 @@ TEST_CASE("prm and lazy_prm: the path, roadmap and counters do not depend on the
         INFO(planner << " on " << name << " with " << checkerType << " on " << threads
                      << " threads: " << result.status);
         REQUIRE(result.solved == solvable);
+        if (std::find(extra.begin(), extra.end(), "planner.sampler=auto") != extra.end()) {
+          std::uint64_t medialAxisNodes = 0;
+          for (const NodeSourceStats& source : result.node_sources)
+            if (source.source == "medial_axis") medialAxisNodes += source.nodes;
+          REQUIRE(medialAxisNodes > 0);
+        }
         if (!solvable && planner == "lazy_prm") REQUIRE(result.planner_stats.slots_exhausted > 0);
         if (!solvable && planner == "prm") REQUIRE(result.roadmap_vertices > 256);
         if (!reference) {
