@@ -40,17 +40,17 @@ class BatchSampler {
   BatchSampler(const BatchSampler&) = delete;
   BatchSampler& operator=(const BatchSampler&) = delete;
 
+  /// The clearance queries of every thread's sampler (NodeSampler::clearanceStats).
+  CheckStats clearanceStats() const;
+  /// NodeSampler::shiftTowardsNarrowPassages on every thread's sampler.
+  void shiftTowardsNarrowPassages(double share);
+
   /// Draws every request, slot i with at most budget / n draws (one more for
   /// the first budget % n slots), so the batch draws at most `budget`; a slot
   /// that used its share without a valid configuration comes back empty.
   /// The draws of all slots are added to `samplesDrawn`. Nothing when `stop`
   /// (asked before each draw, on every thread) said so: the batch is then cut
   /// short wherever each thread was.
-  /// The clearance queries of every thread's sampler (NodeSampler::clearanceStats).
-  CheckStats clearanceStats() const;
-  /// NodeSampler::shiftTowardsNarrowPassages on every thread's sampler.
-  void shiftTowardsNarrowPassages(double share);
-
   std::optional<std::vector<Drawn>> draw(const std::vector<Request>& requests, std::uint64_t budget,
                                          std::uint64_t& samplesDrawn, const std::function<bool()>& stop);
 

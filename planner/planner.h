@@ -39,7 +39,7 @@ struct PlannerSettings {
   double radius = 0.0;            // > 0: connect to every vertex within this C-space distance
   /// Where nodes come from: a strategy of samplerNames(), a mix such as
   /// "uniform:0.5,bridge:0.5", or kShiftingMix (for planners that use
-  /// prmkit's samplers; lazy_prm shifts it, the others draw uniformly from it).
+  /// prmkit's samplers; its share follows narrowPassageShare).
   std::string sampler = std::string(kShiftingMix);
   /// gaussian and bridge: the second sample's standard deviation, as a fraction of the maximum extent.
   double sampler_sigma = 0.02;

@@ -25,9 +25,10 @@ struct SamplerShare {
   double weight = 1.0;
 };
 
-/// The mix a planner samples from when none is chosen: uniform samples until
-/// the roadmap's components stop merging, then more and more from the
-/// narrow-passage strategies (SamplerSettings::shifting).
+/// The mix a planner samples from when none is chosen: uniform samples, then,
+/// while start and goal stay apart in a growing roadmap, more and more from
+/// the narrow-passage strategies (SamplerSettings::shifting,
+/// Planner::narrowPassageShare).
 inline constexpr std::string_view kShiftingMix = "auto";
 
 /// Reads "bridge" or "uniform:0.5,bridge:0.5" (weights are normalised to
