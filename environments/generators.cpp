@@ -23,6 +23,18 @@ void requireCountAtMost(long count, long most, const char* what) {
   if (count > most) throw std::invalid_argument(fmt::format("{} is at most {}, got {}", what, most, count));
 }
 
+/// The side triangles of a tube whose vertices are `rings` consecutive rings
+/// of `sides` vertices each, starting at vertex `first`.
+void appendTubeSides(Mesh& m, int first, int rings, int sides) {
+  for (int s = 0; s + 1 < rings; ++s)
+    for (int k = 0; k < sides; ++k) {
+      const int a = first + s * sides + k, b = first + s * sides + (k + 1) % sides;
+      const int c = a + sides, d = b + sides;
+      m.triangles.push_back({a, b, d});
+      m.triangles.push_back({a, d, c});
+    }
+}
+
 std::vector<Eigen::Vector2d> circle(double radius, int n, double phase = 0.0) {
   std::vector<Eigen::Vector2d> out;
   for (int i = 0; i < n; ++i) {
@@ -59,13 +71,77 @@ Mesh springMesh(const SpringParams& p) {
       m.vertices.push_back(centre + p.wire_radius * (std::cos(b) * radial + std::sin(b) * binormal));
     }
   }
-  for (int s = 0; s < p.segments; ++s)
+  appendTubeSides(m, 0, p.segments + 1, p.sides);
+  return m;
+}
+
+namespace {
+void requireValid(const AlphaPuzzleParams& p) {
+  requirePositive(p.radius, "alpha_puzzle radius");
+  requirePositive(p.tube_radius, "alpha_puzzle tube_radius");
+  requirePositive(p.clearance, "alpha_puzzle clearance");
+  if (!(p.overlap > 0 && p.overlap <= kPi)) throw std::invalid_argument("alpha_puzzle overlap must be in (0, pi]");
+  if (!(p.radius > 4 * p.tube_radius + p.clearance))
+    throw std::invalid_argument("alpha_puzzle radius must exceed 4 tube radii plus the clearance");
+  if (p.segments < 8 || p.sides < 3) throw std::invalid_argument("alpha_puzzle segments >= 8 and sides >= 3");
+  requireCountAtMost(p.sides, 1000, "alpha_puzzle sides");
+  requireCountAtMost(p.segments, static_cast<long>(kMaxMeshTriangles) / (2 * p.sides + 2),
+                     "alpha_puzzle segments (with these sides)");
+}
+
+/// The two ends' centre lines are one turn apart and must be 4 r +
+/// clearance apart (the slot, 2 r + clearance, plus a tube radius on each
+/// side), measured square to the helix, which climbs at the angle a with
+/// tan a = pitch / (2 pi R): pitch cos a = 4 r + clearance.
+double alphaPitch(const AlphaPuzzleParams& p) {
+  const double apart = 4 * p.tube_radius + p.clearance, circumference = 2 * kPi * p.radius;
+  return apart * circumference / std::sqrt(circumference * circumference - apart * apart);
+}
+
+/// The centre line's angle about z at ring `s` (0 to segments).
+double alphaAngle(const AlphaPuzzleParams& p, int s) { return -p.overlap / 2 + (2 * kPi + p.overlap) * s / p.segments; }
+
+Eigen::Vector3d alphaCentre(const AlphaPuzzleParams& p, double angle) {
+  return Eigen::Vector3d(p.radius * std::cos(angle), p.radius * std::sin(angle),
+                         alphaPitch(p) * (angle - kPi) / (2 * kPi));
+}
+}  // namespace
+
+std::vector<Eigen::Vector3d> alphaPuzzleCentreLine(const AlphaPuzzleParams& p) {
+  requireValid(p);
+  std::vector<Eigen::Vector3d> line;
+  for (int s = 0; s <= p.segments; ++s) line.push_back(alphaCentre(p, alphaAngle(p, s)));
+  return line;
+}
+
+Mesh alphaPuzzleMesh(const AlphaPuzzleParams& p) {
+  requireValid(p);
+  const double pitch = alphaPitch(p);
+  Mesh m;
+  const int rings = p.segments + 1;
+  for (int s = 0; s < rings; ++s) {
+    const double angle = alphaAngle(p, s);
+    const Eigen::Vector3d radial(std::cos(angle), std::sin(angle), 0.0);
+    const Eigen::Vector3d centre = alphaCentre(p, angle);
+    const Eigen::Vector3d tangent =
+        Eigen::Vector3d(-p.radius * std::sin(angle), p.radius * std::cos(angle), pitch / (2 * kPi)).normalized();
+    const Eigen::Vector3d binormal = tangent.cross(radial).normalized();
     for (int k = 0; k < p.sides; ++k) {
-      const int a = s * p.sides + k, b = s * p.sides + (k + 1) % p.sides;
-      const int c = a + p.sides, d = b + p.sides;
-      m.triangles.push_back({a, b, d});
-      m.triangles.push_back({a, d, c});
+      const double b = 2 * kPi * k / p.sides;
+      m.vertices.push_back(centre + p.tube_radius * (std::cos(b) * radial + std::sin(b) * binormal));
     }
+  }
+  appendTubeSides(m, 0, rings, p.sides);
+  // Caps: a fan round each end's centre, facing away from the tube.
+  const auto centreIndex = static_cast<int>(m.vertices.size());
+  m.vertices.push_back(alphaCentre(p, alphaAngle(p, 0)));
+  m.vertices.push_back(alphaCentre(p, alphaAngle(p, p.segments)));
+  const int last = (rings - 1) * p.sides;
+  for (int k = 0; k < p.sides; ++k) {
+    const int next = (k + 1) % p.sides;
+    m.triangles.push_back({centreIndex, next, k});
+    m.triangles.push_back({centreIndex + 1, last + k, last + next});
+  }
   return m;
 }
 

@@ -85,6 +85,33 @@ struct BugTrapParams {
 /// with a baffle, the exit also turns a corner.
 Mesh bugTrapMesh(const BugTrapParams& params);
 
+struct AlphaPuzzleParams {
+  double radius = 0.5;        // of the loop, to the tube's centre line (m)
+  double tube_radius = 0.05;  // (m)
+  /// Where the loop's ends overlap, one runs above the other with a slot
+  /// between them as wide as the tube plus this (m): the gap another piece
+  /// of the same tube has to pass through.
+  double clearance = 0.03;
+  double overlap = 0.6;  // angle over which the ends run one above the other (rad)
+  int segments = 128;    // along the centre line
+  int sides = 16;        // of the tube's cross-section (inscribed: between vertices up to 2 % of r thinner)
+};
+/// One piece of an alpha puzzle (after the Parasol lab's alpha puzzle that
+/// OMPL.app ships: two tubes bent into loops whose ends pass one above the
+/// other, interlocked, that part only by threading one tube through the
+/// slot between the other's ends). Here the loop is one turn of a helix
+/// around z plus `overlap`, centred on the origin, its ends at angle 0 (+x):
+/// the lower end runs from -overlap/2 to overlap/2 under the upper one, the
+/// tube's diameter plus `clearance` apart (surface to surface). Unlike the
+/// public pieces the ends do not cross at an angle and have no tails: tails
+/// that diverge past a crossing give another piece a wider way out round
+/// their tips, so the slot would not decide the puzzle. Closed tube (capped);
+/// the slot is measured between the round tubes, square to them.
+Mesh alphaPuzzleMesh(const AlphaPuzzleParams& params);
+/// The tube's centre line, one point per ring from the lower end to the
+/// upper one (what a test of the pieces' linking walks).
+std::vector<Eigen::Vector3d> alphaPuzzleCentreLine(const AlphaPuzzleParams& params);
+
 /// Most boxes the `random` generator makes (with `separate`, each is an
 /// obstacle with its own BVH: 100 000 load in about 10 s).
 inline constexpr long kMaxRandomObstacles = 100'000;

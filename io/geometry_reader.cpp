@@ -92,6 +92,18 @@ Mesh readBugTrap(const YamlReader& in, const YAML::Node& node, const std::string
   return bugTrapMesh(p);
 }
 
+Mesh readAlphaPuzzle(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  in.requireMap(node, what, {"type", "radius", "tube_radius", "clearance", "overlap", "segments", "sides"});
+  AlphaPuzzleParams p;
+  setNumber(in, node, "radius", what, p.radius);
+  setNumber(in, node, "tube_radius", what, p.tube_radius);
+  setNumber(in, node, "clearance", what, p.clearance);
+  setNumber(in, node, "overlap", what, p.overlap);
+  setNumber(in, node, "segments", what, p.segments);
+  setNumber(in, node, "sides", what, p.sides);
+  return alphaPuzzleMesh(p);
+}
+
 RandomBoxesParams readRandomParams(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   in.requireMap(
       node, what,
@@ -128,6 +140,7 @@ Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::stri
                                                                       {"slot_wall", readSlotWall},
                                                                       {"twisted_slot", readTwistedSlot},
                                                                       {"bug_trap", readBugTrap},
+                                                                      {"alpha_puzzle", readAlphaPuzzle},
                                                                       {"random", readRandomObstacles}};
   std::vector<std::string> names;
   for (const auto& generator : generators) names.push_back(generator.first);

@@ -1,0 +1,134 @@
+// The shipped hard puzzles are the puzzles they claim to be: the alpha
+// puzzle's pieces are interlocked, part only through a slot of the stated
+// width, and a planned path does part them.
+#include "environments/generators.h"
+#include "eval/verify.h"
+#include "io/problem.h"
+#include "planner/planner_registry.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+using namespace prmkit;
+
+namespace {
+
+using Polygon = std::vector<Eigen::Vector3d>;
+
+/// Linking number of two closed polygons (each closed from its last point
+/// back to its first): B's signed crossings of the cone that joins an apex
+/// to every edge of A. The cone is a surface whose boundary is A, so the
+/// count is the linking number whatever the apex (in general position).
+int linkingNumber(const Polygon& a, const Polygon& b, const Eigen::Vector3d& apex) {
+  int crossings = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Eigen::Vector3d e1 = a[i] - apex, e2 = a[(i + 1) % a.size()] - apex;
+    const Eigen::Vector3d normal = e1.cross(e2);
+    for (std::size_t j = 0; j < b.size(); ++j) {
+      const Eigen::Vector3d from = b[j], direction = b[(j + 1) % b.size()] - from;
+      // from + t direction = apex + u e1 + v e2, with t in [0, 1), u, v >= 0, u + v <= 1.
+      Eigen::Matrix3d system;
+      system << e1, e2, -direction;
+      if (std::abs(system.determinant()) < 1e-14) continue;
+      const Eigen::Vector3d solution = system.colPivHouseholderQr().solve(from - apex);
+      const double u = solution[0], v = solution[1], t = solution[2];
+      if (t < 0 || t >= 1 || u < 0 || v < 0 || u + v > 1) continue;
+      crossings += normal.dot(direction) > 0 ? 1 : -1;
+    }
+  }
+  return crossings;
+}
+
+/// The pieces of the shipped variants (the problem files' generator parameters).
+AlphaPuzzleParams shippedPiece(const std::string& name) {
+  AlphaPuzzleParams params;
+  params.clearance = name == "alpha_puzzle" ? 0.03 : 0.01;
+  return params;
+}
+
+Polygon placed(const Polygon& line, const Config& pose) {
+  const Eigen::Quaterniond rotation(pose[6], pose[3], pose[4], pose[5]);
+  Polygon out;
+  for (const auto& p : line) out.push_back(rotation.normalized() * p + pose.head<3>());
+  return out;
+}
+
+/// Distance from a point to a polyline.
+double distanceToPolyline(const Eigen::Vector3d& p, const Polygon& line) {
+  double best = INFINITY;
+  for (std::size_t i = 0; i + 1 < line.size(); ++i) {
+    const Eigen::Vector3d d = line[i + 1] - line[i];
+    const double t = std::clamp((p - line[i]).dot(d) / d.squaredNorm(), 0.0, 1.0);
+    best = std::min(best, (line[i] + t * d - p).norm());
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("an alpha puzzle piece: its ends run a tube's diameter plus the clearance apart", "[puzzles]") {
+  AlphaPuzzleParams params;
+  params.clearance = 0.01;
+  const Polygon line = alphaPuzzleCentreLine(params);
+  // The ends: the first and the last overlap / (2 pi + overlap) of the line.
+  const auto endPoints =
+      static_cast<std::size_t>(std::floor(params.segments * params.overlap / (2 * std::numbers::pi + params.overlap)));
+  REQUIRE(endPoints >= 4);
+  const Polygon lowerEnd(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(endPoints) + 1);
+  const Polygon upperEnd(line.end() - static_cast<std::ptrdiff_t>(endPoints) - 1, line.end());
+  // Every point of the upper end's middle lies 4 r + clearance from the
+  // lower end's centre line: the surfaces are 2 r + clearance apart.
+  for (std::size_t i = 1; i + 1 < upperEnd.size(); ++i)
+    CHECK(distanceToPolyline(upperEnd[i], lowerEnd) == Approx(4 * params.tube_radius + params.clearance).margin(1e-4));
+  // The mesh is the tube: every vertex but the caps' centres lies r from the line (the
+  // polyline's chords cut the helix's curve by a few micrometres).
+  const Mesh mesh = alphaPuzzleMesh(params);
+  for (std::size_t i = 0; i + 2 < mesh.vertices.size(); ++i)
+    REQUIRE(distanceToPolyline(mesh.vertices[i], line) == Approx(params.tube_radius).margin(2e-5));
+}
+
+TEST_CASE("the shipped alpha puzzles' pieces are interlocked at the start, apart at the goal; a plan parts them",
+          "[puzzles]") {
+  for (const std::string name : {"alpha_puzzle", "alpha_puzzle_tight"}) {
+    DYNAMIC_SECTION(name) {
+      const Problem problem = test::loadForPlanning(name, {"seed=3"});
+      const Polygon line = alphaPuzzleCentreLine(shippedPiece(name));
+      REQUIRE(problem.robot->links().front().mesh.vertices.size() ==
+              alphaPuzzleMesh(shippedPiece(name)).vertices.size());
+      // Each piece's loop closed by the segment between its ends' centres,
+      // which runs through the slot: while the tubes do not touch, the
+      // linking number of the two closed loops changes only when a tube
+      // crosses the other piece's closing segment, that is, passes its slot.
+      const Eigen::Vector3d apex(0.0123, -0.0071, 0.0311);
+      auto linking = [&](const Config& pose) {
+        const Polygon moved = placed(line, pose);
+        return linkingNumber(line, moved, apex);
+      };
+      CHECK(std::abs(linking(problem.start)) == 1);
+      CHECK(linking(problem.goal) == 0);
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      REQUIRE(checker->isValid(problem.start));
+      REQUIRE(checker->isValid(problem.goal));
+      // Sliding straight out, along any axis, is blocked.
+      for (int axis = 0; axis < 3; ++axis)
+        for (const double sign : {-1.0, 1.0}) {
+          Config away = problem.start;
+          away[axis] += sign * 2.0;
+          CHECK(checker->checkEdge(problem.start, away).verdict == Verdict::Colliding);
+        }
+      if (name == "alpha_puzzle") {
+        const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+        INFO(result.status);
+        REQUIRE(result.solved);
+        const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
+        INFO(verdict.message);
+        REQUIRE(verdict.valid);
+        REQUIRE(linking(result.path.front()) != linking(result.path.back()));
+      }
+    }
+  }
+}
