@@ -154,8 +154,8 @@ Command benchmarkSetCommand(CLI::App& app, std::ostream& out) {
             options.srdf = a->srdf;
             options.out = a->out;
             for (const auto& assignment : a->overrides) options.parameters.push_back(splitAssignment(assignment));
-            if (!a->planner.empty()) options.planner = a->planner;
-            if (!a->checker.empty()) options.checker = a->checker;
+            if (!a->planner.empty()) options.planner = knownName(a->planner, "--planner", "planner", plannerNames());
+            if (!a->checker.empty()) options.checker = knownName(a->checker, "--checker", "checker", checkerNames());
             const std::vector<std::filesystem::path> folders(a->folders.begin(), a->folders.end());
             return runBenchmarkSet(folders, options, out);
           }};

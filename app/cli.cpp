@@ -1,5 +1,7 @@
 #include "app/cli.h"
 
+#include "base/names.h"
+
 #include "app/commands.h"
 #include "app/jobs.h"
 
@@ -13,8 +15,11 @@
 #include "io/viewer_page.h"
 #include "planner/planner_registry.h"
 
+#include <assimp/version.h>
+#include <fcl/config.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <ompl/config.h>
 
 #include <chrono>
 #include <functional>
@@ -30,12 +35,18 @@ std::vector<std::string> splitList(const std::string& text, const std::string& o
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');) {
     if (std::find(allowed.begin(), allowed.end(), item) == allowed.end())
-      throw InputError(fmt::format("{}: unknown name '{}' (expected a comma-separated list of {})", option, item,
-                                   fmt::join(allowed, ", ")));
+      throw InputError(fmt::format("{}: {}", option, unknownNameMessage("name", item, allowed)));
     if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
   }
   if (items.empty()) throw InputError(fmt::format("{} needs at least one name", option));
   return items;
+}
+
+std::string knownName(const std::string& typed, const std::string& option, const std::string& kind,
+                      const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), typed) == allowed.end())
+    throw InputError(fmt::format("{}: {}", option, unknownNameMessage(kind, typed, allowed)));
+  return typed;
 }
 
 std::pair<std::string, std::string> splitAssignment(const std::string& assignment) {
@@ -83,13 +94,14 @@ Command planCommand(CLI::App& app, std::ostream& out) {
   sub->add_option("--out", a->out, "output folder (default: out)");
   return {sub, [a, sub, &out] {
             const std::string file = a->problem.problemFile();
-            std::vector<std::string> flags;
-            if (!a->planner.empty()) flags.push_back("planner.type=" + a->planner);
-            if (!a->checker.empty()) flags.push_back("checker.type=" + a->checker);
-            if (!a->sampler.empty()) flags.push_back("planner.sampler=" + a->sampler);
-            if (a->seed >= 0) flags.push_back(fmt::format("seed={}", a->seed));
-            if (sub->count("--time-limit")) flags.push_back(fmt::format("limits.time={}", a->timeLimit));
-            if (sub->count("--threads")) flags.push_back(fmt::format("planner.threads={}", a->threads));
+            std::vector<std::pair<std::string, std::string>> flags;
+            if (!a->planner.empty()) flags.emplace_back("--planner", "planner.type=" + a->planner);
+            if (!a->checker.empty()) flags.emplace_back("--checker", "checker.type=" + a->checker);
+            if (!a->sampler.empty()) flags.emplace_back("--sampler", "planner.sampler=" + a->sampler);
+            if (a->seed >= 0) flags.emplace_back("--seed", fmt::format("seed={}", a->seed));
+            if (sub->count("--time-limit"))
+              flags.emplace_back("--time-limit", fmt::format("limits.time={}", a->timeLimit));
+            if (sub->count("--threads")) flags.emplace_back("--threads", fmt::format("planner.threads={}", a->threads));
             return plan(file, a->problem.loadOptions(flags), a->out, out);
           }};
 }
@@ -124,8 +136,8 @@ Command checkCommand(CLI::App& app, std::ostream& out) {
   sub->add_option("--out", o.outFile, "write one row per edge to this CSV file");
   return {sub, [a, &out] {
             const std::string file = a->problem.problemFile();
-            std::vector<std::string> flags;
-            if (!a->checker.empty()) flags.push_back("checker.type=" + a->checker);
+            std::vector<std::pair<std::string, std::string>> flags;
+            if (!a->checker.empty()) flags.emplace_back("--checker", "checker.type=" + a->checker);
             return check(file, a->problem.loadOptions(flags), a->seed >= 0 ? static_cast<std::uint32_t>(a->seed) : 1u,
                          a->options, out);
           }};
@@ -186,20 +198,37 @@ Command verifyCommand(CLI::App& app, std::ostream& out) {
           }};
 }
 
+/// prmkit's version and the versions of the libraries whose behaviour its
+/// results depend on, as compiled in (assimp's as linked: it has no version macro).
+std::string versionText() {
+  return fmt::format("prmkit {}\nbuilt with OMPL {}.{}.{}, FCL {}, assimp {}.{}.{}\n", PRMKIT_VERSION,
+                     OMPL_MAJOR_VERSION, OMPL_MINOR_VERSION, OMPL_PATCH_VERSION, FCL_VERSION, aiGetVersionMajor(),
+                     aiGetVersionMinor(), aiGetVersionPatch());
+}
+
 }  // namespace
 }  // namespace cli
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   using namespace cli;
-  CLI::App app{"prmkit: PRM and lazy PRM motion planning with pluggable collision checkers"};
+  CLI::App app{"prmkit: PRM and lazy PRM motion planning with pluggable collision checkers", "prmkit"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", versionText, "print prmkit's version and the libraries' it was built with");
   const std::vector<Command> commands{
       planCommand(app, out),       checkCommand(app, out),    compareCommand(app, out),
       sweepCommand(app, out),      mergeCommand(app, out),    benchmarkSetCommand(app, out),
       experimentCommand(app, out), validateCommand(app, out), verifyCommand(app, out)};
+  // A newcomer typing `prmkit` alone gets the usage, not a complaint.
+  if (args.empty()) {
+    out << app.help();
+    return kOk;
+  }
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
+  } catch (const CLI::CallForVersion& e) {
+    out << e.what();
+    return kOk;
   } catch (const CLI::CallForHelp&) {
     out << app.help();
     return kOk;

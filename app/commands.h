@@ -30,6 +30,9 @@ constexpr std::size_t kMaxCompareRuns = 100'000;
 /// A comma-separated list of names from `allowed`, each once; InputError otherwise.
 std::vector<std::string> splitList(const std::string& text, const std::string& option,
                                    const std::vector<std::string>& allowed);
+/// `typed` if it is one of `allowed`; else InputError naming the option and the closest name.
+std::string knownName(const std::string& typed, const std::string& option, const std::string& kind,
+                      const std::vector<std::string>& allowed);
 /// "key.path=value" -> (key.path, value), for run parameters.
 std::pair<std::string, std::string> splitAssignment(const std::string& assignment);
 /// The --checker help: every registered strategy, in the registry's order.
@@ -72,12 +75,13 @@ struct ProblemArgs {
       if (!value->empty()) result.push_back(fmt::format("{}={}", key, std::filesystem::absolute(*value).string()));
     return result;
   }
-  /// The MoveIt flags, then --set, then `extra`.
-  LoadOptions loadOptions(const std::vector<std::string>& extra = {}) const {
+  /// The MoveIt flags, then --set, then the subcommand's options that
+  /// stand for settings, as (option, "key.path=value").
+  LoadOptions loadOptions(std::vector<std::pair<std::string, std::string>> settingOptions = {}) const {
     LoadOptions options;
     options.overrides = moveitOverrides();
     options.overrides.insert(options.overrides.end(), overrides.begin(), overrides.end());
-    options.overrides.insert(options.overrides.end(), extra.begin(), extra.end());
+    options.options = std::move(settingOptions);
     return options;
   }
 };

@@ -1,5 +1,7 @@
 #include "checkers/checker_registry.h"
 
+#include "base/names.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -64,8 +66,7 @@ std::unique_ptr<Checker> makeChecker(const CheckerSettings& settings, std::share
     own.fields(geometry);
     return strategy.make(own, std::move(robot), std::move(scene));
   }
-  throw std::invalid_argument(
-      fmt::format("unknown checker '{}' (expected one of: {})", settings.type, fmt::join(checkerNames(), ", ")));
+  throw std::invalid_argument(unknownNameMessage("checker", settings.type, checkerNames()));
 }
 
 std::unique_ptr<Checker> makeVerifier(const CheckerSettings& settings, std::shared_ptr<const Robot> robot,

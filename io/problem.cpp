@@ -270,6 +270,7 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
   const bool requestFile = isMotionPlanRequest(in.root());
   if (requestFile) in.replaceRoot(problemForRequest(file));
   for (const auto& o : options.overrides) in.applyOverride(o);
+  for (const auto& [option, assignment] : options.options) in.applyOverride(assignment, option);
   const YAML::Node& root = in.root();
   if (requestFile && !(root["robot"].IsMap() && root["robot"]["file"]))
     throw InputError(

@@ -33,6 +33,9 @@ struct LoadOptions {
   std::vector<std::string> overrides;  // "key.path=value", applied in order
   /// Reject a start or goal that is out of bounds or in collision (validate, plan).
   bool checkEndpoints = true;
+  /// Command-line options that stand for a setting, as (option, "key.path=value"),
+  /// applied after `overrides`: messages about their values name the option.
+  std::vector<std::pair<std::string, std::string>> options = {};
 };
 
 /// The name of a problem without `name`: the file stem, or "<folder>-NNNN"

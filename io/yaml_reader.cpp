@@ -1,6 +1,7 @@
 #include "io/yaml_reader.h"
 
 #include "base/input_file.h"
+#include "base/names.h"
 
 #include <fmt/format.h>
 #include <yaml-cpp/eventhandler.h>
@@ -116,14 +117,14 @@ YamlReader::YamlReader(std::filesystem::path file, YAML::Node root,
                        std::vector<std::pair<YAML::Node, std::string>> located)
     : file_(std::move(file)), root_(std::move(root)), located_(std::move(located)) {}
 
-void YamlReader::applyOverride(const std::string& assignment) {
+void YamlReader::applyOverride(const std::string& assignment, const std::string& option) {
   // Messages quote the assignment cut short (excerpt): a value may be a whole file.
   const std::string shown = excerpt(assignment);
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) throw InputError(fmt::format("--set {}: expected KEY.PATH=VALUE", shown));
   if (invalidUtf8(assignment)) throw InputError(fmt::format("--set {}: not UTF-8 text", shown));
   const std::string path = assignment.substr(0, eq);
-  const std::string source = fmt::format("--set {}", excerpt(path));
+  const std::string source = option.empty() ? fmt::format("--set {}", excerpt(path)) : option;
   YAML::Node value;
   try {
     value = loadOneDocument(assignment.substr(eq + 1), source);
@@ -155,7 +156,7 @@ void YamlReader::applyOverride(const std::string& assignment) {
   while (!stack.empty()) {
     const YAML::Node node = stack.back();
     stack.pop_back();
-    overrides_.emplace_back(node, path);
+    overrides_.emplace_back(node, source);
     if (node.IsSequence())
       for (const YAML::Node& item : node) stack.push_back(item);
     else if (node.IsMap())
@@ -167,8 +168,8 @@ void YamlReader::applyOverride(const std::string& assignment) {
 }
 
 std::string YamlReader::where(const YAML::Node& node) const {
-  for (const auto& [overridden, path] : overrides_)
-    if (overridden.is(node)) return fmt::format("--set {}", excerpt(path));
+  for (const auto& [overridden, source] : overrides_)
+    if (overridden.is(node)) return source;
   for (const auto& [source, location] : located_)
     if (source.is(node)) return location;
   const YAML::Mark mark = node.Mark();
@@ -192,9 +193,11 @@ void YamlReader::requireMap(const YAML::Node& node, const std::string& what,
     const auto key = entry.first.as<std::string>();
     bool known = false;
     for (const std::string& a : allowed) known = known || key == a;
-    if (!known)
-      throw InputError(fmt::format("{}: unknown key '{}' in '{}' (expected one of: {})", where(entry.first),
-                                   excerpt(key), what, fmt::join(allowed, ", ")));
+    if (known) continue;
+    const std::string closest = closestName(key, allowed);
+    throw InputError(fmt::format("{}: unknown key '{}' in '{}' ({}expected one of: {})", where(entry.first),
+                                 excerpt(key), what, closest.empty() ? "" : fmt::format("did you mean '{}'? ", closest),
+                                 fmt::join(allowed, ", ")));
   }
 }
 
@@ -256,7 +259,7 @@ std::string YamlReader::oneOf(const YAML::Node& node, const std::string& what,
   const std::string value = string(node, what);
   for (const auto& c : choices)
     if (c == value) return value;
-  fail(node, fmt::format("unknown {} '{}' (expected one of: {})", what, excerpt(value), fmt::join(choices, ", ")));
+  fail(node, unknownNameMessage(what, excerpt(value), choices));
 }
 
 std::filesystem::path YamlReader::path(const YAML::Node& node, const std::string& what) const {

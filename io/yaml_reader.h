@@ -47,8 +47,10 @@ class YamlReader {
   /// Reads a document built in memory instead of the file's (locations then name only the file).
   void replaceRoot(YAML::Node root) { root_ = std::move(root); }
 
-  /// Applies "a.b.c=value" (the value is YAML); throws InputError on a malformed assignment.
-  void applyOverride(const std::string& assignment);
+  /// Applies "a.b.c=value" (the value is YAML); throws InputError on a
+  /// malformed assignment. Messages about the value name `option` (the
+  /// command-line option the user typed, "--checker") or else "--set a.b.c".
+  void applyOverride(const std::string& assignment, const std::string& option = {});
 
   /// "file:line:column" of a node, or "--set PATH" for a value given on the command line.
   std::string where(const YAML::Node& node) const;
@@ -75,7 +77,7 @@ class YamlReader {
  private:
   std::filesystem::path file_;
   YAML::Node root_;
-  std::vector<std::pair<YAML::Node, std::string>> overrides_;  // node -> "--set PATH"
+  std::vector<std::pair<YAML::Node, std::string>> overrides_;  // node -> "--set PATH" or the option
   std::vector<std::pair<YAML::Node, std::string>> located_;    // node -> where it came from
 };
 

@@ -1,5 +1,7 @@
 #include "planner/planner_registry.h"
 
+#include "base/names.h"
+
 #include "planner/lazy_prm.h"
 #include "planner/ompl_planner.h"
 #include "planner/prm.h"
@@ -82,8 +84,7 @@ const std::vector<PlannerKind>& plannerKinds() { return kinds(); }
 const PlannerKind& plannerKind(std::string_view name) {
   for (const PlannerKind& kind : kinds())
     if (kind.name == name) return kind;
-  throw std::invalid_argument(
-      fmt::format("unknown planner '{}' (expected one of {})", name, fmt::join(plannerNames(), ", ")));
+  throw std::invalid_argument(unknownNameMessage("planner", name, plannerNames()));
 }
 
 std::vector<std::string> plannerNames() {

@@ -1,5 +1,7 @@
 #include "planner/sampler_registry.h"
 
+#include "base/names.h"
+
 #include "planner/medial_axis_sampler.h"
 #include "planner/sampler.h"
 
@@ -72,9 +74,7 @@ const SamplerKind& samplerKind(std::string_view name) {
   for (const SamplerKind& kind : kinds())
     if (kind.name == name) return kind;
   throw std::invalid_argument(
-      fmt::format("unknown sampler '{}' (expected one of {}, or a mix such as "
-                  "'uniform:0.5,bridge:0.5')",
-                  name, fmt::join(samplerNames(), ", ")));
+      unknownNameMessage("sampler", name, samplerNames(), ", or a mix such as 'uniform:0.5,bridge:0.5'"));
 }
 
 std::vector<std::string> samplerNames() {

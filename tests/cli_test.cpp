@@ -2,10 +2,15 @@
 #include "io/output_text.h"
 #include "io/yaml_reader.h"
 #include "base/input_file.h"
+#include "base/names.h"
 #include "test_support.h"
 
+#include <assimp/version.h>
 #include <catch2/catch.hpp>
+#include <fcl/config.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <ompl/config.h>
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
@@ -561,6 +566,62 @@ TEST_CASE("command-line overrides are reported as such, and bad command lines ex
   const Run badPath = cli({"verify", problem.string(), dir.write("bad.csv", "x,y,theta\n0.5,oops,0\n").string()});
   REQUIRE(badPath.code == 2);
   REQUIRE(badPath.err.find("bad.csv:2:5: expected a finite number, got 'oops'") != std::string::npos);
+}
+
+TEST_CASE("a newcomer's first commands: usage, version, and errors that name the option typed", "[cli]") {
+  const Run bare = cli({});
+  CHECK(bare.code == 0);
+  CHECK(bare.out.find("Usage: prmkit [OPTIONS] SUBCOMMAND") != std::string::npos);
+  CHECK(bare.out.find("plan ") != std::string::npos);
+  const Run version = cli({"--version"});
+  CHECK(version.code == 0);
+  CHECK(version.out.rfind("prmkit " PRMKIT_PROJECT_VERSION "\n", 0) == 0);
+  CHECK(version.out.find(fmt::format("OMPL {}.{}.{}", OMPL_MAJOR_VERSION, OMPL_MINOR_VERSION, OMPL_PATCH_VERSION)) !=
+        std::string::npos);
+  CHECK(version.out.find("FCL " FCL_VERSION) != std::string::npos);
+  CHECK(version.out.find(fmt::format("assimp {}.{}.", aiGetVersionMajor(), aiGetVersionMinor())) != std::string::npos);
+  const Run help = cli({"plan", "--help"});
+  CHECK(help.out.find("Usage: prmkit plan [OPTIONS] [problem]") != std::string::npos);
+
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kValidProblem);
+  const std::string out = (dir.path / "o").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> typos{
+      {{"plan", problem.string(), "--checker", "adaptiv", "--out", out},
+       "--checker: unknown checker 'adaptiv' (did you mean 'adaptive'? expected one of: discrete, adaptive"},
+      {{"plan", problem.string(), "--planner", "Lazy_PRM", "--out", out},
+       "--planner: unknown planner 'Lazy_PRM' (did you mean 'lazy_prm'?"},
+      {{"plan", problem.string(), "--sampler", "gausian", "--out", out},
+       "--sampler: unknown sampler 'gausian' (did you mean 'gaussian'?"},
+      {{"check", problem.string(), "--checker", "swetp", "--random", "3"},
+       "--checker: unknown checker 'swetp' (did you mean 'swept'?"},
+      {{"compare", problem.string(), "--checkers", "discrete,budgetted", "--out", out},
+       "--checkers: unknown name 'budgetted' (did you mean 'budgeted'?"},
+      // Nothing close: the list alone.
+      {{"plan", problem.string(), "--checker", "fcl", "--out", out},
+       "--checker: unknown checker 'fcl' (expected one of: discrete, adaptive"},
+      {{"validate", problem.string(), "--set", "checker.type=adaptiv"},
+       "--set checker.type: unknown checker 'adaptiv' (did you mean 'adaptive'?"}};
+  for (const auto& [args, message] : typos) {
+    INFO(fmt::format("{}", fmt::join(args, " ")));
+    const Run run = cli(args);
+    CHECK(run.code == 2);
+    CHECK_THAT(run.err, Catch::Contains(message));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir.path / "o"));
+}
+
+TEST_CASE("the closest name is offered only for a slip", "[cli]") {
+  const std::vector<std::string> names{"discrete", "adaptive", "budgeted", "swept"};
+  CHECK(closestName("adaptiv", names) == "adaptive");
+  CHECK(closestName("ADAPTIVE", names) == "adaptive");
+  CHECK(closestName("adpative", names) == "adaptive");  // two letters swapped: one edit
+  CHECK(closestName("swpt", names) == "swept");
+  CHECK(closestName("sweeps", names) == "swept");
+  CHECK(closestName("fcl", names).empty());
+  CHECK(closestName("", names).empty());
+  CHECK(closestName("xyzzy", names).empty());
+  CHECK(closestName(std::string(100000, 'a'), names).empty());
 }
 
 TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and rejects bad edge files", "[cli]") {
