@@ -1,26 +1,38 @@
 # Two entry points for a new user (see README.md):
-#   make demo   installs what is missing, builds in Release, plans the default problem
-#   make test   installs what is missing, builds (warnings are errors), runs the tests,
+#   make demo   installs what is missing, builds the prmkit program alone in Release, plans the default problem
+#   make test   installs what is missing, builds everything (warnings are errors), runs the tests,
 #               then builds with ASan+UBSan and runs the same tests again
 JOBS ?= $(shell nproc)
 DEMO_PROBLEM ?= configs/problems/maze2d.yaml
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: deps release asan demo test test-release test-asan fuzz lin-li clean
+.PHONY: deps deps-test program release asan demo test test-release test-asan fuzz lin-li clean
 
 deps:
 	./scripts/install-deps.sh
 
-release: deps
-	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DPRMKIT_WERROR=ON
+deps-test:
+	./scripts/install-deps.sh test
+
+release: deps-test
+	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DPRMKIT_WERROR=ON -DPRMKIT_BUILD_TESTS=ON
 	cmake --build build/release -j $(JOBS)
 
-asan: deps
-	cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRMKIT_WERROR=ON -DPRMKIT_SANITIZE=ON
+asan: deps-test
+	cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRMKIT_WERROR=ON -DPRMKIT_SANITIZE=ON \
+	  -DPRMKIT_BUILD_TESTS=ON
 	cmake --build build/asan -j $(JOBS)
 
-demo: release
+# The program alone: no test suite, benchmarks or test-only packages. The same
+# build folder as `make test`, which later adds the rest to it (a folder
+# already configured keeps its test setting).
+program: deps
+	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DPRMKIT_WERROR=ON \
+	  $(if $(wildcard build/release/CMakeCache.txt),,-DPRMKIT_BUILD_TESTS=OFF)
+	cmake --build build/release -j $(JOBS) --target prmkit
+
+demo: program
 	./build/release/app/prmkit plan $(DEMO_PROBLEM) --out out/demo
 
 test-release: release
@@ -41,7 +53,7 @@ fuzz: deps
 
 # Lin & Li's Tables 1 and 2 on the generated springs, as CSV, Markdown and a plot
 # (Debian's matplotlib, for Debian's /usr/bin/python3).
-lin-li: release
+lin-li: program
 	/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || apt-get install -y python3-matplotlib
 	./build/release/app/prmkit experiment configs/experiments/lin_li.yaml --out out/lin_li
 	/usr/bin/python3 scripts/plot_lin_li.py out/lin_li

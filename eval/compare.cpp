@@ -43,16 +43,25 @@ void applyOmplAppBenchmark(const std::filesystem::path& file, CompareOptions& o,
             ? fmt::format("'{}' (line {})", instance.planner, instance.line)
             : fmt::format("'{}' named '{}' (line {})", instance.planner, instance.name, instance.line);
     if (runners.empty()) {
-      notes.push_back(fmt::format("planner {} skipped: prmkit compares PRM and lazy PRM ({}) and has no {}", label,
+      notes.push_back(fmt::format("planner {} skipped: prmkit runs {} and has no {}", label,
                                   fmt::join(omplAppPlannersRun(), ", "), instance.planner));
       continue;
     }
-    for (const auto& [key, value] : instance.parameters)
-      notes.push_back(fmt::format(
-          "planner {}: parameter {} = '{}' not applied (prmkit's settings are its problem keys)", label, key, value));
-    for (const auto& runner : runners)
-      if (seen.insert({runner, instance.problem_settings}).second)
-        planners.push_back({runner, instance.problem_settings});
+    for (const auto& runner : runners) {
+      // OMPL's planners by name take the line's OMPL parameters; prmkit's own do not.
+      auto settings = instance.problem_settings;
+      const bool takesParameters = static_cast<bool>(plannerKind(runner).parameter_names);
+      for (const auto& [key, value] : instance.parameters) {
+        if (takesParameters)
+          settings.emplace_back("planner.parameters." + key, value);
+        else
+          notes.push_back(
+              fmt::format("planner {}: parameter {} = '{}' not applied to {} (prmkit's settings are its "
+                          "problem keys)",
+                          label, key, value, runner));
+      }
+      if (seen.insert({runner, settings}).second) planners.push_back({runner, settings});
+    }
   }
   if (planners.empty())
     throw InputError(fmt::format("{}: none of the planners of [planner] is one prmkit runs ({})", file.string(),

@@ -36,7 +36,7 @@ struct OmplAppBenchmark {
     int line = 0;
     /// prmkit problem overrides from the instance's `problem.sampler=` line.
     std::vector<std::pair<std::string, std::string>> problem_settings;
-    /// Its other parameters (OMPL's ParamSet names), which prmkit does not apply.
+    /// Its other parameters (OMPL's ParamSet names), applied to OMPL's planners by name.
     std::vector<std::pair<std::string, std::string>> parameters;
   };
   std::vector<PlannerInstance> planners;

@@ -81,6 +81,33 @@ class YamlFields {
   std::set<std::string> keys_;
 };
 
+/// Most entries of `planner.parameters` (each is checked by making a planner).
+constexpr std::size_t kMaxPlannerParameters = 100;
+
+/// `planner.parameters`: the planner's own library's parameters, each name
+/// and value checked by the planner's kind (so an error has its line).
+void readPlannerParameters(const YamlReader& in, const YAML::Node& given, PlannerSettings& s) {
+  const PlannerKind& kind = plannerKind(s.type);
+  // A map made by --set has no location; its first value has the option's.
+  const YAML::Node at = given.IsMap() && given.size() > 0 ? given.begin()->second : given;
+  if (!kind.parameter_names || !kind.parameter_error)
+    in.fail(at, fmt::format("planner.parameters: planner {} takes no parameters of another library's (OMPL's "
+                            "planners by name, ompl:NAME, take OMPL's)",
+                            s.type));
+  if (!given.IsMap()) in.fail(given, "expected planner.parameters to be a map of parameter names to values");
+  if (given.size() > kMaxPlannerParameters)
+    in.fail(given, fmt::format("planner.parameters holds at most {} entries", kMaxPlannerParameters));
+  for (const auto& entry : given) {
+    const std::string name = in.string(entry.first, "planner.parameters key");
+    const std::string what = "planner.parameters." + name;
+    if (!entry.second.IsScalar()) in.fail(entry.second, fmt::format("expected {} to be a single value", what));
+    const std::string value = entry.second.Scalar();
+    // Located at the value: a key given by --set has no location of its own.
+    if (const std::string error = kind.parameter_error(name, value); !error.empty()) in.fail(entry.second, error);
+    s.parameters.emplace_back(name, value);
+  }
+}
+
 void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettings& s) {
   // The shared fields and each family's section (`planner.lazy_prm: {batch:
   // ...}`); a section's fields may also be written directly under `planner:`
@@ -94,6 +121,7 @@ void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettin
   in.requireMap(p, "planner", keys);
   if (p["type"]) s.type = in.oneOf(p["type"], "planner", plannerNames());
   if (p["verify_final_path"]) s.verify_final_path = in.boolean(p["verify_final_path"], "planner.verify_final_path");
+  if (p["parameters"]) readPlannerParameters(in, p["parameters"], s);
   if (p["sampler"]) {
     s.sampler = in.string(p["sampler"], "planner.sampler");
     try {

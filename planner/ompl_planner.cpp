@@ -1,5 +1,7 @@
 #include "planner/ompl_planner.h"
 
+#include "planner/ompl_named_planners.h"
+
 #include <ompl/base/ProblemDefinition.h>
 #include <ompl/base/SpaceInformation.h>
 #include <ompl/base/objectives/PathLengthOptimizationObjective.h>
@@ -44,7 +46,11 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   pdef->setOptimizationObjective(objective);
 
   ob::PlannerPtr planner;
-  if (settings_.type == "ompl_prm") {
+  const OmplNamedPlanner* named = omplNamedPlanner(settings_.type);
+  if (named) {
+    planner = named->make(si);
+    applyOmplParameters(*planner, settings_.parameters);
+  } else if (settings_.type == "ompl_prm") {
     auto prm = std::make_shared<og::PRM>(si);
     prm->setMaxNearestNeighbors(static_cast<unsigned int>(settings_.k));
     planner = prm;
@@ -59,7 +65,11 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   }
   planner->setProblemDefinition(pdef);
   planner->setup();
-  const ob::PlannerStatus status = planner->solve(ob::PlannerTerminationCondition([this] { return outOfTime(); }));
+  // Every planner stops at its first exact solution, as prmkit's own do:
+  // the infinite cost threshold stops the optimising ones, and this the
+  // ones that only ever stop on their termination condition (LBTRRT, SST).
+  const ob::PlannerStatus status = planner->solve(
+      ob::PlannerTerminationCondition([this, &pdef] { return outOfTime() || pdef->hasExactSolution(); }));
 
   const auto& motions = *si->getMotionValidator();
   result.planner_stats.samples_drawn = samplesDrawn.load();
@@ -79,7 +89,10 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
     else
       vertexOf[i] = roadmap.addVertex(q);
   }
-  const EdgeState builtState = settings_.type == "ompl_prm" ? EdgeState::Free : EdgeState::Unchecked;
+  // Edges OMPL's planner checked before keeping them are Free; a lazy
+  // planner's may never have been checked.
+  const bool checkedAll = named ? !named->lazy : settings_.type == "ompl_prm";
+  const EdgeState builtState = checkedAll ? EdgeState::Free : EdgeState::Unchecked;
   std::vector<unsigned int> targets;
   for (unsigned int i = 0; i < data.numVertices(); ++i) {
     data.getEdges(i, targets);
@@ -115,12 +128,17 @@ std::vector<PlannerKind> OmplPlanner::kinds() {
   lazy.omplapp_names = {"lazyprm"};
   stock.omplapp_names = {"lazyprm"};
   stock.checks_edges_with_checker = false;
-  auto make = [](const PlannerSettings& s) { return std::make_unique<OmplPlanner>(s); };
-  // OMPL's planners read only the shared settings (k, min_confidence): no section of their own.
-  return {{"ompl_prm", "OMPL's PRM on prmkit's checker", prm, make, std::nullopt},
-          {"ompl_lazy_prm", "OMPL's LazyPRM on prmkit's checker", lazy, make, std::nullopt},
-          {"ompl_fcl_default", "OMPL's LazyPRM with its stock discretized motion validator (1 %): the usual stack",
-           stock, make, std::nullopt}};
+  auto make = [](const PlannerSettings& s) -> std::unique_ptr<Planner> { return std::make_unique<OmplPlanner>(s); };
+  // OMPL's PRM and LazyPRM as prmkit's peers read only the shared settings
+  // (k, min_confidence): no section of their own. The planners by name take
+  // OMPL's own parameters.
+  std::vector<PlannerKind> kinds{
+      {"ompl_prm", "OMPL's PRM on prmkit's checker", prm, make, std::nullopt},
+      {"ompl_lazy_prm", "OMPL's LazyPRM on prmkit's checker", lazy, make, std::nullopt},
+      {"ompl_fcl_default", "OMPL's LazyPRM with its stock discretized motion validator (1 %): the usual stack", stock,
+       make, std::nullopt}};
+  for (PlannerKind& kind : omplNamedPlannerKinds(make)) kinds.push_back(std::move(kind));
+  return kinds;
 }
 
 }  // namespace prmkit

@@ -13,11 +13,14 @@ namespace prmkit {
 /// for static checks (FCL in every prmkit checker) -- the stack most users run.
 /// All stop at the first solution (cost threshold infinite). They sample as
 /// OMPL does (uniformly): planner.sampler and planner.expand are prmkit's
-/// own planners' settings, and OMPL runs report no node sources.
+/// own planners' settings, and OMPL runs report no node sources. And every
+/// planner of ompl_named_planners.h ("ompl:RRTConnect", ...) with the
+/// checker for states and motions and OMPL's parameters from
+/// `planner.parameters`, also stopping at its first solution.
 class OmplPlanner final : public Planner {
  public:
   explicit OmplPlanner(PlannerSettings settings);
-  /// ompl_prm, ompl_lazy_prm and ompl_fcl_default.
+  /// ompl_prm, ompl_lazy_prm, ompl_fcl_default and OMPL's planners by name.
   static std::vector<PlannerKind> kinds();
 
  private:

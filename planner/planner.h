@@ -62,6 +62,9 @@ struct PlannerSettings {
   double setup_time_s = 0.0;
   std::size_t max_samples = 100000;  // samples drawn (valid or not)
   std::uint32_t seed = 1;
+  /// The planner's own library's parameters, by their names there
+  /// (PlannerKind::parameter_names), applied in order.
+  std::vector<std::pair<std::string, std::string>> parameters;
   /// Each planner family's own settings, one section per family (lazy_prm
   /// and lazy_prm_star share `lazy_prm`), in plannerKinds() order.
   std::vector<RegisteredSettings> sections = plannerSectionDefaults();
@@ -284,6 +287,11 @@ struct PlannerKind {
   /// a struct with `kSection` and a `fields(Fields&)` list), if it has one:
   /// kinds of one family name the same section.
   std::optional<RegisteredSettings> section;
+  /// For a planner of another library that takes that library's own named
+  /// parameters (`planner.parameters: {range: 0.5}`): their names, and what
+  /// is wrong with a value (empty when accepted). Unset: it takes none.
+  std::function<std::vector<std::string>()> parameter_names = {};
+  std::function<std::string(const std::string& name, const std::string& value)> parameter_error = {};
 };
 
 }  // namespace prmkit

@@ -29,7 +29,7 @@ std::vector<PlannerKind>& kinds() {
 }  // namespace
 
 std::vector<std::string> sharedPlannerKeys() {
-  std::vector<std::string> keys{"type", "sampler", "verify_final_path"};
+  std::vector<std::string> keys{"type", "sampler", "verify_final_path", "parameters"};
   for (std::string& name : fieldNames(PlannerSettings{})) keys.push_back(std::move(name));
   return keys;
 }

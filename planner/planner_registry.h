@@ -24,7 +24,7 @@ const PlannerKind& plannerKind(std::string_view name);
 /// Every planner's name, in plannerKinds() order.
 std::vector<std::string> plannerNames();
 /// The keys every `planner:` section may hold directly: those read apart
-/// from the field visitor (type, sampler, verify_final_path), then
+/// from the field visitor (type, sampler, verify_final_path, parameters), then
 /// PlannerSettings' shared fields. A planner's own section adds its name and fields.
 std::vector<std::string> sharedPlannerKeys();
 /// Makes the planner named by settings.type; throws std::invalid_argument on an unknown name.

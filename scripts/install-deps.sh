@@ -2,16 +2,24 @@
 # Installs the Debian packages prmkit needs, and nothing else. Does nothing
 # (and needs no root) when everything is already installed.
 set -euo pipefail
+# What building and running prmkit needs (`make demo`).
 packages=(
   build-essential cmake pkg-config
   libompl-dev libboost-filesystem-dev libboost-serialization-dev libboost-system-dev
-  libboost-graph-dev libfcl-dev libeigen3-dev libyaml-cpp-dev catch2 libassimp-dev
+  libboost-graph-dev libfcl-dev libeigen3-dev libyaml-cpp-dev libassimp-dev
   liburdfdom-dev libtinyxml2-dev libcli11-dev libfmt-dev nlohmann-json3-dev
-  libqhull-dev libnanoflann-dev ompl-demos python3-matplotlib parallel sqlite3
-  libjs-three chromium clang-format
+  libqhull-dev libnanoflann-dev libjs-three
 )
-# `install-deps.sh fuzz`: clang and its libFuzzer runtime, for `make fuzz` only.
-if [ "${1:-}" = fuzz ]; then packages=(clang libclang-rt-14-dev); fi
+case "${1:-}" in
+  # `install-deps.sh test`: also what the tests and the reports use (`make test`): Catch2, Chromium for
+  # the viewer's page, clang-format, GNU parallel and sqlite3 for the sweep tests, OMPL's benchmark
+  # scripts, matplotlib for plots.
+  test) packages+=(catch2 chromium clang-format parallel sqlite3 ompl-demos python3-matplotlib) ;;
+  # `install-deps.sh fuzz`: clang and its libFuzzer runtime, for `make fuzz` only.
+  fuzz) packages=(clang libclang-rt-14-dev) ;;
+  "") ;;
+  *) echo "install-deps.sh: unknown set '$1' (expected nothing, test or fuzz)" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -66,6 +66,8 @@ TEST_CASE("layers: planner and sampler names are spelled by their own files and 
                                      "lazy_prm.cpp",
                                      "ompl_planner.h",
                                      "ompl_planner.cpp",
+                                     "ompl_named_planners.h",
+                                     "ompl_named_planners.cpp",
                                      "planner_registry.cpp",
                                      "sampler.h",
                                      "sampler.cpp",

@@ -9,6 +9,10 @@
 #include <fmt/format.h>
 #include <ompl/base/ScopedState.h>
 #include <ompl/base/SpaceInformation.h>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <sstream>
 
 #include <catch2/catch.hpp>
 
@@ -134,5 +138,86 @@ TEST_CASE("the motion validator honours OMPL's lastValid contract", "[ompl]") {
       REQUIRE(parameterOnly.second <= firstCollision);
       REQUIRE(parameterOnly.second >= firstCollision - 2e-3);
     }
+  }
+}
+
+TEST_CASE("OMPL's planners by name run on prmkit's checker and take OMPL's own parameters", "[ompl]") {
+  SECTION("every one plans a tiny problem and its path verifies") {
+    const test::TempDir dir;
+    const auto file = dir.write("tiny.yaml", test::kTinyProblem);
+    std::size_t planners = 0;
+    for (const PlannerKind& kind : plannerKinds()) {
+      if (kind.name.rfind("ompl:", 0) != 0) continue;
+      ++planners;
+      INFO(kind.name);
+      REQUIRE(kind.parameter_names);
+      // The time limit only ends a run that went wrong: each needs milliseconds here.
+      Problem problem = loadProblem(file, {{"planner.type=" + kind.name, "limits.time=60"}, true});
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+      INFO(result.status);
+      REQUIRE(result.solved);
+      REQUIRE(verifyPath(problem, result.path, defaultVerifyEps(problem)).valid);
+      REQUIRE(result.check_stats.static_queries > 0);
+    }
+    REQUIRE(planners >= 30);
+  }
+  SECTION("RRTConnect solves maze2d with the adaptive checker; its range bounds every step") {
+    const double range = 0.5;
+    Problem problem = test::loadForPlanning("maze2d", {"planner.type=ompl:RRTConnect", "checker.type=adaptive",
+                                                       fmt::format("planner.parameters.range={}", range), "seed=2"});
+    REQUIRE(problem.planner.parameters == std::vector<std::pair<std::string, std::string>>{{"range", "0.5"}});
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    REQUIRE(result.solved);
+    REQUIRE(result.path.front() == problem.start);
+    REQUIRE(result.path.back() == problem.goal);
+    REQUIRE(verifyPath(problem, result.path, defaultVerifyEps(problem)).valid);
+    REQUIRE(result.check_stats.edges_checked > 0);
+    for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
+      REQUIRE(problem.robot->distance(result.path[i], result.path[i + 1]) <= range * (1 + 1e-9));
+  }
+  SECTION("unknown parameters and values OMPL refuses are bad input, named with the option or the line") {
+    const test::TempDir dir;
+    const auto file = dir.write("tiny.yaml", test::kTinyProblem + "\n");
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+        {{"planner.type=ompl:RRTConnect", "planner.parameters.rang=3"},
+         "--set planner.parameters.rang: unknown OMPL RRTConnect parameter 'rang' (did you mean 'range'? expected "
+         "one of: intermediate_states, range)"},
+        {{"planner.type=ompl:RRTConnect", "planner.parameters.range=far"},
+         "OMPL's RRTConnect refuses 'far' for its parameter range"},
+        {{"planner.type=lazy_prm", "planner.parameters.range=3"}, "planner lazy_prm takes no parameters"},
+        {{"planner.type=ompl:RRTConnect", "planner.parameters=[1, 2]"},
+         "expected planner.parameters to be a map of parameter names to values"}};
+    for (const auto& [overrides, message] : cases) {
+      INFO(overrides.back());
+      CHECK_THROWS_WITH(loadProblem(file, {overrides, false}), Catch::Contains(message));
+    }
+  }
+}
+
+TEST_CASE("compare runs OMPL's planners by name with every checker, unsafe paths counted", "[ompl]") {
+  const test::TempDir dir;
+  const auto out = dir.path / "compare";
+  const test::Run run = test::cli({"compare", test::problemFile("thin_wall").string(), "--planners",
+                                   "ompl:RRTConnect,ompl:KPIECE1", "--checkers", "adaptive,discrete", "--runs", "2",
+                                   "--time-limit", "60", "--no-plots", "--out", out.string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  std::map<std::string, int> solved, unsafe;
+  std::istringstream lines(test::readText(out / "runs.jsonl"));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    const auto record = nlohmann::json::parse(line);
+    const std::string combination =
+        record.at("planner").get<std::string>() + "+" + record.at("checker").get<std::string>();
+    solved[combination] += record.at("solved").get<bool>() ? 1 : 0;
+    unsafe[combination] += record.at("unsafe").get<bool>() ? 1 : 0;
+  }
+  // Four rows, each run twice; the exact checker's paths are never unsafe.
+  REQUIRE(solved.size() == 4);
+  for (const std::string planner : {"ompl:RRTConnect", "ompl:KPIECE1"}) {
+    CHECK(solved[planner + "+adaptive"] == 2);
+    CHECK(unsafe[planner + "+adaptive"] == 0);
   }
 }

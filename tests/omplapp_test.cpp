@@ -316,19 +316,20 @@ TEST_CASE("OMPL.app .cfg as OMPL.app writes them: [benchmark], repeated [planner
   REQUIRE(benchmark.notes.size() == 3);  // the objective, mem_limit, save_paths
 
   // compare with no other flags runs what the file asks, as far as prmkit can:
-  // the two prm instances (each sampler) on prm and ompl_prm, lazyprm on
+  // the two prm instances (each sampler) on prm and ompl_prm, the two
+  // rrtconnect instances on OMPL's RRTConnect with their ranges, lazyprm on
   // lazy_prm, ompl_lazy_prm and ompl_fcl_default, two seeds each, 2.5 s.
   const auto out = files.dir.path / "compare";
   const auto run = cli({"compare", files.cfg.string(), "--checkers", "adaptive", "--no-plots", "--out", out.string()});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
-  REQUIRE_THAT(run.out, Catch::Contains("14 runs (2 seeds per combination, time limit 2.5 s per run"));
+  REQUIRE_THAT(run.out, Catch::Contains("18 runs (2 seeds per combination, time limit 2.5 s per run"));
   std::multiset<std::string> combinations;
   for (const auto& record : jsonLines(out / "runs.jsonl")) {
     combinations.insert(record.at("planner").get<std::string>() + " " + record.at("parameters").dump());
     REQUIRE(record.at("time_limit_s").get<double>() == 2.5);
   }
-  REQUIRE(combinations.size() == 14);
+  REQUIRE(combinations.size() == 18);
   for (const std::string sampler : {"uniform", "obstacle_based"})
     for (const std::string planner : {"prm", "ompl_prm"})
       CHECK(combinations.count(planner + " " +
@@ -336,16 +337,19 @@ TEST_CASE("OMPL.app .cfg as OMPL.app writes them: [benchmark], repeated [planner
             2);
   for (const std::string planner : {"lazy_prm", "ompl_lazy_prm", "ompl_fcl_default"})
     CHECK(combinations.count(planner + " []") == 2);
+  for (const std::string range : {"100", "200"})
+    CHECK(combinations.count(
+              "ompl:RRTConnect " +
+              nlohmann::json::array({nlohmann::json::array({"planner.parameters.range", range})}).dump()) == 2);
   // The report says what it skipped and what it did not apply.
   const std::string summary = test::readText(out / "summary.md");
-  CHECK_THAT(summary, Catch::Contains("planner 'rrtconnect' (line 46) skipped"));
-  CHECK_THAT(summary, Catch::Contains("planner 'rrtconnect' (line 48) skipped"));
+  CHECK_THAT(summary, !Catch::Contains("skipped"));
   CHECK_THAT(summary, Catch::Contains(
                           "planner 'prm' named 'obprm' (line 42): parameter max_nearest_neighbors = '8' not applied"));
   CHECK_THAT(summary, Catch::Contains("objective 'length' (threshold 5) recorded, not optimised"));
   CHECK_THAT(summary, Catch::Contains("mem_limit 1000.0 MB recorded, not enforced"));
   const std::string report = test::readText(out / "report.html");
-  CHECK_THAT(report, Catch::Contains("<li>planner 'rrtconnect' (line 46) skipped"));
+  CHECK_THAT(report, Catch::Contains("<li>planner 'prm' named 'obprm' (line 42): parameter max_nearest_neighbors"));
   CHECK_THAT(report, Catch::Contains("<td>lazy_prm+adaptive</td>"));
 
   // Flags win over the file.
@@ -397,7 +401,7 @@ TEST_CASE("OMPL.app .cfg benchmark and planner sections: bad input names file an
       {"[planner]\nprm=\nrrt.range = 3\n", "tiny.cfg:31: 'rrt.range' sets a parameter of 'rrt'"},
       {"[planner]\nprm=\nproblem.sampler = sideways\n", "tiny.cfg:31: unknown sampler 'sideways'"},
       {"[planner]\nprm\n", "tiny.cfg:30: expected 'planner=' or 'planner.parameter=value' in [planner]"},
-      {"[planner]\nrrt=\nest=\n", "none of the planners of [planner] is one prmkit runs"},
+      {"[planner]\ncforest=\nanytimepathshortening=\n", "none of the planners of [planner] is one prmkit runs"},
   };
   for (const auto& c : cases) {
     CfgFiles files(kConfig3D + "\n" + c.sections);
