@@ -13,8 +13,9 @@ packages=(
 case "${1:-}" in
   # `install-deps.sh test`: also what the tests and the reports use (`make test`): Catch2, Chromium for
   # the viewer's page, clang-format, GNU parallel and sqlite3 for the sweep tests, OMPL's benchmark
-  # scripts, matplotlib for plots.
-  test) packages+=(catch2 chromium clang-format parallel sqlite3 ompl-demos python3-matplotlib) ;;
+  # scripts, matplotlib for plots, pybind11, numpy and pytest for the Python module.
+  test) packages+=(catch2 chromium clang-format parallel sqlite3 ompl-demos python3-matplotlib
+                  pybind11-dev python3-dev python3-numpy python3-pytest) ;;
   # `install-deps.sh fuzz`: clang and its libFuzzer runtime, for `make fuzz` only.
   fuzz) packages=(clang libclang-rt-14-dev) ;;
   "") ;;
