@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cctype>
+#include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -355,4 +357,75 @@ TEST_CASE("sweep: every shipped sweep file loads, with the grid its comment stat
   }
   REQUIRE(runs.at("narrow_passages") == 4 * 6 * 20);
   REQUIRE(runs.at("twisted_slot_path_check") == 7 * 10);
+}
+
+TEST_CASE("sweep: the documented Slurm recipe on a real single-node Slurm with a task killed and resubmitted",
+          "[sweep][slurm]") {
+  TempDir dir;
+  // Four seeds: 32 runs, about 11 a shard, so that task 2 is still running when the test kills it.
+  const fs::path sweep = writeSweep(dir, "");
+  const std::string text = test::readText(sweep);
+  const fs::path bigger = dir.write("sweep4.yaml", test::replaceOnce(text, "seeds: 3", "seeds: 4"));
+  REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --out '{}'", kBinary, bigger.string(),
+                            (dir.path / "whole").string())) == 0);
+  const auto whole = readRecords(dir.path / "whole" / "runs.jsonl");
+  REQUIRE(whole.size() == 32);
+
+  // Debian's munged, slurmctld and slurmd on localhost, stopped whatever happens.
+  const fs::path cluster = dir.path / "cluster";
+  const std::string script = (test::sourceDir() / "scripts" / "slurm-local.sh").string();
+  REQUIRE(shell(fmt::format("'{}' start '{}'", script, cluster.string())) == 0);
+  struct Stop {
+    std::string command;
+    ~Stop() { std::system(command.c_str()); }
+  } stopCluster{fmt::format("'{}' stop '{}' >/dev/null 2>&1", script, cluster.string())};
+  const std::string slurm = fmt::format("SLURM_CONF='{}/slurm.conf' ", cluster.string());
+
+  // docs/commands.md's job array, one shard per task (the task's shell expands the task id).
+  const std::string task = fmt::format(
+      "'{}' sweep '{}' --shard \\${{SLURM_ARRAY_TASK_ID}}/3 --resume --no-plots --out "
+      "'{}/shard'\\${{SLURM_ARRAY_TASK_ID}}",
+      kBinary, bigger.string(), dir.path.string());
+  auto submit = [&](const std::string& array) {
+    std::string id;
+    REQUIRE(shell(slurm + fmt::format("sbatch --parsable --array={} --output='{}/task-%A_%a.out' --wrap \"{}\"", array,
+                                      dir.path.string(), task),
+                  &id) == 0);
+    while (!id.empty() && std::isspace(static_cast<unsigned char>(id.back()))) id.pop_back();
+    REQUIRE(!id.empty());
+    return id;
+  };
+  auto queued = [&] {
+    std::string listing;
+    REQUIRE(shell(slurm + "squeue -h -o %i", &listing) == 0);
+    return listing;
+  };
+  const std::string first = submit("1-3");
+  // Kill task 2 once it has recorded a run: it stops part-way through its shard.
+  const fs::path shard2 = dir.path / "shard2" / "runs.jsonl";
+  const auto waitStarted = std::chrono::steady_clock::now();
+  for (int i = 0; i < 60000 && !(fs::exists(shard2) && lineCount(shard2) >= 1); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  INFO("waited " << std::chrono::duration<double>(std::chrono::steady_clock::now() - waitStarted).count()
+                 << " s for task 2's first run");
+  REQUIRE(lineCount(shard2) >= 1);
+  REQUIRE(shell(slurm + fmt::format("scancel --signal=KILL --full {}_2", first)) == 0);
+  for (int i = 0; i < 60000 && queued().find(first + "_2") != std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const std::size_t atKill = lineCount(shard2);
+  // The same task again: --resume goes on from the runs it recorded.
+  submit("2");
+  for (int i = 0; i < 60000 && !queued().empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  REQUIRE(queued().empty());
+
+  std::size_t sharded = 0;
+  for (int i = 1; i <= 3; ++i) sharded += lineCount(dir.path / fmt::format("shard{}", i) / "runs.jsonl");
+  REQUIRE(sharded == 32);
+  // The kill came part-way: the resubmitted task had runs left to do.
+  INFO("runs recorded by task 2 when it was killed: " << atKill);
+  REQUIRE(atKill < lineCount(shard2));
+  const auto shard = [&](int i) { return (dir.path / fmt::format("shard{}", i)).string(); };
+  REQUIRE(shell(fmt::format("'{}' merge '{}' '{}' '{}' '{}' --no-plots --out '{}'", kBinary, bigger.string(), shard(1),
+                            shard(2), shard(3), (dir.path / "merged").string())) == 0);
+  REQUIRE(outcomes(readRecords(dir.path / "merged" / "runs.jsonl")) == outcomes(whole));
 }
