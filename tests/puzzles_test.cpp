@@ -91,7 +91,7 @@ TEST_CASE("an alpha puzzle piece: its ends run a tube's diameter plus the cleara
     REQUIRE(distanceToPolyline(mesh.vertices[i], line) == Approx(params.tube_radius).margin(2e-5));
 }
 
-TEST_CASE("the shipped alpha puzzles' pieces are interlocked at the start, apart at the goal; a plan parts them",
+TEST_CASE("the shipped alpha puzzles' pieces are interlocked at the start and apart at the goal and a plan parts them",
           "[puzzles]") {
   for (const std::string name : {"alpha_puzzle", "alpha_puzzle_tight"}) {
     DYNAMIC_SECTION(name) {
