@@ -134,7 +134,7 @@ Command benchmarkSetCommand(CLI::App& app, std::ostream& out) {
   sub->add_option("folders", a->folders, "folders of requestNNNN.yaml and sceneNNNN.yaml")->required();
   sub->add_option("--urdf", a->urdf, "the robot's URDF")->required();
   sub->add_option("--srdf", a->srdf, "the robot's SRDF")->required();
-  sub->add_option("--planner", a->planner, "planner (default lazy_prm)");
+  sub->add_option("--planner", a->planner, "planner (default lazy_prm): " + plannerHelp());
   sub->add_option("--checker", a->checker, "checker (default adaptive)");
   sub->add_option("--set", a->overrides, "a setting for every run: key.path=value (repeatable)");
   sub->add_option("--seeds", o.seeds,

@@ -61,6 +61,17 @@ std::string checkerHelp() {
                      fmt::join(checkerNames(), ", "));
 }
 
+std::string plannerHelp() {
+  // Planners of another library (they take its parameters) are many: named by example.
+  std::vector<std::string> own, library;
+  for (const PlannerKind& kind : plannerKinds()) (kind.parameter_names ? library : own).push_back(kind.name);
+  std::string help = fmt::format("{}", fmt::join(own, ", "));
+  if (library.size() >= 2)
+    help += fmt::format(", or one of OMPL's planners by name ({}, {}, ... {} in all)", library[0], library[1],
+                        library.size());
+  return help;
+}
+
 CLI::Option* addSeed(CLI::App* sub, long& seed, const std::string& help) {
   return sub->add_option("--seed", seed, help)->check(CLI::Range(0L, 4294967295L));
 }
@@ -77,7 +88,7 @@ Command planCommand(CLI::App& app, std::ostream& out) {
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg, scene.html");
   a->problem.addTo(sub);
-  sub->add_option("--planner", a->planner, fmt::format("{}", fmt::join(plannerNames(), ", ")));
+  sub->add_option("--planner", a->planner, plannerHelp());
   sub->add_option("--checker", a->checker, checkerHelp());
   sub->add_option(
       "--sampler", a->sampler,

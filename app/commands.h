@@ -37,6 +37,8 @@ std::string knownName(const std::string& typed, const std::string& option, const
 std::pair<std::string, std::string> splitAssignment(const std::string& assignment);
 /// The --checker help: every registered strategy, in the registry's order.
 std::string checkerHelp();
+/// The --planner help: prmkit's planners by name, other libraries' by example.
+std::string plannerHelp();
 /// Seeds are 32-bit: the parser refuses what would wrap.
 CLI::Option* addSeed(CLI::App* sub, long& seed, const std::string& help);
 

@@ -9,6 +9,7 @@
 #include <ompl/geometric/planners/prm/LazyPRM.h>
 #include <ompl/geometric/planners/prm/PRM.h>
 #include <ompl/util/Console.h>
+#include <ompl/util/RandomNumbers.h>
 
 #include <cmath>
 #include <limits>
@@ -25,6 +26,20 @@ OmplPlanner::OmplPlanner(PlannerSettings settings) : Planner(std::move(settings)
 
 std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
   const Robot& robot = checker.robot();
+  const OmplNamedPlanner* named = omplNamedPlanner(settings_.type);
+  if (named) {
+    // OMPL's planners draw from RNGs of their own (the space's random
+    // projection for KPIECE1, its cell choices, goal bias), seeded from
+    // OMPL's process-wide seed generator: seeding it before the space is
+    // set up makes a run depend on its seed alone, as prmkit's own runs do.
+    // (Once a process has drawn seeds, OMPL restarts the generator from its
+    // first seed instead, and complains: runs in one process still repeat.
+    // Two OMPL runs at once share it.)
+    const ompl::msg::LogLevel level = ompl::msg::getLogLevel();
+    ompl::msg::setLogLevel(ompl::msg::LOG_NONE);
+    ompl::RNG::setSeed(settings_.seed == 0 ? 0x9E3779B9u : settings_.seed);
+    ompl::msg::setLogLevel(level);
+  }
   std::atomic<std::uint64_t> samplesDrawn{0};
   auto space = std::make_shared<RobotStateSpace>(robot, settings_.seed, samplesDrawn);
   auto si = std::make_shared<ob::SpaceInformation>(space);
@@ -46,7 +61,6 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   pdef->setOptimizationObjective(objective);
 
   ob::PlannerPtr planner;
-  const OmplNamedPlanner* named = omplNamedPlanner(settings_.type);
   if (named) {
     planner = named->make(si);
     applyOmplParameters(*planner, settings_.parameters);

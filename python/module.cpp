@@ -108,13 +108,13 @@ class PythonProblem {
               std::optional<long> threads, const py::dict& settings) const {
     LoadOptions options{overrides_, true};
     for (std::string& o : settingOverrides(settings)) options.overrides.push_back(std::move(o));
-    // The CLI's options, in its order and under its names.
-    if (planner) options.options.emplace_back("planner=", "planner.type=" + *planner);
-    if (checker) options.options.emplace_back("checker=", "checker.type=" + *checker);
-    if (sampler) options.options.emplace_back("sampler=", "planner.sampler=" + *sampler);
-    if (seed) options.options.emplace_back("seed=", fmt::format("seed={}", *seed));
-    if (timeLimit) options.options.emplace_back("time_limit=", fmt::format("limits.time={}", *timeLimit));
-    if (threads) options.options.emplace_back("threads=", fmt::format("planner.threads={}", *threads));
+    // The CLI's options, in its order; messages name the keyword argument.
+    if (planner) options.options.emplace_back("planner", "planner.type=" + *planner);
+    if (checker) options.options.emplace_back("checker", "checker.type=" + *checker);
+    if (sampler) options.options.emplace_back("sampler", "planner.sampler=" + *sampler);
+    if (seed) options.options.emplace_back("seed", fmt::format("seed={}", *seed));
+    if (timeLimit) options.options.emplace_back("time_limit", fmt::format("limits.time={}", *timeLimit));
+    if (threads) options.options.emplace_back("threads", fmt::format("planner.threads={}", *threads));
     PlanResult result;
     std::string stats;
     std::size_t width = 0;

@@ -201,7 +201,7 @@ TEST_CASE("compare runs OMPL's planners by name with every checker, unsafe paths
   const auto out = dir.path / "compare";
   const test::Run run = test::cli({"compare", test::problemFile("thin_wall").string(), "--planners",
                                    "ompl:RRTConnect,ompl:KPIECE1", "--checkers", "adaptive,discrete", "--runs", "2",
-                                   "--time-limit", "60", "--no-plots", "--out", out.string()});
+                                   "--time-limit", "3600", "--no-plots", "--out", out.string()});
   INFO(run.out << run.err);
   REQUIRE(run.code == 0);
   std::map<std::string, int> solved, unsafe;
@@ -219,5 +219,22 @@ TEST_CASE("compare runs OMPL's planners by name with every checker, unsafe paths
   for (const std::string planner : {"ompl:RRTConnect", "ompl:KPIECE1"}) {
     CHECK(solved[planner + "+adaptive"] == 2);
     CHECK(unsafe[planner + "+adaptive"] == 0);
+  }
+}
+
+TEST_CASE("OMPL's planners by name give the same path for a seed, run after run", "[ompl]") {
+  // KPIECE1 draws from RNGs of its own besides prmkit's sampler.
+  for (const std::string planner : {"ompl:KPIECE1", "ompl:RRT", "ompl:EST"}) {
+    DYNAMIC_SECTION(planner) {
+      auto run = [&] {
+        Problem problem = test::loadForPlanning("thin_wall", {"planner.type=" + planner, "seed=4"});
+        auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+        return makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+      };
+      const PlanResult first = run(), second = run();
+      REQUIRE(first.solved);
+      REQUIRE(first.path == second.path);
+      REQUIRE(first.check_stats.static_queries == second.check_stats.static_queries);
+    }
   }
 }
