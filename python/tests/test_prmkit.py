@@ -36,14 +36,15 @@ def counters(stats):
 @pytest.mark.parametrize("name,planner", [("maze2d", "lazy_prm"), ("thin_wall", "prm"), ("maze2d", "ompl:RRTConnect")])
 def test_plan_matches_the_command_line(tmp_path, name, planner):
     problem = prmkit.Problem.load(problem_file(name))
-    result = problem.plan(planner=planner, seed=3, threads=1)
+    result = problem.plan(planner=planner, seed=3, threads=1, time_limit=3600)
     assert result.solved
     assert result.status == "solved"
     assert result.path.shape[1] == len(problem.coordinates)
     assert problem.verify(result.path)["valid"]
 
     out = tmp_path / "cli"
-    run = cli("plan", problem_file(name), "--planner", planner, "--seed", "3", "--threads", "1", "--out", str(out))
+    run = cli("plan", problem_file(name), "--planner", planner, "--seed", "3", "--threads", "1", "--time-limit", "3600",
+              "--out", str(out))
     assert run.returncode == 0, run.stderr
     with open(out / "path.csv") as f:
         rows = list(csv.reader(f))
@@ -115,11 +116,11 @@ def test_planning_releases_the_gil():
     # Two plans on two Python threads: each releases the GIL while it runs,
     # so both finish and agree with a plan run alone.
     problem = prmkit.Problem.load(problem_file("maze2d"))
-    alone = problem.plan(seed=5, threads=1)
+    alone = problem.plan(seed=5, threads=1, time_limit=3600)
     results = [None, None]
 
     def work(i):
-        results[i] = problem.plan(seed=5, threads=1)
+        results[i] = problem.plan(seed=5, threads=1, time_limit=3600)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
     for t in threads:
@@ -133,7 +134,7 @@ def test_planning_releases_the_gil():
 def test_compare_returns_rows(tmp_path):
     problem = prmkit.Problem.load(problem_file("maze2d"))
     rows = prmkit.compare(problem, planners=["lazy_prm"], checkers=["adaptive", "discrete"], runs=2,
-                          time_limit=60, out=tmp_path / "compare")
+                          time_limit=3600, out=tmp_path / "compare")
     records = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
     assert len(records) == 4
     assert sorted(r["checker"] for r in records) == ["adaptive", "adaptive", "discrete", "discrete"]
