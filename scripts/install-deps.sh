@@ -2,9 +2,10 @@
 # Installs the Debian packages prmkit needs, and nothing else. Does nothing
 # (and needs no root) when everything is already installed.
 set -euo pipefail
-# What building and running prmkit needs (`make demo`).
+# What building and running prmkit needs (`make demo`). zlib1g-dev: assimp's
+# CMake files name libz.so, which only it installs (found on a fresh Debian 12).
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config zlib1g-dev
   libompl-dev libboost-filesystem-dev libboost-serialization-dev libboost-system-dev
   libboost-graph-dev libfcl-dev libeigen3-dev libyaml-cpp-dev libassimp-dev
   liburdfdom-dev libtinyxml2-dev libcli11-dev libfmt-dev nlohmann-json3-dev
