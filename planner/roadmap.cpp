@@ -108,21 +108,24 @@ class GoalVisitor : public boost::default_astar_visitor {
 }  // namespace
 
 std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex goal) {
-  if (!incremental_ || incremental_->start() != start || incremental_->goal() != goal)
-    incremental_ =
-        std::make_unique<LifelongAStar>(graph_, start, goal, [this, goal](Vertex v) { return goalDistance(v, goal); });
+  // LifelongAStar runs from its start to its goal: here from the goal to the
+  // start, its heuristic the distance to the start (see the header).
+  if (!incremental_ || incremental_->start() != goal || incremental_->goal() != start)
+    incremental_ = std::make_unique<LifelongAStar>(graph_, goal, start,
+                                                   [this, start](Vertex v) { return goalDistance(v, start); });
   auto isRoadmapPath = [&](const std::vector<Vertex>& path) {
     if (path.empty() || path.front() != start || path.back() != goal || path.size() > vertexCount()) return false;
     for (std::size_t i = 0; i + 1 < path.size(); ++i)
       if (!boost::edge(path[i], path[i + 1], graph_).second) return false;
     return true;
   };
-  startComponent_.clear();
+  searchedComponent_.clear();
   auto path = incremental_->shortestPath();
+  if (path) std::reverse(path->begin(), path->end());
   if (path && isRoadmapPath(*path)) return path;
-  // No path: the vertices the search reached must hold the start, not the
-  // goal, and every edge leaving them: then they are the start's component
-  // and the goal is outside it (lazy PRM ends every batch of a hard problem
+  // No path: the vertices the search reached must hold the goal, not the
+  // start, and every edge leaving them: then they are the goal's component
+  // and the start is outside it (lazy PRM ends every batch of a hard problem
   // here). Anything else (or a path that is not the roadmap's) would be a
   // defect of the incremental search, which the counter shows: the
   // components from one sweep over the edges, then Boost's A*, have the last word.
@@ -130,12 +133,12 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
     std::vector<Vertex> reached = incremental_->reachedVertices();
     std::vector<char> inside(vertexCount(), 0);
     for (const Vertex v : reached) inside[v] = 1;
-    bool closed = inside[start] && !inside[goal];
+    bool closed = inside[goal] && !inside[start];
     for (std::size_t i = 0; closed && i < reached.size(); ++i)
       for (const auto& e : boost::make_iterator_range(boost::out_edges(reached[i], graph_)))
         closed = closed && inside[boost::target(e, graph_)];
     if (closed) {
-      startComponent_ = std::move(reached);
+      searchedComponent_ = std::move(reached);
       return std::nullopt;
     }
   }
@@ -143,7 +146,7 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
   if (labels[start] == labels[goal]) path = shortestPathFromScratch(start, goal);
   if (!path)
     for (Vertex v = 0; v < vertexCount(); ++v)
-      if (labels[v] == labels[start]) startComponent_.push_back(v);
+      if (labels[v] == labels[goal]) searchedComponent_.push_back(v);
   ++incrementalFallbacks_;
   incremental_.reset();
   return path;
@@ -200,31 +203,31 @@ std::vector<Vertex> RoadmapComponents::componentOf(Vertex v) {
 }
 
 void RoadmapComponents::rebuild(const Roadmap& roadmap, Vertex start, Vertex goal) {
-  const std::vector<Vertex>& startMembers = roadmap.startComponent();
+  const std::vector<Vertex>& goalMembers = roadmap.searchedComponent();
   const std::size_t n = roadmap.vertexCount();
-  if (!std::binary_search(startMembers.begin(), startMembers.end(), start))
+  if (!std::binary_search(goalMembers.begin(), goalMembers.end(), goal))
     throw std::logic_error("components rebuilt without a search that found no path");
-  // 0: elsewhere, 1: the start's component, 2: the goal's (when smaller).
+  // 0: elsewhere, 1: the goal's component, 2: the start's (when smaller).
   std::vector<unsigned char> side(n, 0);
-  for (const Vertex v : startMembers) side[v] = 1;
-  // A goal inside the start's component (no path found for some other
-  // reason) leaves the goal's side empty: start and goal then share a set.
-  std::vector<Vertex> goalMembers;
-  if (side[goal] == 0) {
-    goalMembers.push_back(goal);
-    side[goal] = 2;
+  for (const Vertex v : goalMembers) side[v] = 1;
+  // A start inside the goal's component (no path found for some other
+  // reason) leaves the start's side empty: start and goal then share a set.
+  std::vector<Vertex> startMembers;
+  if (side[start] == 0) {
+    startMembers.push_back(start);
+    side[start] = 2;
   }
-  for (std::size_t i = 0; i < goalMembers.size() && goalMembers.size() < startMembers.size(); ++i)
-    for (const auto& e : boost::make_iterator_range(boost::out_edges(goalMembers[i], roadmap.graph()))) {
+  for (std::size_t i = 0; i < startMembers.size() && startMembers.size() < goalMembers.size(); ++i)
+    for (const auto& e : boost::make_iterator_range(boost::out_edges(startMembers[i], roadmap.graph()))) {
       const Vertex w = boost::target(e, roadmap.graph());
       if (side[w] == 0) {
         side[w] = 2;
-        goalMembers.push_back(w);
+        startMembers.push_back(w);
       }
     }
-  const bool goalSmaller = !goalMembers.empty() && goalMembers.size() < startMembers.size();
-  if (!goalSmaller)
-    for (const Vertex v : goalMembers) side[v] = 0;
+  const bool startSmaller = !startMembers.empty() && startMembers.size() < goalMembers.size();
+  if (!startSmaller)
+    for (const Vertex v : startMembers) side[v] = 0;
   rank_.assign(n, 0);
   parent_.resize(n);
   // Each vertex's parent is the first vertex of its set: a valid union-find forest.

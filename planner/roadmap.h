@@ -65,15 +65,22 @@ class Roadmap {
   /// Whether `neighbours` may be called on several threads at once (while nothing is added).
   bool concurrentNeighbours() const { return nearest_.concurrentQueries(); }
   /// Shortest path over the current edges (colliding edges must have been
-  /// removed). Repeated queries for the same start and goal repair the last
-  /// search (Lifelong Planning A*) instead of starting over.
+  /// removed), start first. Repeated queries for the same start and goal
+  /// repair the last search (Lifelong Planning A*) instead of starting over.
+  /// The search grows from the goal: lazy PRM checks a path from the start's
+  /// end, so an edge it removes lies near the search tree's leaves and the
+  /// repair touches the few vertices behind it. Grown from the start, the
+  /// same removal cut off the whole tree beyond it, goal included, and every
+  /// repair re-expanded most of the roadmap (on a long maze, half the
+  /// planning time went to searches).
   std::optional<std::vector<Vertex>> shortestPath(Vertex start, Vertex goal);
-  /// After shortestPath found no path: the start's component, ascending.
-  const std::vector<Vertex>& startComponent() const { return startComponent_; }
+  /// After shortestPath found no path: the goal's component (the search's
+  /// root's), ascending.
+  const std::vector<Vertex>& searchedComponent() const { return searchedComponent_; }
   /// Boost's A* from scratch, the reference the incremental search is checked against.
   std::optional<std::vector<Vertex>> shortestPathFromScratch(Vertex start, Vertex goal) const;
   /// Searches whose incremental answer was not a path of the roadmap, or no
-  /// path without the start's closed component to show for it, answered from
+  /// path without the goal's closed component to show for it, answered from
   /// the swept components and scratch instead (expected 0).
   std::size_t incrementalSearchFallbacks() const { return incrementalFallbacks_; }
   /// Connected component of every vertex (over all present edges), computed
@@ -110,7 +117,7 @@ class Roadmap {
   mutable std::vector<std::size_t> labels_;
   NearestVertices nearest_;
   std::unique_ptr<LifelongAStar> incremental_;  // the search of the last start and goal
-  std::vector<Vertex> startComponent_;
+  std::vector<Vertex> searchedComponent_;
   std::size_t incrementalFallbacks_ = 0;
 };
 
@@ -135,9 +142,9 @@ class RoadmapComponents {
   bool proven() const { return proven_; }
   void markUnproven() { proven_ = false; }
   /// Proven again, after roadmap.shortestPath(start, goal) found no path:
-  /// the start's component (Roadmap::startComponent), the goal's when it is
-  /// the smaller (a breadth-first search from the goal that stops once it
-  /// is as large as the start's), and every other vertex in one set. The
+  /// the goal's component (Roadmap::searchedComponent), the start's when it
+  /// is the smaller (a breadth-first search from the start that stops once
+  /// it is as large as the goal's), and every other vertex in one set. The
   /// sweep over the whole roadmap the exact components would take was a
   /// tenth of lazy PRM's time on roadmaps of 10^4-10^5 vertices; growing the
   /// smaller end's component needs only these.

@@ -214,7 +214,7 @@ struct RandomRoadmap {
 }  // namespace
 
 TEST_CASE(
-    "the incremental search answers every query as Boost's A* from scratch does, and proves the start's component "
+    "the incremental search answers every query as Boost's A* from scratch does, and proves the goal's component "
     "when there is no path",
     "[planning]") {
   // Lazy PRM's pattern on a random 2D roadmap: search, remove an edge of the
@@ -225,7 +225,7 @@ TEST_CASE(
   auto grow = [&](int count) { random.grow(count, 6); };
   auto length = [&](const std::vector<Vertex>& path) { return random.length(path); };
   grow(300);
-  int found = 0, missing = 0, goalSmaller = 0;
+  int found = 0, missing = 0, startSmaller = 0;
   for (int round = 0; round < 400; ++round) {
     const auto incremental = roadmap.shortestPath(0, 1);
     const auto reference = roadmap.shortestPathFromScratch(0, 1);
@@ -234,29 +234,29 @@ TEST_CASE(
     REQUIRE((roadmap.componentLabels()[0] == roadmap.componentLabels()[1]) == reference.has_value());
     if (!incremental) {
       ++missing;
-      // The search's own proof of no path: the start's component exactly;
+      // The search's own proof of no path: the goal's component exactly;
       // the components rebuilt from it keep start and goal apart and hold
-      // the goal's component exactly when it is the smaller.
+      // the start's component exactly when it is the smaller.
       const auto& labels = roadmap.componentLabels();
       std::vector<Vertex> startMembers, goalMembers;
       for (Vertex v = 0; v < roadmap.vertexCount(); ++v) {
         if (labels[v] == labels[0]) startMembers.push_back(v);
         if (labels[v] == labels[1]) goalMembers.push_back(v);
       }
-      REQUIRE(roadmap.startComponent() == startMembers);
+      REQUIRE(roadmap.searchedComponent() == goalMembers);
       RoadmapComponents components(roadmap.vertexCount());
       components.markUnproven();
       components.rebuild(roadmap, 0, 1);
       REQUIRE(components.proven());
       REQUIRE_FALSE(components.connected(0, 1));
-      REQUIRE(components.componentOf(0) == startMembers);
-      const std::vector<Vertex> goalSet = components.componentOf(1);
-      if (goalMembers.size() < startMembers.size()) {
-        REQUIRE(goalSet == goalMembers);
-        ++goalSmaller;
+      REQUIRE(components.componentOf(1) == goalMembers);
+      const std::vector<Vertex> startSet = components.componentOf(0);
+      if (startMembers.size() < goalMembers.size()) {
+        REQUIRE(startSet == startMembers);
+        ++startSmaller;
       } else {
-        REQUIRE(goalSet.size() >= startMembers.size());
-        REQUIRE(std::includes(goalSet.begin(), goalSet.end(), goalMembers.begin(), goalMembers.end()));
+        REQUIRE(startSet.size() >= goalMembers.size());
+        REQUIRE(std::includes(startSet.begin(), startSet.end(), startMembers.begin(), startMembers.end()));
       }
       grow(20);
       continue;
@@ -271,9 +271,9 @@ TEST_CASE(
   }
   REQUIRE(found > 100);
   REQUIRE(missing > 0);
-  INFO(missing << " searches without a path, " << goalSmaller << " with the goal's component the smaller");
-  REQUIRE(goalSmaller > 0);
-  REQUIRE(goalSmaller < missing);
+  INFO(missing << " searches without a path, " << startSmaller << " with the start's component the smaller");
+  REQUIRE(startSmaller > 0);
+  REQUIRE(startSmaller < missing);
   REQUIRE(roadmap.incrementalSearchFallbacks() == 0);
 }
 
