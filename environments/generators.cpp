@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -260,6 +261,158 @@ Mesh bugTrapMesh(const BugTrapParams& p) {
     const double tall = p.lids ? p.height + 2 * p.wall : p.height;
     m.append(boxMesh({p.wall, p.baffle_width, tall}), Transform(Eigen::Translation3d(h + p.baffle + p.wall / 2, 0, 0)));
   }
+  return m;
+}
+
+namespace {
+/// A door between two rooms: the wall it is in (along x when `along_x`),
+/// its centre along that wall and the wall's position across it.
+struct HouseDoor {
+  bool along_x;     // the wall runs along x (between a room and the one north of it)
+  double position;  // of the door's centre along the wall
+  double across;    // of the wall: y for walls along x, x for the others
+};
+
+void checkHouse(const HouseParams& p) {
+  if (p.rooms_x < 1 || p.rooms_y < 1) throw std::invalid_argument("house rooms_x and rooms_y must be at least 1");
+  requireCountAtMost(p.rooms_x, kMaxHouseRooms, "house rooms_x");
+  requireCountAtMost(p.rooms_y, kMaxHouseRooms, "house rooms_y");
+  requirePositive(p.room, "house room");
+  requirePositive(p.wall, "house wall");
+  requirePositive(p.height, "house height");
+  requirePositive(p.door_width, "house door_width");
+  requirePositive(p.door_height, "house door_height");
+  if (!(p.door_height < p.height)) throw std::invalid_argument("house door_height must be below the walls' height");
+  // A door keeps 0.3 m of wall on each side and its room's furniture keeps
+  // out of 0.8 m deep zones along the walls: a room needs space for both.
+  if (!(p.door_width + 2 * p.wall + 0.6 <= p.room) || !(p.room > 2 * 0.8 + p.door_width))
+    throw std::invalid_argument("house room is too small for its doors and furniture");
+  if (p.furniture < 0) throw std::invalid_argument("house furniture must be >= 0");
+  requireCountAtMost(p.furniture, 100, "house furniture");
+}
+
+/// The doors of the house: a random spanning tree of the room grid
+/// (randomised Kruskal over the walls between rooms, union-find without
+/// recursion), each tree edge a door at a random place along its wall.
+std::vector<HouseDoor> houseDoorList(const HouseParams& p) {
+  checkHouse(p);
+  std::mt19937 rng(p.seed);
+  auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  const int rooms = p.rooms_x * p.rooms_y;
+  struct Wall {
+    int a, b;
+    bool along_x;
+  };
+  std::vector<Wall> walls;
+  for (int j = 0; j < p.rooms_y; ++j)
+    for (int i = 0; i < p.rooms_x; ++i) {
+      if (i + 1 < p.rooms_x) walls.push_back({j * p.rooms_x + i, j * p.rooms_x + i + 1, false});
+      if (j + 1 < p.rooms_y) walls.push_back({j * p.rooms_x + i, (j + 1) * p.rooms_x + i, true});
+    }
+  std::shuffle(walls.begin(), walls.end(), rng);
+  std::vector<int> parent(static_cast<std::size_t>(rooms));
+  for (int r = 0; r < rooms; ++r) parent[static_cast<std::size_t>(r)] = r;
+  auto find = [&](int r) {
+    while (parent[static_cast<std::size_t>(r)] != r)
+      r = parent[static_cast<std::size_t>(r)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(r)])];
+    return r;
+  };
+  const double margin = p.wall / 2 + 0.3 + p.door_width / 2;  // from a room's corner to a door's centre
+  std::vector<HouseDoor> doors;
+  for (const Wall& w : walls) {
+    const int ra = find(w.a), rb = find(w.b);
+    if (ra == rb) continue;
+    parent[static_cast<std::size_t>(ra)] = rb;
+    const int i = w.a % p.rooms_x, j = w.a / p.rooms_x;
+    const double offset = uniform(margin, p.room - margin);
+    if (w.along_x)
+      doors.push_back({true, i * p.room + offset, (j + 1) * p.room});
+    else
+      doors.push_back({false, j * p.room + offset, (i + 1) * p.room});
+  }
+  return doors;
+}
+}  // namespace
+
+std::vector<Eigen::Vector3d> houseDoors(const HouseParams& p) {
+  std::vector<Eigen::Vector3d> centres;
+  for (const HouseDoor& d : houseDoorList(p))
+    centres.push_back(d.along_x ? Eigen::Vector3d(d.position, d.across, 0) : Eigen::Vector3d(d.across, d.position, 0));
+  return centres;
+}
+
+Mesh houseMesh(const HouseParams& p) {
+  const std::vector<HouseDoor> doors = houseDoorList(p);
+  std::mt19937 rng(p.seed + 1);
+  auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  const double width = p.rooms_x * p.room, depth = p.rooms_y * p.room;
+  Mesh m;
+  // A box from `lo` to `hi`, skipped when empty (a door at a wall's end).
+  auto box = [&](const Eigen::Vector3d& lo, const Eigen::Vector3d& hi) {
+    const Eigen::Vector3d size = hi - lo;
+    if (size.minCoeff() <= 1e-9) return;
+    m.append(boxMesh(size), Transform(Eigen::Translation3d(0.5 * (lo + hi))));
+  };
+  const double t = p.wall / 2;
+  box({-t, -t, -p.wall}, {width + t, depth + t, 0});  // floor
+  // A wall along x at y = across from x = from to x = to (or along y), with
+  // the doors on it cut out: each a gap under a lintel.
+  auto wallWithDoors = [&](bool along_x, double across, double from, double to) {
+    std::vector<double> gaps;
+    for (const HouseDoor& d : doors)
+      if (d.along_x == along_x && std::abs(d.across - across) < 1e-9 && d.position > from && d.position < to)
+        gaps.push_back(d.position);
+    std::sort(gaps.begin(), gaps.end());
+    auto piece = [&](double a, double b, double z0, double z1) {
+      if (along_x)
+        box({a, across - t, z0}, {b, across + t, z1});
+      else
+        box({across - t, a, z0}, {across + t, b, z1});
+    };
+    double start = from;
+    for (const double g : gaps) {
+      piece(start, g - p.door_width / 2, 0, p.height);
+      piece(g - p.door_width / 2, g + p.door_width / 2, p.door_height, p.height);
+      start = g + p.door_width / 2;
+    }
+    piece(start, to, 0, p.height);
+  };
+  // Walls along x at every row boundary (outer ones included), whole length;
+  // walls along y between them, room by room so that they meet the others.
+  for (int j = 0; j <= p.rooms_y; ++j) wallWithDoors(true, j * p.room, -t, width + t);
+  for (int i = 0; i <= p.rooms_x; ++i)
+    for (int j = 0; j < p.rooms_y; ++j) wallWithDoors(false, i * p.room, j * p.room + t, (j + 1) * p.room - t);
+  // Furniture against the walls, out of the doorways (a door's width plus
+  // 0.4 m on each side) and no deeper than 0.8 m, so each room's middle and
+  // its ways between doors stay clear.
+  for (int j = 0; j < p.rooms_y; ++j)
+    for (int i = 0; i < p.rooms_x; ++i) {
+      const Eigen::Vector2d lo(i * p.room + t, j * p.room + t), hi((i + 1) * p.room - t, (j + 1) * p.room - t);
+      for (int k = 0; k < p.furniture; ++k) {
+        for (int attempt = 0; attempt < 20; ++attempt) {
+          const int side = static_cast<int>(uniform(0, 4)) % 4;  // 0: south, 1: north, 2: west, 3: east
+          const double length = uniform(0.4, 1.4), deep = uniform(0.3, 0.8), tall = uniform(0.4, 2.0);
+          const bool alongX = side < 2;
+          const double extent = alongX ? hi.x() - lo.x() : hi.y() - lo.y();
+          if (length >= extent) continue;
+          const double from = (alongX ? lo.x() : lo.y()) + uniform(0, extent - length);
+          const double wallAt = side == 0 ? lo.y() : side == 1 ? hi.y() : side == 2 ? lo.x() : hi.x();
+          bool blocksDoor = false;
+          for (const HouseDoor& d : doors)
+            blocksDoor = blocksDoor || (d.along_x == alongX && std::abs(d.across - wallAt) <= t + 1e-9 &&
+                                        d.position + p.door_width / 2 + 0.4 > from &&
+                                        d.position - p.door_width / 2 - 0.4 < from + length);
+          if (blocksDoor) continue;
+          const double inward = (side == 0 || side == 2) ? deep : -deep;
+          const double a = std::min(wallAt, wallAt + inward), b = std::max(wallAt, wallAt + inward);
+          if (alongX)
+            box({from, a, 0}, {from + length, b, tall});
+          else
+            box({a, from, 0}, {b, from + length, tall});
+          break;
+        }
+      }
+    }
   return m;
 }
 

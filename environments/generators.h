@@ -112,6 +112,32 @@ Mesh alphaPuzzleMesh(const AlphaPuzzleParams& params);
 /// upper one (what a test of the pieces' linking walks).
 std::vector<Eigen::Vector3d> alphaPuzzleCentreLine(const AlphaPuzzleParams& params);
 
+/// Most rooms the `house` generator makes along each side.
+inline constexpr int kMaxHouseRooms = 100;
+
+struct HouseParams {
+  int rooms_x = 5, rooms_y = 4;  // the grid of rooms
+  double room = 4.0;             // side of a room, wall centre to wall centre (m)
+  double wall = 0.15;            // thickness of walls and floor (m)
+  double height = 2.5;           // of the walls (m)
+  double door_width = 0.9;       // (m)
+  double door_height = 2.0;      // (m): a lintel closes the wall above
+  int furniture = 3;             // pieces per room, along its walls
+  std::uint32_t seed = 1;
+};
+/// A one-storey house of rooms_x x rooms_y square rooms on a floor slab
+/// (the floor's top at z = 0, the house from (0, 0) to (rooms_x, rooms_y)
+/// times `room`): outer walls closed, and between rooms exactly one door
+/// per edge of a random spanning tree of the rooms (seeded), so one way
+/// leads from any room to any other, through each room's door once. Each
+/// room has `furniture` boxes standing against its walls, up to 0.8 m deep
+/// and away from its doors, so that its middle and its doorways stay clear.
+/// After OMPL.app's Home problem (a table carried through a house).
+Mesh houseMesh(const HouseParams& params);
+/// The doors' centres on the floor, one per wall with a door (a test
+/// checks each is an opening of the mesh and that they join every room).
+std::vector<Eigen::Vector3d> houseDoors(const HouseParams& params);
+
 /// Most boxes the `random` generator makes (with `separate`, each is an
 /// obstacle with its own BVH: 100 000 load in about 10 s).
 inline constexpr long kMaxRandomObstacles = 100'000;

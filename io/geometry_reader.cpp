@@ -104,6 +104,23 @@ Mesh readAlphaPuzzle(const YamlReader& in, const YAML::Node& node, const std::st
   return alphaPuzzleMesh(p);
 }
 
+Mesh readHouse(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  in.requireMap(
+      node, what,
+      {"type", "rooms_x", "rooms_y", "room", "wall", "height", "door_width", "door_height", "furniture", "seed"});
+  HouseParams p;
+  setNumber(in, node, "rooms_x", what, p.rooms_x);
+  setNumber(in, node, "rooms_y", what, p.rooms_y);
+  setNumber(in, node, "room", what, p.room);
+  setNumber(in, node, "wall", what, p.wall);
+  setNumber(in, node, "height", what, p.height);
+  setNumber(in, node, "door_width", what, p.door_width);
+  setNumber(in, node, "door_height", what, p.door_height);
+  setNumber(in, node, "furniture", what, p.furniture);
+  setNumber(in, node, "seed", what, p.seed);
+  return houseMesh(p);
+}
+
 RandomBoxesParams readRandomParams(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   in.requireMap(
       node, what,
@@ -141,6 +158,7 @@ Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::stri
                                                                       {"twisted_slot", readTwistedSlot},
                                                                       {"bug_trap", readBugTrap},
                                                                       {"alpha_puzzle", readAlphaPuzzle},
+                                                                      {"house", readHouse},
                                                                       {"random", readRandomObstacles}};
   std::vector<std::string> names;
   for (const auto& generator : generators) names.push_back(generator.first);

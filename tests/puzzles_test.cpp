@@ -132,3 +132,87 @@ TEST_CASE("the shipped alpha puzzles' pieces are interlocked at the start and ap
     }
   }
 }
+
+TEST_CASE("the shipped house: one door per edge of a spanning tree of its rooms, closed elsewhere and above the doors",
+          "[puzzles]") {
+  // The walls are probed with a 0.1 m cube instead of read from the
+  // generator: along every wall between two rooms at z = 1 m, free runs of
+  // the cube are doors; the outer walls and, above the doors' 2 m, every
+  // wall have none; the doors must join all 20 rooms with 19 doors (a tree).
+  HouseParams params;  // the shipped problem's generator parameters are the defaults
+  const Problem cube = test::loadForPlanning("house", {"robot.geometry.box=[0.1, 0.1, 0.1]"});
+  const Problem sofa = test::loadForPlanning("house");
+  auto checker = makeChecker(cube.checker, cube.robot, cube.scene);
+  auto freeAt = [&](double x, double y, double z) { return checker->isValid(Config{{x, y, z, 0, 0, 0, 1}}); };
+  const double step = 0.02;
+  // Free runs along a wall at `across`, from `from` to `to`: the centres of the runs.
+  auto openings = [&](bool alongX, double across, double from, double to, double z) {
+    std::vector<double> centres;
+    double runStart = -1;
+    for (double s = from; s <= to + 1e-9; s += step) {
+      const bool open = alongX ? freeAt(s, across, z) : freeAt(across, s, z);
+      if (open && runStart < 0) runStart = s;
+      if (!open && runStart >= 0) {
+        centres.push_back(0.5 * (runStart + s - step));
+        runStart = -1;
+      }
+    }
+    if (runStart >= 0) centres.push_back(0.5 * (runStart + to));
+    return centres;
+  };
+  const int rooms = params.rooms_x * params.rooms_y;
+  std::vector<std::vector<int>> joined(static_cast<std::size_t>(rooms));
+  std::vector<Eigen::Vector3d> found;
+  int doors = 0;
+  for (int j = 0; j < params.rooms_y; ++j)
+    for (int i = 0; i < params.rooms_x; ++i) {
+      const int room = j * params.rooms_x + i;
+      for (const bool alongX : {false, true}) {
+        if (alongX ? j + 1 >= params.rooms_y : i + 1 >= params.rooms_x) continue;
+        const double across = alongX ? (j + 1) * params.room : (i + 1) * params.room;
+        const double from = alongX ? i * params.room : j * params.room;
+        const std::vector<double> open = openings(alongX, across, from + 0.1, from + params.room - 0.1, 1.0);
+        CHECK(open.size() <= 1);
+        CHECK(openings(alongX, across, from + 0.1, from + params.room - 0.1, 2.25).empty());
+        if (open.empty()) continue;
+        ++doors;
+        const int other = alongX ? room + params.rooms_x : room + 1;
+        joined[static_cast<std::size_t>(room)].push_back(other);
+        joined[static_cast<std::size_t>(other)].push_back(room);
+        found.push_back(alongX ? Eigen::Vector3d(open[0], across, 0) : Eigen::Vector3d(across, open[0], 0));
+      }
+    }
+  const double width = params.rooms_x * params.room, depth = params.rooms_y * params.room;
+  for (const double y : {0.0, depth}) CHECK(openings(true, y, 0.1, width - 0.1, 1.0).empty());
+  for (const double x : {0.0, width}) CHECK(openings(false, x, 0.1, depth - 0.1, 1.0).empty());
+  CHECK(doors == rooms - 1);
+  std::vector<int> reached{0};
+  std::vector<char> seen(static_cast<std::size_t>(rooms), 0);
+  seen[0] = 1;
+  for (std::size_t k = 0; k < reached.size(); ++k)
+    for (const int next : joined[static_cast<std::size_t>(reached[k])])
+      if (!seen[static_cast<std::size_t>(next)]) {
+        seen[static_cast<std::size_t>(next)] = 1;
+        reached.push_back(next);
+      }
+  CHECK(static_cast<int>(reached.size()) == rooms);
+  // The doors probed are where the generator says, to the probe's step.
+  const std::vector<Eigen::Vector3d> stated = houseDoors(params);
+  REQUIRE(stated.size() == found.size());
+  for (const Eigen::Vector3d& door : found) {
+    double nearest = 1e9;
+    for (const Eigen::Vector3d& s : stated) nearest = std::min(nearest, (s - door).norm());
+    CHECK(nearest <= step);
+  }
+  // The sofa stands at start and goal, and is too long to cross a door sideways.
+  auto sofaChecker = makeChecker(sofa.checker, sofa.robot, sofa.scene);
+  CHECK(sofaChecker->isValid(sofa.start));
+  CHECK(sofaChecker->isValid(sofa.goal));
+  const Eigen::Vector3d door = stated.front();
+  const bool wallAlongX = std::abs(door.y() / params.room - std::round(door.y() / params.room)) < 1e-9;
+  const double yaw = wallAlongX ? 0.0 : std::numbers::pi / 2;  // the sofa's long side along the wall
+  const Config sideways{{door.x(), door.y(), 0.45, 0, 0, std::sin(yaw / 2), std::cos(yaw / 2)}};
+  CHECK_FALSE(sofaChecker->isValid(sideways));
+  const double square = yaw + std::numbers::pi / 2;
+  CHECK(sofaChecker->isValid(Config{{door.x(), door.y(), 0.45, 0, 0, std::sin(square / 2), std::cos(square / 2)}}));
+}
