@@ -108,9 +108,9 @@ using Strategies = std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshSt
 /// colliding only for the independent truth.)
 constexpr double kConformanceIndependentResolution = 1e-3;
 
-const std::vector<std::string> kShippedProblems{"maze2d",       "chain5",          "thin_wall",         "spring_spring",
-                                                "gear_spindle", "arm6_shelf",      "arm6_pillars",      "twisted_slot",
-                                                "bug_trap3d",   "bug_trap_baffle", "alpha_puzzle_tight"};
+const std::vector<std::string> kShippedProblems{
+    "maze2d",       "chain5",       "thin_wall",  "spring_spring",   "gear_spindle",       "arm6_shelf",
+    "arm6_pillars", "twisted_slot", "bug_trap3d", "bug_trap_baffle", "alpha_puzzle_tight", "house"};
 
 /// FCL says the robot at parameter t of a -> b is in collision.
 bool collidesAt(const Robot& robot, const std::shared_ptr<const Robot>& shared,
