@@ -42,7 +42,10 @@ std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Road
       ++result.planner_stats.graph_searches;
       const WallTimer timer(result.search_time_s);
       path = roadmap.shortestPath(0, 1);
-      if (!path) state.components.rebuild(roadmap, 0, 1);
+      if (!path) {
+        state.components.rebuild(roadmap, 0, 1);
+        roadmap.searchFrom(state.components.largerEnd());
+      }
     }
     if (!path) {
       if (!growBatch(checker, roadmap, result, state)) return std::nullopt;

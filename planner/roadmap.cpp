@@ -108,11 +108,14 @@ class GoalVisitor : public boost::default_astar_visitor {
 }  // namespace
 
 std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex goal) {
-  // LifelongAStar runs from its start to its goal: here from the goal to the
-  // start, its heuristic the distance to the start (see the header).
-  if (!incremental_ || incremental_->start() != goal || incremental_->goal() != start)
-    incremental_ = std::make_unique<LifelongAStar>(graph_, goal, start,
-                                                   [this, start](Vertex v) { return goalDistance(v, start); });
+  // LifelongAStar runs from its root to its target, its heuristic the
+  // distance to the target; from the goal the path comes out reversed.
+  const Vertex root = searchRoot_ == goal ? goal : start;
+  const Vertex target = root == goal ? start : goal;
+  searchedFrom_ = root;
+  if (!incremental_ || incremental_->start() != root || incremental_->goal() != target)
+    incremental_ = std::make_unique<LifelongAStar>(graph_, root, target,
+                                                   [this, target](Vertex v) { return goalDistance(v, target); });
   auto isRoadmapPath = [&](const std::vector<Vertex>& path) {
     if (path.empty() || path.front() != start || path.back() != goal || path.size() > vertexCount()) return false;
     for (std::size_t i = 0; i + 1 < path.size(); ++i)
@@ -121,11 +124,11 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
   };
   searchedComponent_.clear();
   auto path = incremental_->shortestPath();
-  if (path) std::reverse(path->begin(), path->end());
+  if (path && root == goal) std::reverse(path->begin(), path->end());
   if (path && isRoadmapPath(*path)) return path;
-  // No path: the vertices the search reached must hold the goal, not the
-  // start, and every edge leaving them: then they are the goal's component
-  // and the start is outside it (lazy PRM ends every batch of a hard problem
+  // No path: the vertices the search reached must hold the root, not the
+  // target, and every edge leaving them: then they are the root's component
+  // and the target is outside it (lazy PRM ends every batch of a hard problem
   // here). Anything else (or a path that is not the roadmap's) would be a
   // defect of the incremental search, which the counter shows: the
   // components from one sweep over the edges, then Boost's A*, have the last word.
@@ -133,7 +136,7 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
     std::vector<Vertex> reached = incremental_->reachedVertices();
     std::vector<char> inside(vertexCount(), 0);
     for (const Vertex v : reached) inside[v] = 1;
-    bool closed = inside[goal] && !inside[start];
+    bool closed = inside[root] && !inside[target];
     for (std::size_t i = 0; closed && i < reached.size(); ++i)
       for (const auto& e : boost::make_iterator_range(boost::out_edges(reached[i], graph_)))
         closed = closed && inside[boost::target(e, graph_)];
@@ -146,7 +149,7 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
   if (labels[start] == labels[goal]) path = shortestPathFromScratch(start, goal);
   if (!path)
     for (Vertex v = 0; v < vertexCount(); ++v)
-      if (labels[v] == labels[goal]) searchedComponent_.push_back(v);
+      if (labels[v] == labels[root]) searchedComponent_.push_back(v);
   ++incrementalFallbacks_;
   incremental_.reset();
   return path;
@@ -203,31 +206,34 @@ std::vector<Vertex> RoadmapComponents::componentOf(Vertex v) {
 }
 
 void RoadmapComponents::rebuild(const Roadmap& roadmap, Vertex start, Vertex goal) {
-  const std::vector<Vertex>& goalMembers = roadmap.searchedComponent();
+  const Vertex root = roadmap.searchRoot();
+  const Vertex other = root == start ? goal : start;
+  const std::vector<Vertex>& rootMembers = roadmap.searchedComponent();
   const std::size_t n = roadmap.vertexCount();
-  if (!std::binary_search(goalMembers.begin(), goalMembers.end(), goal))
+  if ((root != start && root != goal) || !std::binary_search(rootMembers.begin(), rootMembers.end(), root))
     throw std::logic_error("components rebuilt without a search that found no path");
-  // 0: elsewhere, 1: the goal's component, 2: the start's (when smaller).
+  // 0: elsewhere, 1: the root's component, 2: the other end's (when smaller).
   std::vector<unsigned char> side(n, 0);
-  for (const Vertex v : goalMembers) side[v] = 1;
-  // A start inside the goal's component (no path found for some other
-  // reason) leaves the start's side empty: start and goal then share a set.
-  std::vector<Vertex> startMembers;
-  if (side[start] == 0) {
-    startMembers.push_back(start);
-    side[start] = 2;
+  for (const Vertex v : rootMembers) side[v] = 1;
+  // The other end inside the root's component (no path found for some other
+  // reason) leaves its side empty: start and goal then share a set.
+  std::vector<Vertex> otherMembers;
+  if (side[other] == 0) {
+    otherMembers.push_back(other);
+    side[other] = 2;
   }
-  for (std::size_t i = 0; i < startMembers.size() && startMembers.size() < goalMembers.size(); ++i)
-    for (const auto& e : boost::make_iterator_range(boost::out_edges(startMembers[i], roadmap.graph()))) {
+  for (std::size_t i = 0; i < otherMembers.size() && otherMembers.size() < rootMembers.size(); ++i)
+    for (const auto& e : boost::make_iterator_range(boost::out_edges(otherMembers[i], roadmap.graph()))) {
       const Vertex w = boost::target(e, roadmap.graph());
       if (side[w] == 0) {
         side[w] = 2;
-        startMembers.push_back(w);
+        otherMembers.push_back(w);
       }
     }
-  const bool startSmaller = !startMembers.empty() && startMembers.size() < goalMembers.size();
-  if (!startSmaller)
-    for (const Vertex v : startMembers) side[v] = 0;
+  const bool otherSmaller = !otherMembers.empty() && otherMembers.size() < rootMembers.size();
+  if (!otherSmaller)
+    for (const Vertex v : otherMembers) side[v] = 0;
+  largerEnd_ = otherSmaller || otherMembers.empty() ? root : other;
   rank_.assign(n, 0);
   parent_.resize(n);
   // Each vertex's parent is the first vertex of its set: a valid union-find forest.

@@ -67,15 +67,21 @@ class Roadmap {
   /// Shortest path over the current edges (colliding edges must have been
   /// removed), start first. Repeated queries for the same start and goal
   /// repair the last search (Lifelong Planning A*) instead of starting over.
-  /// The search grows from the goal: lazy PRM checks a path from the start's
-  /// end, so an edge it removes lies near the search tree's leaves and the
-  /// repair touches the few vertices behind it. Grown from the start, the
-  /// same removal cut off the whole tree beyond it, goal included, and every
-  /// repair re-expanded most of the roadmap (on a long maze, half the
-  /// planning time went to searches).
+  /// The search grows from the start, or from the goal after
+  /// searchFrom(goal): see there.
   std::optional<std::vector<Vertex>> shortestPath(Vertex start, Vertex goal);
-  /// After shortestPath found no path: the goal's component (the search's
-  /// root's), ascending.
+  /// Which end the search grows from (its root). Removing an edge re-costs
+  /// the vertices behind it as seen from the root: where start and goal lie
+  /// in a small and a large region joined by a passage (a bug trap: the
+  /// inside and the world), the removals at the passage are cheap only from
+  /// the large region's end. Rooted in the small one, every edge removed at
+  /// the passage cut off the large region and its repair re-expanded it (on
+  /// the baffled bug trap, twice the searches' time). The next search starts
+  /// over from the new root when it changed.
+  void searchFrom(Vertex root) { searchRoot_ = root; }
+  /// The end the last shortestPath grew from.
+  Vertex searchRoot() const { return searchedFrom_; }
+  /// After shortestPath found no path: the component of its root, ascending.
   const std::vector<Vertex>& searchedComponent() const { return searchedComponent_; }
   /// Boost's A* from scratch, the reference the incremental search is checked against.
   std::optional<std::vector<Vertex>> shortestPathFromScratch(Vertex start, Vertex goal) const;
@@ -118,6 +124,8 @@ class Roadmap {
   NearestVertices nearest_;
   std::unique_ptr<LifelongAStar> incremental_;  // the search of the last start and goal
   std::vector<Vertex> searchedComponent_;
+  Vertex searchRoot_ = static_cast<Vertex>(-1);  // asked for (searchFrom); else the start
+  Vertex searchedFrom_ = static_cast<Vertex>(-1);
   std::size_t incrementalFallbacks_ = 0;
 };
 
@@ -140,11 +148,16 @@ class RoadmapComponents {
   /// The vertices in v's set (a sweep over every vertex).
   std::vector<Vertex> componentOf(Vertex v);
   bool proven() const { return proven_; }
+  /// After rebuild: start or goal, whichever has the larger component (the
+  /// other end's when its is at least as large as the root's, the root's
+  /// when they share one).
+  Vertex largerEnd() const { return largerEnd_; }
   void markUnproven() { proven_ = false; }
   /// Proven again, after roadmap.shortestPath(start, goal) found no path:
-  /// the goal's component (Roadmap::searchedComponent), the start's when it
-  /// is the smaller (a breadth-first search from the start that stops once
-  /// it is as large as the goal's), and every other vertex in one set. The
+  /// the component of the search's root (Roadmap::searchedComponent), the
+  /// other end's when it is the smaller (a breadth-first search from it
+  /// that stops once it is as large as the root's), and every other vertex
+  /// in one set. The
   /// sweep over the whole roadmap the exact components would take was a
   /// tenth of lazy PRM's time on roadmaps of 10^4-10^5 vertices; growing the
   /// smaller end's component needs only these.
@@ -154,6 +167,7 @@ class RoadmapComponents {
   boost::disjoint_sets<std::size_t*, std::size_t*> sets() { return {rank_.data(), parent_.data()}; }
   std::vector<std::size_t> rank_, parent_;
   bool proven_ = true;
+  Vertex largerEnd_ = 0;
 };
 
 }  // namespace prmkit

@@ -214,49 +214,56 @@ struct RandomRoadmap {
 }  // namespace
 
 TEST_CASE(
-    "the incremental search answers every query as Boost's A* from scratch does, and proves the goal's component "
-    "when there is no path",
+    "the incremental search answers every query as Boost's A* from scratch does, from either end, and proves its "
+    "root's component when there is no path",
     "[planning]") {
   // Lazy PRM's pattern on a random 2D roadmap: search, remove an edge of the
-  // path found, sometimes grow the roadmap, search again.
+  // path found, sometimes grow the roadmap, search again; grown from the
+  // start for 200 rounds, then from the goal.
   RandomRoadmap random(17);
   Roadmap& roadmap = random.roadmap;
   ompl::RNG& rng = random.rng;
   auto grow = [&](int count) { random.grow(count, 6); };
   auto length = [&](const std::vector<Vertex>& path) { return random.length(path); };
   grow(300);
-  int found = 0, missing = 0, startSmaller = 0;
+  int found = 0, missing = 0, otherSmaller = 0, fromGoal = 0;
   for (int round = 0; round < 400; ++round) {
+    const Vertex root = round < 200 ? 0 : 1, other = 1 - root;
+    roadmap.searchFrom(root);
     const auto incremental = roadmap.shortestPath(0, 1);
     const auto reference = roadmap.shortestPathFromScratch(0, 1);
+    REQUIRE(roadmap.searchRoot() == root);
     REQUIRE(incremental.has_value() == reference.has_value());
     // The cached components, after every removal and growth, say the same.
     REQUIRE((roadmap.componentLabels()[0] == roadmap.componentLabels()[1]) == reference.has_value());
     if (!incremental) {
       ++missing;
-      // The search's own proof of no path: the goal's component exactly;
+      fromGoal += root == 1;
+      // The search's own proof of no path: the root's component exactly;
       // the components rebuilt from it keep start and goal apart and hold
-      // the start's component exactly when it is the smaller.
+      // the other end's component exactly when it is the smaller.
       const auto& labels = roadmap.componentLabels();
-      std::vector<Vertex> startMembers, goalMembers;
+      std::vector<Vertex> rootMembers, otherMembers;
       for (Vertex v = 0; v < roadmap.vertexCount(); ++v) {
-        if (labels[v] == labels[0]) startMembers.push_back(v);
-        if (labels[v] == labels[1]) goalMembers.push_back(v);
+        if (labels[v] == labels[root]) rootMembers.push_back(v);
+        if (labels[v] == labels[other]) otherMembers.push_back(v);
       }
-      REQUIRE(roadmap.searchedComponent() == goalMembers);
+      REQUIRE(roadmap.searchedComponent() == rootMembers);
       RoadmapComponents components(roadmap.vertexCount());
       components.markUnproven();
       components.rebuild(roadmap, 0, 1);
       REQUIRE(components.proven());
       REQUIRE_FALSE(components.connected(0, 1));
-      REQUIRE(components.componentOf(1) == goalMembers);
-      const std::vector<Vertex> startSet = components.componentOf(0);
-      if (startMembers.size() < goalMembers.size()) {
-        REQUIRE(startSet == startMembers);
-        ++startSmaller;
+      REQUIRE(components.componentOf(root) == rootMembers);
+      const std::vector<Vertex> otherSet = components.componentOf(other);
+      if (otherMembers.size() < rootMembers.size()) {
+        REQUIRE(otherSet == otherMembers);
+        REQUIRE(components.largerEnd() == root);
+        ++otherSmaller;
       } else {
-        REQUIRE(startSet.size() >= goalMembers.size());
-        REQUIRE(std::includes(startSet.begin(), startSet.end(), startMembers.begin(), startMembers.end()));
+        REQUIRE(otherSet.size() >= rootMembers.size());
+        REQUIRE(std::includes(otherSet.begin(), otherSet.end(), otherMembers.begin(), otherMembers.end()));
+        REQUIRE(components.largerEnd() == other);
       }
       grow(20);
       continue;
@@ -271,9 +278,11 @@ TEST_CASE(
   }
   REQUIRE(found > 100);
   REQUIRE(missing > 0);
-  INFO(missing << " searches without a path, " << startSmaller << " with the start's component the smaller");
-  REQUIRE(startSmaller > 0);
-  REQUIRE(startSmaller < missing);
+  INFO(missing << " searches without a path, " << fromGoal << " from the goal, " << otherSmaller
+               << " with the other end's component the smaller");
+  REQUIRE(fromGoal > 0);
+  REQUIRE(otherSmaller > 0);
+  REQUIRE(otherSmaller < missing);
   REQUIRE(roadmap.incrementalSearchFallbacks() == 0);
 }
 
