@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -265,10 +266,12 @@ Mesh bugTrapMesh(const BugTrapParams& p) {
 }
 
 namespace {
-/// A door between two rooms: the wall it is in (along x when `along_x`),
-/// its centre along that wall and the wall's position across it.
+/// A door between rooms `a` and `b` (b north of a when `along_x`, else east
+/// of it): the wall it is in, its centre along that wall and the wall's
+/// position across it.
 struct HouseDoor {
-  bool along_x;     // the wall runs along x (between a room and the one north of it)
+  int a, b;
+  bool along_x;     // the wall runs along x
   double position;  // of the door's centre along the wall
   double across;    // of the wall: y for walls along x, x for the others
 };
@@ -289,6 +292,9 @@ void checkHouse(const HouseParams& p) {
     throw std::invalid_argument("house room is too small for its doors and furniture");
   if (p.furniture < 0) throw std::invalid_argument("house furniture must be >= 0");
   requireCountAtMost(p.furniture, 100, "house furniture");
+  // At most eight wall boxes per room besides its furniture, 12 triangles a box.
+  requireCountAtMost(static_cast<long>(p.rooms_x) * p.rooms_y * (p.furniture + 8),
+                     static_cast<long>(kMaxMeshTriangles) / 12, "house rooms x (furniture + 8)");
 }
 
 /// The doors of the house: a random spanning tree of the room grid
@@ -326,9 +332,9 @@ std::vector<HouseDoor> houseDoorList(const HouseParams& p) {
     const int i = w.a % p.rooms_x, j = w.a / p.rooms_x;
     const double offset = uniform(margin, p.room - margin);
     if (w.along_x)
-      doors.push_back({true, i * p.room + offset, (j + 1) * p.room});
+      doors.push_back({w.a, w.b, true, i * p.room + offset, (j + 1) * p.room});
     else
-      doors.push_back({false, j * p.room + offset, (i + 1) * p.room});
+      doors.push_back({w.a, w.b, false, j * p.room + offset, (i + 1) * p.room});
   }
   return doors;
 }
@@ -343,6 +349,16 @@ std::vector<Eigen::Vector3d> houseDoors(const HouseParams& p) {
 
 Mesh houseMesh(const HouseParams& p) {
   const std::vector<HouseDoor> doors = houseDoorList(p);
+  // Each room's doors by the side of the room they are in (0: south, 1:
+  // north, 2: west, 3: east; at most one each): walls and furniture look up
+  // only their own, so a large house costs time in proportion to its rooms.
+  std::vector<std::array<const HouseDoor*, 4>> roomDoors(static_cast<std::size_t>(p.rooms_x * p.rooms_y),
+                                                         {nullptr, nullptr, nullptr, nullptr});
+  for (const HouseDoor& d : doors) {
+    roomDoors[static_cast<std::size_t>(d.a)][d.along_x ? 1 : 3] = &d;
+    roomDoors[static_cast<std::size_t>(d.b)][d.along_x ? 0 : 2] = &d;
+  }
+  auto doorOf = [&](int i, int j, int side) { return roomDoors[static_cast<std::size_t>(j * p.rooms_x + i)][side]; };
   std::mt19937 rng(p.seed + 1);
   auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
   const double width = p.rooms_x * p.room, depth = p.rooms_y * p.room;
@@ -356,13 +372,8 @@ Mesh houseMesh(const HouseParams& p) {
   const double t = p.wall / 2;
   box({-t, -t, -p.wall}, {width + t, depth + t, 0});  // floor
   // A wall along x at y = across from x = from to x = to (or along y), with
-  // the doors on it cut out: each a gap under a lintel.
-  auto wallWithDoors = [&](bool along_x, double across, double from, double to) {
-    std::vector<double> gaps;
-    for (const HouseDoor& d : doors)
-      if (d.along_x == along_x && std::abs(d.across - across) < 1e-9 && d.position > from && d.position < to)
-        gaps.push_back(d.position);
-    std::sort(gaps.begin(), gaps.end());
+  // `gaps` (the doors' centres on it, ascending) cut out: each a gap under a lintel.
+  auto wallWithDoors = [&](bool along_x, double across, double from, double to, const std::vector<double>& gaps) {
     auto piece = [&](double a, double b, double z0, double z1) {
       if (along_x)
         box({a, across - t, z0}, {b, across + t, z1});
@@ -379,9 +390,19 @@ Mesh houseMesh(const HouseParams& p) {
   };
   // Walls along x at every row boundary (outer ones included), whole length;
   // walls along y between them, room by room so that they meet the others.
-  for (int j = 0; j <= p.rooms_y; ++j) wallWithDoors(true, j * p.room, -t, width + t);
+  for (int j = 0; j <= p.rooms_y; ++j) {
+    std::vector<double> gaps;
+    for (int i = 0; j < p.rooms_y && i < p.rooms_x; ++i)
+      if (const HouseDoor* d = doorOf(i, j, 0)) gaps.push_back(d->position);
+    wallWithDoors(true, j * p.room, -t, width + t, gaps);
+  }
   for (int i = 0; i <= p.rooms_x; ++i)
-    for (int j = 0; j < p.rooms_y; ++j) wallWithDoors(false, i * p.room, j * p.room + t, (j + 1) * p.room - t);
+    for (int j = 0; j < p.rooms_y; ++j) {
+      std::vector<double> gaps;
+      if (i < p.rooms_x)
+        if (const HouseDoor* d = doorOf(i, j, 2)) gaps.push_back(d->position);
+      wallWithDoors(false, i * p.room, j * p.room + t, (j + 1) * p.room - t, gaps);
+    }
   // Furniture against the walls, out of the doorways (a door's width plus
   // 0.4 m on each side) and no deeper than 0.8 m, so each room's middle and
   // its ways between doors stay clear.
@@ -397,12 +418,9 @@ Mesh houseMesh(const HouseParams& p) {
           if (length >= extent) continue;
           const double from = (alongX ? lo.x() : lo.y()) + uniform(0, extent - length);
           const double wallAt = side == 0 ? lo.y() : side == 1 ? hi.y() : side == 2 ? lo.x() : hi.x();
-          bool blocksDoor = false;
-          for (const HouseDoor& d : doors)
-            blocksDoor = blocksDoor || (d.along_x == alongX && std::abs(d.across - wallAt) <= t + 1e-9 &&
-                                        d.position + p.door_width / 2 + 0.4 > from &&
-                                        d.position - p.door_width / 2 - 0.4 < from + length);
-          if (blocksDoor) continue;
+          const HouseDoor* d = doorOf(i, j, side);
+          if (d && d->position + p.door_width / 2 + 0.4 > from && d->position - p.door_width / 2 - 0.4 < from + length)
+            continue;
           const double inward = (side == 0 || side == 2) ? deep : -deep;
           const double a = std::min(wallAt, wallAt + inward), b = std::max(wallAt, wallAt + inward);
           if (alongX)

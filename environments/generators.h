@@ -130,8 +130,10 @@ struct HouseParams {
 /// times `room`): outer walls closed, and between rooms exactly one door
 /// per edge of a random spanning tree of the rooms (seeded), so one way
 /// leads from any room to any other, through each room's door once. Each
-/// room has `furniture` boxes standing against its walls, up to 0.8 m deep
-/// and away from its doors, so that its middle and its doorways stay clear.
+/// room has `furniture` boxes standing against its walls, up to 0.8 m deep,
+/// none within 0.4 m of a door on the same wall: its middle stays clear,
+/// though a piece on the wall at right angles may stand up to 0.5 m in
+/// front of a door's side near a corner.
 /// After OMPL.app's Home problem (a table carried through a house).
 Mesh houseMesh(const HouseParams& params);
 /// The doors' centres on the floor, one per wall with a door (a test

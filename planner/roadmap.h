@@ -86,7 +86,7 @@ class Roadmap {
   /// Boost's A* from scratch, the reference the incremental search is checked against.
   std::optional<std::vector<Vertex>> shortestPathFromScratch(Vertex start, Vertex goal) const;
   /// Searches whose incremental answer was not a path of the roadmap, or no
-  /// path without the goal's closed component to show for it, answered from
+  /// path without the root's closed component to show for it, answered from
   /// the swept components and scratch instead (expected 0).
   std::size_t incrementalSearchFallbacks() const { return incrementalFallbacks_; }
   /// Connected component of every vertex (over all present edges), computed
@@ -149,18 +149,17 @@ class RoadmapComponents {
   std::vector<Vertex> componentOf(Vertex v);
   bool proven() const { return proven_; }
   /// After rebuild: start or goal, whichever has the larger component (the
-  /// other end's when its is at least as large as the root's, the root's
-  /// when they share one).
+  /// other end's when its component is at least as large as the root's,
+  /// the root's when they share one).
   Vertex largerEnd() const { return largerEnd_; }
   void markUnproven() { proven_ = false; }
   /// Proven again, after roadmap.shortestPath(start, goal) found no path:
   /// the component of the search's root (Roadmap::searchedComponent), the
   /// other end's when it is the smaller (a breadth-first search from it
   /// that stops once it is as large as the root's), and every other vertex
-  /// in one set. The
-  /// sweep over the whole roadmap the exact components would take was a
-  /// tenth of lazy PRM's time on roadmaps of 10^4-10^5 vertices; growing the
-  /// smaller end's component needs only these.
+  /// in one set. The sweep over the whole roadmap the exact components
+  /// would take was a tenth of lazy PRM's time on roadmaps of 10^4-10^5
+  /// vertices; growing the smaller end's component needs only these.
   void rebuild(const Roadmap& roadmap, Vertex start, Vertex goal);
 
  private:

@@ -215,4 +215,9 @@ TEST_CASE("the shipped house: one door per edge of a spanning tree of its rooms,
   CHECK_FALSE(sofaChecker->isValid(sideways));
   const double square = yaw + std::numbers::pi / 2;
   CHECK(sofaChecker->isValid(Config{{door.x(), door.y(), 0.45, 0, 0, std::sin(square / 2), std::cos(square / 2)}}));
+  // A house beyond the mesh's triangle budget is refused before it is built.
+  HouseParams huge;
+  huge.rooms_x = huge.rooms_y = 100;
+  huge.furniture = 100;
+  REQUIRE_THROWS_AS(houseMesh(huge), std::invalid_argument);
 }
