@@ -1,6 +1,7 @@
 #include "planner/lazy_prm.h"
 
 #include "base/wall_timer.h"
+#include "planner/component_join.h"
 
 #include <fmt/format.h>
 
@@ -24,6 +25,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   const SamplerSettings sampling = samplerSettings();
   const std::size_t firstMixSource = nodeSource(result, sampling.mix.front().strategy);
   state.enhancement_source = own_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
+  state.join_source = own_.join > 0 ? nodeSource(result, "join") : kNoSource;
   state.pool = &pool;
   state.sampler.emplace(pool, sampling, result.node_sources, firstMixSource, state.enhancement_source);
   state.shifting = sampling.shifting;
@@ -165,14 +167,21 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   double meanLength = 0.0;
   // A batch begins with start and goal apart: the shifting mix's share by
   // the roadmap's size (deterministic: the same on every thread).
-  if (state.shifting) state.sampler->shiftTowardsNarrowPassages(narrowPassageShare(roadmap.vertexCount()));
-  if (enhanced > 0) {
-    // The last search found no path: the start's component, and the goal's
-    // when smaller, are exact (RoadmapComponents::rebuild).
+  const double narrowShare = narrowPassageShare(roadmap.vertexCount());
+  if (state.shifting) state.sampler->shiftTowardsNarrowPassages(narrowShare);
+  const bool join = own_.join > 0 && narrowShare > 0;
+  if (enhanced > 0 || join) {
+    // The last search found no path: the search root's component, and the
+    // other end's when smaller, are exact (RoadmapComponents::rebuild); the
+    // other end's set otherwise holds every vertex outside the root's.
     std::vector<Vertex> startComponent = state.components.componentOf(0);
     std::vector<Vertex> goalComponent = state.components.componentOf(1);
-    grow = startComponent.size() <= goalComponent.size() ? std::move(startComponent) : std::move(goalComponent);
-    meanLength = roadmap.edgeCount() > 0 ? roadmap.meanEdgeLength() : 0.05 * checker.robot().maxExtent();
+    if (join && !state.components.connected(0, 1))
+      joinEnds(checker, roadmap, result, state, startComponent, goalComponent);
+    if (enhanced > 0) {
+      grow = startComponent.size() <= goalComponent.size() ? std::move(startComponent) : std::move(goalComponent);
+      meanLength = roadmap.edgeCount() > 0 ? roadmap.meanEdgeLength() : 0.05 * checker.robot().maxExtent();
+    }
   }
   // The batch's slots are laid out here, on this thread, from the planner's
   // stream: which seed each enhancement slot grows from and the slots'
@@ -216,6 +225,38 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   connectBatch(added, roadmap, state);
   result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - added.size();
   return true;
+}
+
+void LazyPrm::joinEnds(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state,
+                       const std::vector<Vertex>& startComponent, const std::vector<Vertex>& goalComponent) {
+  NodeSourceStats& source = result.node_sources[state.join_source];
+  const std::uint64_t checksBefore = checker.stats().static_queries;
+  ComponentJoinContext context{.checker = checker,
+                               .roadmap = roadmap,
+                               .rng = rng_,
+                               .usable = [this](const EdgeResult& edge) { return usable(edge); },
+                               .accept = [this, &result](const EdgeResult& edge) { return *acceptEdge(edge, result); },
+                               .drawSample =
+                                   [&] {
+                                     if (sampleLimitReached(result)) return true;
+                                     ++result.planner_stats.samples_drawn;
+                                     ++source.samples_drawn;
+                                     return false;
+                                   },
+                               .outOfTime = [this] { return outOfTime(); }};
+  // The smaller component grows first: a start deep in a trap or a goal in a
+  // shelf has the small one, and its tree must find the way out.
+  const bool startFirst = startComponent.size() <= goalComponent.size();
+  ComponentJoinResult joined =
+      joinComponents(context, startFirst ? startComponent : goalComponent, startFirst ? goalComponent : startComponent,
+                     own_.join, own_.join_range * checker.robot().maxExtent(), state.join_source);
+  for (std::size_t i = 0; i < joined.added.size(); ++i) state.components.addVertex();
+  for (const auto& [a, b] : joined.edges) state.components.join(a, b);
+  source.static_checks += checker.stats().static_queries - checksBefore;
+  source.nodes += joined.added.size();
+  result.planner_stats.join_nodes += joined.added.size();
+  result.planner_stats.edges_attempted += joined.edges_attempted;
+  result.planner_stats.edges_colliding += joined.edges_colliding;
 }
 
 std::vector<PlannerKind> LazyPrm::kinds() {

@@ -25,6 +25,13 @@ struct LazyPrmSettings {
   /// (whole_path: more checks, fewer searches).
   enum class PathCheck { FirstCollision, WholePath };
   PathCheck path_check = PathCheck::FirstCollision;
+  /// RRT-Connect iterations between the start's and the goal's components
+  /// (planner/component_join.h) in each batch that begins with them apart,
+  /// once the roadmap is large enough for the shifting mix to shift
+  /// (Planner::narrowPassageShare > 0); 0: none, the default (it sped up
+  /// the bug traps and slowed the alpha puzzles: docs/results.md).
+  std::size_t join = 0;
+  double join_range = 0.05;  // longest move of a join, as a fraction of the maximum extent
 
   template <class Fields>
   void fields(Fields& f) {
@@ -34,6 +41,8 @@ struct LazyPrmSettings {
     f.choice("path_check", path_check,
              std::array{Choice<PathCheck>{"first_collision", PathCheck::FirstCollision},
                         Choice<PathCheck>{"whole_path", PathCheck::WholePath}});
+    f.integer("join", join, {.min = 0.0, .max = kMaxBatch, .unit = "iterations per batch"});
+    f.number("join_range", join_range, {.min = 0.0, .max = 1.0, .min_exclusive = true});
   }
 };
 
@@ -61,6 +70,7 @@ class LazyPrm final : public Planner {
     /// where the free space is narrow and the uniform batch rarely lands.
     std::vector<std::pair<Vertex, double>> enhancement_seeds;
     std::size_t enhancement_source = kNoSource;
+    std::size_t join_source = kNoSource;
     std::size_t dof = 0;
     bool shifting = false;                // the mix is kShiftingMix
     CheckerPool* pool = nullptr;          // the search's threads
@@ -84,6 +94,11 @@ class LazyPrm final : public Planner {
   /// drawn on every thread, each with its unchecked edges; false when the
   /// sample limit was hit.
   bool growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
+  /// RRT-Connect between the start's and the goal's components (own_.join
+  /// iterations). Its vertices and checked edges join the roadmap and
+  /// `state.components`; later samples connect to them as to any vertex.
+  void joinEnds(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state,
+                const std::vector<Vertex>& startComponent, const std::vector<Vertex>& goalComponent);
 
   LazyPrmSettings own_;
 };

@@ -108,6 +108,7 @@ struct PlannerStats {
   std::uint64_t verification_failures = 0;  // tentative edges on a found path the exact verifier rejected
   std::uint64_t enhancement_nodes = 0;      // lazy_prm: valid nodes added near colliding edges
   std::uint64_t expansion_nodes = 0;        // prm: valid nodes added by random-bounce expansion
+  std::uint64_t join_nodes = 0;             // lazy_prm: valid nodes added by RRT-Connect between components
 
   /// Visits every field as (name, member pointer): the one list of counters, all counts.
   template <class Visitor>
@@ -125,6 +126,7 @@ struct PlannerStats {
     visit(std::string_view("verification_failures"), &PlannerStats::verification_failures);
     visit(std::string_view("enhancement_nodes"), &PlannerStats::enhancement_nodes);
     visit(std::string_view("expansion_nodes"), &PlannerStats::expansion_nodes);
+    visit(std::string_view("join_nodes"), &PlannerStats::join_nodes);
   }
 };
 

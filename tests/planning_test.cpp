@@ -1,7 +1,9 @@
 #include "planner/planner_registry.h"
 #include "io/problem.h"
 #include "eval/verify.h"
+#include "planner/component_join.h"
 #include "planner/edge_check_pool.h"
+#include "planner/local_planner.h"
 #include "planner/nearest_vertices.h"
 #include "planner/roadmap.h"
 
@@ -575,5 +577,82 @@ TEST_CASE(
     // The point of the embedding: far fewer metric evaluations than vertices.
     INFO(nearest.metricEvaluations() << " metric evaluations for " << queries << " queries");
     REQUIRE(nearest.metricEvaluations() < queries * configs.size() / 10);
+  }
+}
+
+namespace {
+/// joinComponents between a roadmap of the start alone and one of the goal
+/// alone, on thin_wall (a cube, a wall with a slot) with `overrides`.
+struct JoinRun {
+  Problem problem;
+  Roadmap roadmap{*problem.robot};
+  ComponentJoinResult joined;
+  std::uint64_t drawn = 0;
+
+  JoinRun(const std::vector<std::string>& overrides, std::size_t steps)
+      : problem(test::loadForPlanning("thin_wall", overrides)) {
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    roadmap.addVertex(problem.start);
+    roadmap.addVertex(problem.goal);
+    ompl::RNG rng(5);
+    ComponentJoinContext context{.checker = *checker,
+                                 .roadmap = roadmap,
+                                 .rng = rng,
+                                 .usable = [](const EdgeResult& edge) { return usableEdge(edge, 100.0); },
+                                 .accept = [](const EdgeResult&) { return EdgeState::Free; },
+                                 .drawSample =
+                                     [this] {
+                                       ++drawn;
+                                       return false;
+                                     },
+                                 .outOfTime = [] { return false; }};
+    joined = joinComponents(context, {0}, {1}, steps, 0.05 * problem.robot->maxExtent(), kNoSource);
+  }
+  /// Every edge the join added is free by the dense check, each listed once and in the roadmap.
+  void requireEdgesFree() const {
+    REQUIRE(joined.edges.size() == roadmap.edgeCount());
+    REQUIRE(roadmap.vertexCount() == 2 + joined.added.size());
+    const double eps = defaultVerifyEps(problem);
+    for (const auto& [a, b] : joined.edges) {
+      REQUIRE(boost::edge(a, b, roadmap.graph()).second);
+      const VerifyResult verdict =
+          verifyPath(problem, {roadmap.config(a), roadmap.config(b)}, eps, std::nullopt, Endpoints::NotJudged);
+      INFO(verdict.message);
+      REQUIRE(verdict.collision_free);
+    }
+  }
+};
+}  // namespace
+
+TEST_CASE("component join: RRT-Connect between start and goal meets through the slot, every edge free", "[planning]") {
+  const JoinRun run({"checker.type=adaptive"}, 20000);
+  REQUIRE(run.joined.met);
+  REQUIRE(run.drawn <= 20000);
+  REQUIRE(run.joined.edges_colliding > 0);  // the wall was in the way
+  run.requireEdgesFree();
+  // The trees met: a path of the join's own edges goes from start to goal,
+  // through the wall's plane (x = 0) inside the slot.
+  const auto path = run.roadmap.shortestPathFromScratch(0, 1);
+  REQUIRE(path);
+  bool crossed = false;
+  for (std::size_t i = 0; i + 1 < path->size(); ++i) {
+    const Config& a = run.roadmap.config((*path)[i]);
+    const Config& b = run.roadmap.config((*path)[i + 1]);
+    crossed = crossed || (a[0] < 0) != (b[0] < 0);
+  }
+  REQUIRE(crossed);
+}
+
+TEST_CASE("component join: a cube wider than the slot never crosses the wall, and the trees never meet", "[planning]") {
+  // 0.5 m cube, 0.3 m slot: no rotation passes it.
+  const JoinRun run({"checker.type=adaptive", "robot.geometry={box: [0.5, 0.5, 0.5]}"}, test::scaled(2000));
+  REQUIRE_FALSE(run.joined.met);
+  REQUIRE(run.drawn == static_cast<std::uint64_t>(test::scaled(2000)));
+  REQUIRE(!run.joined.added.empty());
+  run.requireEdgesFree();
+  for (const Vertex v : run.joined.added) {
+    // Each tree stays on its own side of the wall (x = 0): start's at x < 0, goal's at x > 0.
+    const auto path = run.roadmap.shortestPathFromScratch(0, v);
+    REQUIRE((run.roadmap.config(v)[0] < 0) == path.has_value());
   }
 }

@@ -180,6 +180,34 @@ TEST_CASE("expansion never adds invalid nodes or unchecked edges to a PRM roadma
   }
 }
 
+TEST_CASE("lazy PRM's component join adds only valid nodes on free edges, counted by its own source", "[sampling]") {
+  for (const std::string name : {"thin_wall", "maze2d"}) {
+    DYNAMIC_SECTION(name) {
+      const Problem problem = test::loadForPlanning(name, {"planner.type=lazy_prm", "planner.lazy_prm.join=50"});
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+      INFO(result.status);
+      REQUIRE(result.solved);
+      REQUIRE(result.planner_stats.join_nodes > 0);
+      const auto join = std::find_if(result.node_sources.begin(), result.node_sources.end(),
+                                     [](const NodeSourceStats& s) { return s.source == "join"; });
+      REQUIRE(join != result.node_sources.end());
+      CHECK(join->nodes == result.planner_stats.join_nodes);
+      CHECK(join->static_checks >= join->samples_drawn);  // each draw is followed by at least one step's check
+      auto exact = makeChecker(problem.checker, problem.robot, problem.scene);
+      for (const Config& q : result.roadmap_configs) REQUIRE(exact->isValid(q));
+      // The join's edges are checked when made: every edge the roadmap calls free is.
+      std::size_t freeEdges = 0;
+      for (const auto& [a, b, state] : result.roadmap_edge_list) {
+        if (state != EdgeState::Free) continue;
+        ++freeEdges;
+        REQUIRE(exact->checkEdge(result.roadmap_configs[a], result.roadmap_configs[b]).verdict == Verdict::Free);
+      }
+      CHECK(freeEdges >= result.planner_stats.join_nodes);  // each join node came with its edge
+    }
+  }
+}
+
 TEST_CASE("node sources account for every intermediate vertex of the path", "[sampling]") {
   for (const std::string planner : {"prm", "lazy_prm"}) {
     DYNAMIC_SECTION(planner) {
