@@ -150,6 +150,12 @@ void YamlReader::applyOverride(const std::string& assignment, const std::string&
     chain.push_back(next);
   }
   chain.back()[keys.back()] = value;
+  // The keys the --set added (not in the file: no mark) are located at it
+  // too, so that an unknown one is reported there.
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    for (const auto& entry : chain[i])
+      if (entry.first.Mark().is_null() && entry.first.as<std::string>() == keys[i])
+        overrides_.emplace_back(entry.first, source);
   // Every node of the value is located at the --set, not at a line of the
   // problem file (its marks count lines of the value).
   std::vector<YAML::Node> stack{chain.back()[keys.back()]};

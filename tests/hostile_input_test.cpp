@@ -246,6 +246,14 @@ TEST_CASE("YAML: nodes are counted before the tree is built, one document, names
   CHECK(run.code == 2);
   CHECK(run.err.find("--set robot.geometry") != std::string::npos);
   CHECK(run.err.find("p.yaml:1:") == std::string::npos);
+  // A key the --set adds is placed at it too, whether its map is in the file or added with it.
+  const auto withPlanner = dir.write("q.yaml", kProblem + "planner: {type: prm}\n");
+  run = cli({"validate", withPlanner.string(), "--set", "planner.typ=prm"});
+  CHECK(run.code == 2);
+  CHECK(run.err.find("--set planner.typ: unknown key 'typ' in 'planner' (did you mean 'type'?") != std::string::npos);
+  run = cli({"validate", problem.string(), "--set", "planner.lazy_prm.joins=5"});
+  CHECK(run.code == 2);
+  CHECK(run.err.find("--set planner.lazy_prm.joins: unknown key 'joins' in 'planner.lazy_prm'") != std::string::npos);
   run = cli({"validate", problem.string(), "--set", "planner.type=[a, b]\n---\nc"});
   CHECK(run.code == 2);
   CHECK(run.err.find("a second YAML document") != std::string::npos);
