@@ -12,7 +12,8 @@
 #
 # Problems: the shipped arm6_shelf and five MotionBenchMaker Panda problems
 # of ../shared/benchdata (third-party data, not shipped; skipped when absent)
-# that prm solves in well under the time limit. Runs of the two thread
+# that prm solves in well under the time limit; PROBLEMS="bug_trap_baffle
+# house ..." (shipped problem names) runs those instead. Runs of the two thread
 # counts alternate, so a load change on the machine hits both.
 # Needs a Release build (make demo).
 set -euo pipefail
@@ -27,7 +28,9 @@ trap 'rm -rf "$work"' EXIT
 
 problems=("arm6_shelf")
 [ "$PLANNER" = lazy_prm ] && problems+=("bug_trap3d")
-if [ -d "$B" ]; then
+if [ -n "${PROBLEMS:-}" ]; then
+  read -r -a problems <<< "$PROBLEMS"
+elif [ -d "$B" ]; then
   problems+=(box_panda/request0002 box_panda/request0003 table_under_pick_panda/request0003
              bookshelf_thin_panda/request0002 bookshelf_tall_panda/request0003)
 fi

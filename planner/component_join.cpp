@@ -9,7 +9,8 @@ namespace prmkit {
 namespace {
 
 /// Steps of one connect phase at most; each moves `range` closer, so only a
-/// range far below the C-space's extent reaches this.
+/// range far below the C-space's extent reaches this (the time limit is
+/// checked between steps as well).
 constexpr std::size_t kMaxConnectSteps = 10'000;
 
 class Join {
@@ -104,7 +105,7 @@ class Join {
   void connect(std::vector<Vertex>& tree, Vertex goal) {
     const Config target = c_.roadmap.config(goal);
     Vertex from = nearest(tree, target);
-    for (std::size_t s = 0; s < kMaxConnectSteps; ++s) {
+    for (std::size_t s = 0; s < kMaxConnectSteps && !c_.outOfTime(); ++s) {
       const auto [moved, v] = extend(tree, from, target, goal);
       if (moved == Move::Reached) out_.met = true;
       if (moved != Move::Advanced) return;
