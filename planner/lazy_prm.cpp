@@ -26,6 +26,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   const std::size_t firstMixSource = nodeSource(result, sampling.mix.front().strategy);
   state.enhancement_source = own_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
   state.join_source = own_.join > 0 ? nodeSource(result, "join") : kNoSource;
+  if (own_.join > 0) state.join_rng.emplace(settings_.seed ^ kJoinStream);
   state.pool = &pool;
   state.sampler.emplace(pool, sampling, result.node_sources, firstMixSource, state.enhancement_source);
   state.shifting = sampling.shifting;
@@ -233,7 +234,7 @@ void LazyPrm::joinEnds(Checker& checker, Roadmap& roadmap, PlanResult& result, S
   const std::uint64_t checksBefore = checker.stats().static_queries;
   ComponentJoinContext context{.checker = checker,
                                .roadmap = roadmap,
-                               .rng = rng_,
+                               .rng = *state.join_rng,
                                .usable = [this](const EdgeResult& edge) { return usable(edge); },
                                .accept = [this, &result](const EdgeResult& edge) { return *acceptEdge(edge, result); },
                                .drawSample =

@@ -3,12 +3,15 @@
 #include "planner/planner.h"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
 namespace prmkit {
 
 inline constexpr std::size_t kMaxBatch = 10'000'000;
+/// Mixed into the seed for the component join's random stream.
+inline constexpr std::uint32_t kJoinStream = 0x9e3779b9u;
 
 /// lazy_prm's own settings (`planner.lazy_prm`).
 struct LazyPrmSettings {
@@ -71,6 +74,9 @@ class LazyPrm final : public Planner {
     std::vector<std::pair<Vertex, double>> enhancement_seeds;
     std::size_t enhancement_source = kNoSource;
     std::size_t join_source = kNoSource;
+    /// The join's own stream (kJoinStream and the seed), so that the
+    /// batches draw the same samples with and without it.
+    std::optional<ompl::RNG> join_rng;
     std::size_t dof = 0;
     bool shifting = false;                // the mix is kShiftingMix
     CheckerPool* pool = nullptr;          // the search's threads
