@@ -23,7 +23,7 @@ class Join {
     if (trees[0].empty() || trees[1].empty()) return std::move(out_);
     Config target;
     for (std::size_t i = 0; i < steps && !out_.met; ++i) {
-      if (c_.outOfTime() || c_.drawSample()) break;
+      if (c_.outOfTime() || !c_.drawSample()) break;
       robot_.sampleUniform(c_.rng, target);
       std::vector<Vertex>& grown = trees[i % 2];
       std::vector<Vertex>& other = trees[1 - i % 2];

@@ -27,7 +27,8 @@ struct ComponentJoinContext {
   ompl::RNG& rng;
   std::function<bool(const EdgeResult&)> usable;
   std::function<EdgeState(const EdgeResult&)> accept;  // called on usable verdicts only
-  /// True when no more samples may be drawn (counts one drawn sample).
+  /// Counts one drawn sample and returns true, or returns false when no
+  /// more samples may be drawn.
   std::function<bool()> drawSample;
   std::function<bool()> outOfTime;
 };
@@ -38,7 +39,7 @@ struct ComponentJoinResult {
   std::vector<std::pair<Vertex, Vertex>> edges;  // new checked edges (each already in the roadmap)
   bool met = false;                              // the trees met: a checked path joins the components
   std::uint64_t edges_attempted = 0;             // straight moves checked
-  std::uint64_t edges_colliding = 0;             // of those, blocked before their end
+  std::uint64_t edges_colliding = 0;             // of those, found colliding (the move is not taken)
 };
 
 /// Nearest-vertex candidates a tree keeps of its component: all of a smaller
@@ -50,8 +51,9 @@ inline constexpr std::size_t kJoinCandidates = 2048;
 /// `second` (vertex lists, disjoint): draw a configuration, move one tree's
 /// vertex nearest to it towards it by `range` (C-space distance) if that
 /// move is free, then connect the other tree towards the new vertex in moves
-/// of `range` until it is reached or a move is blocked; the trees swap roles each iteration, `first` extends
-/// first. Stops when they meet. New vertices carry node source `source`.
+/// of `range` until it is reached or a move is blocked; the trees swap roles
+/// each iteration, `first` extends first. Stops when they meet. New
+/// vertices carry node source `source`.
 ComponentJoinResult joinComponents(ComponentJoinContext& context, const std::vector<Vertex>& first,
                                    const std::vector<Vertex>& second, std::size_t steps, double range,
                                    std::size_t source);

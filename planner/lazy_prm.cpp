@@ -239,10 +239,10 @@ void LazyPrm::joinEnds(Checker& checker, Roadmap& roadmap, PlanResult& result, S
                                .accept = [this, &result](const EdgeResult& edge) { return *acceptEdge(edge, result); },
                                .drawSample =
                                    [&] {
-                                     if (sampleLimitReached(result)) return true;
+                                     if (sampleLimitReached(result)) return false;
                                      ++result.planner_stats.samples_drawn;
                                      ++source.samples_drawn;
-                                     return false;
+                                     return true;
                                    },
                                .outOfTime = [this] { return outOfTime(); }};
   // The smaller component grows first: a start deep in a trap or a goal in a

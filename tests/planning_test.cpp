@@ -603,7 +603,7 @@ struct JoinRun {
                                  .drawSample =
                                      [this] {
                                        ++drawn;
-                                       return false;
+                                       return true;
                                      },
                                  .outOfTime = [] { return false; }};
     joined = joinComponents(context, {0}, {1}, steps, 0.05 * problem.robot->maxExtent(), kNoSource);
