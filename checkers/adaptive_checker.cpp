@@ -38,6 +38,7 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
   validateFields(settings_, "adaptive");
   pairs_ = bodyPairs(*robot_, *scene_);
   distance_.enclosingSpheres(robot_->links(), scene_->obstacles(), linkSpheres_, obstacleSpheres_);
+  firstSelfPair_ = robot_->links().size() * scene_->obstacles().size();
   for (const Obstacle& obstacle : scene_->obstacles()) obstacleBoxes_.push_back(&distance_.enclosing(*obstacle.bvh));
 }
 
@@ -170,7 +171,7 @@ bool AdaptiveChecker::directionalCertificate(const Element& e, const DistanceBou
 
 double AdaptiveChecker::motionBound(const Element& e) {
   const double width = e.t_b - e.t_a;
-  const double scaled = width * pairMotionBounds_[e.segment][e.pair];
+  const double scaled = width * pairMotionBound(e.segment, e.pair);
   const BodyPair& pair = pairs_[e.pair];
   if (accelerationBounds_.empty() || pair.obstacle < 0) return scaled;
   const auto link = static_cast<std::size_t>(pair.link);
@@ -330,6 +331,23 @@ AdaptiveChecker::Neighbours AdaptiveChecker::measuredNeighbours(std::size_t s, s
   return n;
 }
 
+int AdaptiveChecker::uncoveredStretches(std::size_t s, const UnsettledPair& pair, const double* lowers,
+                                        double unitBound) const {
+  const std::size_t cells = cells_[s].size();
+  int uncovered = 0;
+  double tPrevious = 0.0, lowerPrevious = pair.node_lower_a;
+  for (std::uint64_t rest = pair.measured;; rest &= rest - 1) {
+    const bool last = rest == 0;
+    const auto cell = static_cast<std::size_t>(std::countr_zero(rest));
+    const double t = last ? 1.0 : cellCentre(cell, cells);
+    const double lower = last ? pair.node_lower_b : lowers[cell];
+    uncovered += certifiesFree(lowerPrevious, lower, unitBound * (t - tPrevious)) ? 0 : 1;
+    if (last) return uncovered;
+    tPrevious = t;
+    lowerPrevious = lower;
+  }
+}
+
 template <class ProbeCentre>
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::inProbeOrder(ProbeCentre&& probe) {
   // Probe i of every segment before probe i + 1 of any (the resolution order
@@ -394,64 +412,9 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::staticProbes() {
   return hit;
 }
 
-void AdaptiveChecker::markNearObstacles(std::size_t s, const std::vector<std::uint32_t>& nodes) {
-  const std::size_t obstacleCount = scene_->obstacles().size();
-  // With few obstacles the probes' enclosing-sphere tests cost less than the
-  // queries: every pair is near (docs/results.md, "Broad phases").
-  const bool everyPair = obstacleCount < kAdaptiveBroadPhaseObstacles || scene_->broadPhase() == BroadPhase::None;
-  nearObstacles_.assign(pairs_.size(), everyPair);
-  if (everyPair) return;
-  for (const std::uint32_t node : {nodes[s], nodes[s + 1]})
-    if (samples_[node].poses.empty()) robot_->linkPoses(samples_[node].q, samples_[node].poses);
-  for (std::size_t link = 0; link < linkSpheres_.size() && obstacleCount > 0; ++link) {
-    // Every point of the link lies within half its motion bound of where it
-    // is at one of the nodes (SSL 2005, Sec. 3): the box around its enclosing
-    // sphere at both nodes, grown by that, holds all it sweeps.
-    const Sphere& sphere = linkSpheres_[link];
-    const double reach = sphere.radius + 0.5 * pairMotionBounds_[s][link * obstacleCount];
-    Eigen::AlignedBox3d swept;
-    for (const std::uint32_t node : {nodes[s], nodes[s + 1]}) {
-      const Eigen::Vector3d centre = samples_[node].poses[link] * sphere.centre;
-      swept.extend(centre - Eigen::Vector3d::Constant(reach));
-      swept.extend(centre + Eigen::Vector3d::Constant(reach));
-    }
-    scene_->obstaclesOverlapping(swept, nearList_, stats_.broad_phase_visits);
-    stats_.broad_phase_pairs += nearList_.size();
-    for (const int obstacle : nearList_)
-      nearObstacles_[link * obstacleCount + static_cast<std::size_t>(obstacle)] = true;
-  }
-}
-
-std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std::vector<std::uint32_t>& nodes) {
-  const std::size_t segmentCount = path_.size() - 1;
-  unsettled_.resize(segmentCount);
-  measuredLowers_.resize(segmentCount);
-  active_.resize(segmentCount);
-  for (std::size_t s = 0; s < segmentCount; ++s) {
-    unsettled_[s].clear();
-    active_[s].clear();
-    markNearObstacles(s, nodes);
-    for (std::uint32_t p = 0; p < pairs_.size(); ++p) {
-      // An obstacle pair the broad phase left out is apart on the whole segment.
-      if (pairs_[p].obstacle >= 0 && !nearObstacles_[p]) continue;
-      // Both ends known (roadmap nodes checked before): SSL 2005, Eq. 1 on
-      // the whole segment may settle the pair without a probe.
-      const DistanceBound& a = samples_[nodes[s]].bounds[p];
-      const DistanceBound& b = samples_[nodes[s + 1]].bounds[p];
-      if (a.known() && b.known() && certifiesFree(a.lower, b.lower, pairMotionBounds_[s][p])) continue;
-      active_[s].push_back(static_cast<std::uint32_t>(unsettled_[s].size()));
-      unsettled_[s].push_back({p, 0, 1, std::max(a.lower, 0.0), std::max(b.lower, 0.0)});
-    }
-    measuredLowers_[s].resize(unsettled_[s].size() * cells_[s].size());
-  }
-  return inProbeOrder([&](std::size_t s, std::size_t cell) { return probeCentre(s, cell, nodes); });
-}
-
-std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size_t s, std::size_t cell,
-                                                                       const std::vector<std::uint32_t>& nodes) {
-  const std::size_t cells = cells_[s].size();
-  const double t = cellCentre(cell, cells);
-  robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
+std::uint32_t AdaptiveChecker::cellSample(std::size_t s, std::size_t cell) {
+  if (cells_[s][cell] != kNoSample) return cells_[s][cell];
+  robot_->interpolate(path_[s], path_[s + 1], cellCentre(cell, cells_[s].size()), splitConfig_);
   // Not shared with the bisection's samples (whose parameters come from
   // distances), so not named: a centre gets its own sample.
   const std::uint32_t m = newSample(splitConfig_);
@@ -463,13 +426,110 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size
   if (sample.poses.empty()) robot_->linkPoses(sample.q, sample.poses);
   sample.centres.resize(linkSpheres_.size());
   for (std::size_t i = 0; i < linkSpheres_.size(); ++i) sample.centres[i] = sample.poses[i] * linkSpheres_[i].centre;
+  return m;
+}
+
+bool AdaptiveChecker::findNearObstacles(std::size_t s) {
+  nearObstacles_.clear();
+  const std::size_t obstacleCount = scene_->obstacles().size();
+  // With few obstacles the probes' enclosing-sphere tests cost less than the
+  // queries: every pair is near (docs/results.md, "Broad phases").
+  if (obstacleCount < kAdaptiveBroadPhaseObstacles || scene_->broadPhase() == BroadPhase::None) return false;
+  const std::size_t cells = cells_[s].size();
+  for (std::size_t cell = 0; cell < cells; ++cell) cellSample(s, cell);
+  std::vector<Eigen::AlignedBox3d>& chain = chainBoxes_;
+  for (std::size_t link = 0; link < linkSpheres_.size(); ++link) {
+    // Every point of the link stays within half a cell's motion bound of
+    // where it is at the cell's centre (SSL 2005, Sec. 3): the box around its
+    // enclosing sphere there, grown by that and the certificate's slack,
+    // holds all it sweeps over the cell, and an obstacle whose box misses it
+    // is farther than the probe's threshold (probeCentre) at the centre.
+    const double reach = cellReach(s, cells, link);
+    const Eigen::Vector3d grow = Eigen::Vector3d::Constant(linkSpheres_[link].radius + reach + certificateSlack(reach));
+    chain.clear();
+    for (std::size_t cell = 0; cell < cells; ++cell) {
+      const Eigen::Vector3d& centre = samples_[cells_[s][cell]].centres[link];
+      chain.emplace_back(centre - grow, centre + grow);
+    }
+    scene_->obstaclesOverlappingChain(chain, chainOverlaps_, stats_.broad_phase_visits);
+    stats_.broad_phase_pairs += chainOverlaps_.size();
+    for (const auto& [obstacle, overlapped] : chainOverlaps_)
+      nearObstacles_.push_back(
+          {static_cast<std::uint32_t>(link * obstacleCount + static_cast<std::size_t>(obstacle)), overlapped});
+  }
+  return true;
+}
+
+std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std::vector<std::uint32_t>& nodes) {
+  const std::size_t segmentCount = path_.size() - 1;
+  unsettled_.resize(segmentCount);
+  measuredLowers_.resize(segmentCount);
+  active_.resize(segmentCount);
+  for (std::size_t s = 0; s < segmentCount; ++s) {
+    unsettled_[s].clear();
+    active_[s].clear();
+    const std::size_t cells = cells_[s].size();
+    measuredLowers_[s].clear();
+    // A pair the broad phase found near only some cells is apart beyond the
+    // probes' threshold at the others' centres: those count as measured.
+    auto addPair = [&](std::uint32_t p, std::uint64_t nearCells) {
+      // Both ends known (roadmap nodes checked before): SSL 2005, Eq. 1 on
+      // the whole segment may settle the pair without a probe.
+      const DistanceBound& a = samples_[nodes[s]].bounds[p];
+      const DistanceBound& b = samples_[nodes[s + 1]].bounds[p];
+      const double unitBound = pairMotionBound(s, p);
+      if (a.known() && b.known() && certifiesFree(a.lower, b.lower, unitBound)) return;
+      UnsettledPair pair{p, 0, 0, std::max(a.lower, 0.0), std::max(b.lower, 0.0)};
+      const std::size_t u = unsettled_[s].size();
+      measuredLowers_[s].resize((u + 1) * cells);
+      const std::uint64_t allCells = cells == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << cells) - 1;
+      pair.measured = allCells & ~nearCells;
+      if (pair.measured != 0) {
+        const double reach = cellReach(s, cells, static_cast<std::size_t>(pairs_[p].link));
+        const double lower = reach + certificateSlack(reach);
+        for (std::uint64_t rest = pair.measured; rest != 0; rest &= rest - 1) {
+          const std::uint32_t m = cells_[s][static_cast<std::size_t>(std::countr_zero(rest))];
+          if (!samples_[m].bounds[p].known()) samples_[m].touched.push_back(p);
+          samples_[m].bounds[p] = DistanceBound{lower, std::numeric_limits<double>::infinity()};
+          measuredLowers_[s][u * cells + static_cast<std::size_t>(std::countr_zero(rest))] = lower;
+        }
+      }
+      pair.uncovered = uncoveredStretches(s, pair, measuredLowers_[s].data() + u * cells, unitBound);
+      if (pair.uncovered == 0) {
+        measuredLowers_[s].resize(u * cells);
+        return;
+      }
+      active_[s].push_back(static_cast<std::uint32_t>(u));
+      unsettled_[s].push_back(pair);
+    };
+    if (findNearObstacles(s)) {
+      // An obstacle pair the broad phase left out is apart on the whole segment.
+      for (const NearPair& near : nearObstacles_) addPair(near.pair, near.cells);
+      for (auto p = static_cast<std::uint32_t>(firstSelfPair_); p < pairs_.size(); ++p) addPair(p, ~std::uint64_t{0});
+    } else {
+      for (std::uint32_t p = 0; p < pairs_.size(); ++p) addPair(p, ~std::uint64_t{0});
+    }
+  }
+  return inProbeOrder([&](std::size_t s, std::size_t cell) { return probeCentre(s, cell, nodes); });
+}
+
+std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size_t s, std::size_t cell,
+                                                                       const std::vector<std::uint32_t>& nodes) {
+  const std::size_t cells = cells_[s].size();
+  const double t = cellCentre(cell, cells);
+  const std::uint32_t m = cellSample(s, cell);
   const double half = 0.5 / static_cast<double>(cells);
   std::vector<std::uint32_t>& active = active_[s];
   for (std::size_t k = 0; k < active.size();) {
     const std::uint32_t u = active[k];
     UnsettledPair& unsettled = unsettled_[s][u];
+    // Measured already: the broad phase put the pair's obstacle beyond this cell.
+    if (unsettled.measured >> cell & 1u) {
+      ++k;
+      continue;
+    }
     const std::uint32_t p = unsettled.pair;
-    const double unitBound = pairMotionBounds_[s][p];
+    const double unitBound = pairMotionBound(s, p);
     // The pair's nearest measured samples either side may already certify
     // the stretch between them (SSL 2005, Eq. 1): a pair far from contact is
     // measured at few of the centres.
@@ -483,6 +543,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size
     double reach = half * unitBound;
     double threshold = reach + certificateSlack(reach);
     double lower = enclosingBound(m, p, threshold);
+    Sample& sample = samples_[m];
     if (lower < threshold && !accelerationBounds_.empty() && pairs_[p].obstacle >= 0) {
       // The link's speed bound here and the segment's acceleration bound (the
       // tent of motionBound, one side of it) may reach less far.
@@ -540,7 +601,7 @@ void AdaptiveChecker::startSegment(std::size_t s, const std::vector<std::uint32_
       tPrevious = tNext;
       const double lowerA = std::max(samples_[e.sample_a].bounds[p].lower, 0.0);
       const double lowerB = std::max(samples_[e.sample_b].bounds[p].lower, 0.0);
-      if (!certifiesFree(lowerA, lowerB, pairMotionBounds_[s][p] * (e.t_b - e.t_a))) {
+      if (!certifiesFree(lowerA, lowerB, pairMotionBound(s, p) * (e.t_b - e.t_a))) {
         const double l = motionBound(e);
         if (!certifiesFree(lowerA, lowerB, l) && !certify(e, l, collision)) {
           if (collision) return;
@@ -623,7 +684,8 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
 
   sampleCount_ = 0;
   samplesByKey_.clear();
-  pairMotionBounds_.resize(segmentCount);
+  linkMotionBounds_.resize(segmentCount);
+  selfMotionBounds_.resize(segmentCount);
   accelerationBounds_.clear();
   if (settings_.speed_bounds && robot_->hasSpeedBounds()) {
     accelerationBounds_.resize(segmentCount);
@@ -632,17 +694,8 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
   }
   std::vector<std::uint32_t> nodes;
   for (const Config& q : path) nodes.push_back(sampleAt(q, true, configKey(q)));
-  std::vector<double> linkBounds, selfBounds;
-  for (std::size_t s = 0; s < segmentCount; ++s) {
-    robot_->motionBounds(path[s], path[s + 1], linkBounds, selfBounds);
-    // Obstacles do not move; two links move relative to each other (SSL 2005,
-    // Sec. 3.2). pairs_ holds the obstacle pairs, then the self pairs in order.
-    pairMotionBounds_[s].resize(pairs_.size());
-    std::size_t self = 0;
-    for (std::size_t p = 0; p < pairs_.size(); ++p)
-      pairMotionBounds_[s][p] =
-          pairs_[p].obstacle >= 0 ? linkBounds[static_cast<std::size_t>(pairs_[p].link)] : selfBounds[self++];
-  }
+  for (std::size_t s = 0; s < segmentCount; ++s)
+    robot_->motionBounds(path[s], path[s + 1], linkMotionBounds_[s], selfMotionBounds_[s]);
 
   queue_ = {};
   open_.assign(segmentCount, 0);  // unresolved elements per segment

@@ -71,7 +71,7 @@ struct AdaptiveSettings {
   void fields(Fields& f);
 };
 
-/// Scenes with fewer obstacles skip the broad phase (AdaptiveChecker::markNearObstacles).
+/// Scenes with fewer obstacles skip the broad phase (AdaptiveChecker::findNearObstacles).
 inline constexpr std::size_t kAdaptiveBroadPhaseObstacles = 64;
 
 /// Most cells a segment may be cut into (AdaptiveSettings::probes).
@@ -169,9 +169,26 @@ class AdaptiveChecker final : public Checker {
   };
   Neighbours measuredNeighbours(std::size_t s, std::size_t u, std::size_t cell,
                                 const std::vector<std::uint32_t>& nodes) const;
-  /// The broad phase (Scene::obstaclesOverlapping) over segment s: marks in
-  /// nearObstacles_ the (link, obstacle) pairs whose boxes may meet on it.
-  void markNearObstacles(std::size_t s, const std::vector<std::uint32_t>& nodes);
+  /// The sample at the centre of segment s's cell, made (with its link poses
+  /// and sphere centres) if the segment has none there yet.
+  std::uint32_t cellSample(std::size_t s, std::size_t cell);
+  /// The broad phase over segment s, when the scene has one and enough
+  /// obstacles (else false: every pair is near): fills nearObstacles_ with
+  /// the (link, obstacle) pairs whose boxes overlap the box the link may
+  /// sweep over some cell (Scene::obstaclesOverlappingChain), and the cells
+  /// where they do. Makes every cell's sample.
+  bool findNearObstacles(std::size_t s);
+  /// How far any point of the link may move over half of one of the
+  /// segment's `cells` cells (the lever bound, SSL 2005, Sec. 3).
+  double cellReach(std::size_t s, std::size_t cells, std::size_t link) const {
+    return 0.5 / static_cast<double>(cells) * linkMotionBounds_[s][link];
+  }
+  /// l_i + l_j over the whole segment s for pair p: obstacles do not move;
+  /// two links move relative to each other (SSL 2005, Sec. 3.2).
+  double pairMotionBound(std::size_t s, std::uint32_t p) const {
+    return pairs_[p].obstacle >= 0 ? linkMotionBounds_[s][static_cast<std::size_t>(pairs_[p].link)]
+                                   : selfMotionBounds_[s][p - firstSelfPair_];
+  }
   /// The order in which a segment of `cells` cells is probed (van der Corput).
   const std::vector<int>& cellOrder(std::size_t cells);
   /// The distance probes: each segment is cut into cells (cellCount) and
@@ -265,8 +282,16 @@ class AdaptiveChecker final : public Checker {
   using Sphere = BvhDistance::Sphere;
   std::vector<Sphere> linkSpheres_, obstacleSpheres_;
   std::vector<const BvhDistance::Enclosing*> obstacleBoxes_;  // owned by distance_
-  std::vector<bool> nearObstacles_;  // per pair, for the segment being probed (markNearObstacles)
-  std::vector<int> nearList_;        // a broad-phase query's answer
+  std::size_t firstSelfPair_ = 0;  // pairs_ holds the (link, obstacle) pairs link by link, then the self pairs
+  /// A (link, obstacle) pair near the segment being probed, and the cells
+  /// (bits) over which the link's box may meet the obstacle's.
+  struct NearPair {
+    std::uint32_t pair;
+    std::uint64_t cells;
+  };
+  std::vector<NearPair> nearObstacles_;  // findNearObstacles' answer
+  std::vector<Eigen::AlignedBox3d> chainBoxes_;
+  std::vector<Scene::ChainOverlap> chainOverlaps_;
 
   // Per-check working state, kept as members to reuse allocations.
   std::vector<Sample> samples_;  // the first sampleCount_ are this check's
@@ -283,6 +308,11 @@ class AdaptiveChecker final : public Checker {
     int uncovered;
     double node_lower_a, node_lower_b;  // its bounds at the nodes (0: unknown)
   };
+  /// The pair's stretches between consecutive measured samples of segment s
+  /// (the nodes, and the centres in `pair.measured` with bounds `lowers`, per
+  /// cell) that SSL 2005, Eq. 1 with the whole segment's bound `unitBound`
+  /// scaled to the stretch does not certify.
+  int uncoveredStretches(std::size_t s, const UnsettledPair& pair, const double* lowers, double unitBound) const;
   /// [segment]: indices into unsettled_ of the pairs still to be probed.
   std::vector<std::vector<std::uint32_t>> active_;
   std::vector<std::vector<UnsettledPair>> unsettled_;
@@ -293,7 +323,8 @@ class AdaptiveChecker final : public Checker {
   std::priority_queue<Element> queue_;
   std::vector<std::size_t> open_;  // unresolved elements per segment
   Config splitConfig_;
-  std::vector<std::vector<double>> pairMotionBounds_;    // [segment][pair] l_i + l_j of the whole segment
+  /// [segment][link] l_i and [segment][self pair] l_i + l_j over the whole segment (Robot::motionBounds).
+  std::vector<std::vector<double>> linkMotionBounds_, selfMotionBounds_;
   std::vector<std::vector<double>> accelerationBounds_;  // [segment][link], when the robot has speed bounds
   std::span<const Config> path_;                         // the path being checked
   std::unordered_map<std::string, std::uint32_t> samplesByKey_;

@@ -168,6 +168,64 @@ void Scene::obstaclesOverlapping(const Eigen::AlignedBox3d& box, std::vector<int
   }
 }
 
+namespace {
+/// The bits of the chain's boxes that `box` overlaps.
+std::uint64_t overlappedBoxes(const Eigen::AlignedBox3d& box, std::span<const Eigen::AlignedBox3d> chain) {
+  std::uint64_t bits = 0;
+  for (std::size_t k = 0; k < chain.size(); ++k)
+    if (box.intersects(chain[k])) bits |= std::uint64_t{1} << k;
+  return bits;
+}
+
+bool overlapsAny(const fcl::AABBd& node, std::span<const Eigen::AlignedBox3d> chain) {
+  return std::any_of(chain.begin(), chain.end(), [&](const Eigen::AlignedBox3d& box) {
+    return (node.min_.array() <= box.max().array()).all() && (box.min().array() <= node.max_.array()).all();
+  });
+}
+}  // namespace
+
+void Scene::obstaclesOverlappingChain(std::span<const Eigen::AlignedBox3d> boxes, std::vector<ChainOverlap>& out,
+                                      std::uint64_t& visited) const {
+  out.clear();
+  if (boxes.size() > kMaxChainBoxes)
+    throw std::invalid_argument(fmt::format("a chain of {} boxes (at most {})", boxes.size(), kMaxChainBoxes));
+  Eigen::AlignedBox3d around;
+  for (const auto& box : boxes) around.extend(box);
+  if (around.isEmpty()) return;
+  if (broadPhaseKind_ != BroadPhase::AabbTree) {
+    std::vector<int> candidates;
+    obstaclesOverlapping(around, candidates, visited);
+    for (const int i : candidates)
+      if (const std::uint64_t bits = overlappedBoxes(boxes_[static_cast<std::size_t>(i)], boxes); bits != 0)
+        out.push_back({i, bits});
+    return;
+  }
+  // The tree's nodes hold FCL's boxes of the objects (loose around a mesh):
+  // a node that overlaps none of the chain's boxes holds no obstacle that
+  // does; at a leaf the obstacle's own box decides. A stack, not recursion:
+  // the tree's depth is not bounded by balance.
+  using Node = fcl::detail::NodeBase<fcl::AABBd>;
+  std::vector<const Node*> stack;
+  if (const Node* root = broadphase_.getTree().getRoot()) stack.push_back(root);
+  while (!stack.empty()) {
+    const Node* node = stack.back();
+    stack.pop_back();
+    ++visited;
+    if (!overlapsAny(node->bv, boxes)) continue;
+    if (node->isLeaf()) {
+      const auto* object = static_cast<const fcl::CollisionObjectd*>(node->data);
+      const auto i = static_cast<int>(reinterpret_cast<std::intptr_t>(object->getUserData()));
+      if (const std::uint64_t bits = overlappedBoxes(boxes_[static_cast<std::size_t>(i)], boxes); bits != 0)
+        out.push_back({i, bits});
+    } else {
+      stack.push_back(node->children[0]);
+      stack.push_back(node->children[1]);
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const ChainOverlap& a, const ChainOverlap& b) { return a.obstacle < b.obstacle; });
+}
+
 std::size_t Scene::triangleCount() const {
   std::size_t n = 0;
   for (const auto& o : obstacles_) n += o.mesh.triangles.size();

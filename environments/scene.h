@@ -7,6 +7,7 @@
 #include "environments/spatial_hash.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_set>
 
@@ -86,6 +87,22 @@ class Scene {
   /// boxes and cells it visited (hash, none) or the candidates the FCL
   /// manager called back with. Read-only: queries may run concurrently.
   void obstaclesOverlapping(const Eigen::AlignedBox3d& box, std::vector<int>& out, std::uint64_t& visited) const;
+  /// An obstacle whose box overlaps some of a chain of query boxes: bit k of
+  /// `boxes` is set when it overlaps box k.
+  struct ChainOverlap {
+    int obstacle;
+    std::uint64_t boxes;
+  };
+  /// The obstacles whose boxes overlap at least one of `boxes` (at most
+  /// kMaxChainBoxes), ascending, with the boxes each overlaps. A chain of
+  /// small boxes along a motion holds far fewer obstacles than the one box
+  /// around it. The AABB tree prunes every node that overlaps none of them
+  /// and counts the nodes it visits into `visited`; the other broad phases
+  /// answer the box around the chain (as obstaclesOverlapping) and the
+  /// chain's boxes decide. Read-only: queries may run concurrently.
+  void obstaclesOverlappingChain(std::span<const Eigen::AlignedBox3d> boxes, std::vector<ChainOverlap>& out,
+                                 std::uint64_t& visited) const;
+  static constexpr std::size_t kMaxChainBoxes = 64;
 
  private:
   void add(Obstacle obstacle, std::shared_ptr<fcl::CollisionGeometryd> geometry);
