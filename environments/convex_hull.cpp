@@ -181,6 +181,44 @@ std::vector<Mesh> partVertices(const Mesh& mesh, std::size_t most) {
 }
 }  // namespace
 
+/// Orders many pieces by median splits of their centres along the widest
+/// axis, at multiples of kPieceGroup, so that every run of kPieceGroup lies
+/// close together, and groups the runs (ConvexCover::groups).
+void groupPieces(ConvexCover& cover) {
+  auto& pieces = cover.pieces;
+  if (pieces.size() <= kPieceGroup) return;
+  // A stack of ranges, not recursion: the part count comes from the input.
+  std::vector<std::pair<std::size_t, std::size_t>> ranges{{0, pieces.size()}};
+  while (!ranges.empty()) {
+    const auto [begin, end] = ranges.back();
+    ranges.pop_back();
+    if (end - begin <= kPieceGroup) continue;
+    Eigen::AlignedBox3d box;
+    for (std::size_t i = begin; i < end; ++i) box.extend(pieces[i]->center);
+    Eigen::Index axis = 0;
+    box.sizes().maxCoeff(&axis);
+    const std::size_t half = (end - begin) / 2;
+    const std::size_t middle = begin + (half + kPieceGroup - 1) / kPieceGroup * kPieceGroup;
+    const auto base = pieces.begin();
+    std::nth_element(base + static_cast<std::ptrdiff_t>(begin), base + static_cast<std::ptrdiff_t>(middle),
+                     base + static_cast<std::ptrdiff_t>(end),
+                     [axis](const auto& a, const auto& b) { return a->center[axis] < b->center[axis]; });
+    ranges.emplace_back(begin, middle);
+    ranges.emplace_back(middle, end);
+  }
+  for (std::size_t first = 0; first < pieces.size(); first += kPieceGroup) {
+    const std::size_t count = std::min(kPieceGroup, pieces.size() - first);
+    Eigen::AlignedBox3d box;
+    for (std::size_t i = first; i < first + count; ++i) box.extend(pieces[i]->center);
+    const Eigen::Vector3d center = box.center();
+    double radius = 0.0;
+    for (std::size_t i = first; i < first + count; ++i)
+      radius = std::max(radius, (pieces[i]->center - center).norm() + pieces[i]->bounding_radius);
+    // A rounding margin, as the pieces' own radii keep: the sphere must contain theirs.
+    cover.groups.push_back({first, count, center, radius * (1.0 + 1e-12) + 1e-12 * center.norm()});
+  }
+}
+
 ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh) {
   ConvexCover cover;
   auto root = convexHullOf(mesh);
@@ -192,7 +230,7 @@ ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh) {
     // subtrees of its BVH would mix parts, and their hulls would span the
     // free space between them, where the robot moves.
     std::vector<std::shared_ptr<const ConvexHull>> hulls;
-    for (const Mesh& part : partVertices(mesh, kMaxConvexPieces)) {
+    for (const Mesh& part : partVertices(mesh, kMaxConvexParts)) {
       auto hull = convexHullOf(part);
       if (!hull || !hull->nearlyConvex()) {
         hulls.clear();
@@ -202,6 +240,7 @@ ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh) {
     }
     if (hulls.size() >= 2) {
       cover.pieces = std::move(hulls);
+      groupPieces(cover);
       return cover;
     }
   }

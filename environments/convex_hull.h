@@ -70,9 +70,25 @@ struct ConvexCover {
   /// tried first (one GJK) before the pieces are (one per pair of pieces).
   std::shared_ptr<const ConvexHull> hull;
   std::vector<std::shared_ptr<const ConvexHull>> pieces;
+  /// Runs of at most kPieceGroup consecutive pieces lying close together (a
+  /// cover of many parts is ordered by median splits of the pieces'
+  /// centres), each with a sphere around its pieces' bounding spheres: a
+  /// query farther than its threshold from a group's sphere skips the
+  /// group's pieces. Empty when there are at most kPieceGroup pieces.
+  struct Group {
+    std::size_t first, count;
+    Eigen::Vector3d center;
+    double radius;
+  };
+  std::vector<Group> groups;
   bool empty() const { return pieces.empty(); }
 };
 inline constexpr std::size_t kMaxConvexPieces = 16;
+/// Most parts a mesh of separate parts may have for the parts' hulls to
+/// cover it (the walls and furniture of a house: hundreds); beyond that its
+/// BVH's subtrees do.
+inline constexpr std::size_t kMaxConvexParts = 1024;
+inline constexpr std::size_t kPieceGroup = 16;
 ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh);
 
 }  // namespace prmkit

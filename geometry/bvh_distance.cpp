@@ -57,6 +57,31 @@ void BvhDistance::enclosingSpheres(const std::vector<Link>& links, const std::ve
 
 namespace {
 bool usable(const ConvexCover* cover) { return cover && !cover->empty(); }
+
+/// Calls visit(piece) on each piece of the cover (placed by `pose`) whose
+/// group's sphere comes within `threshold` of the sphere (world `centre`,
+/// `radius`); a group beyond it lowers `lower` to its sphere gap instead (a
+/// lower bound for every piece in it). Returns true as soon as visit does.
+template <class Visit>
+bool visitNearPieces(const ConvexCover& cover, const Transform& pose, const Eigen::Vector3d& centre, double radius,
+                     double threshold, double& lower, CheckStats& stats, Visit&& visit) {
+  if (cover.groups.empty()) {
+    for (const auto& piece : cover.pieces)
+      if (visit(*piece)) return true;
+    return false;
+  }
+  for (const ConvexCover::Group& group : cover.groups) {
+    ++stats.bv_tests;
+    const double gap = BvhDistance::sphereGap(centre, radius, pose * group.center, group.radius);
+    if (gap >= threshold) {
+      lower = std::min(lower, gap);
+      continue;
+    }
+    for (std::size_t i = group.first; i < group.first + group.count; ++i)
+      if (visit(*cover.pieces[i])) return true;
+  }
+  return false;
+}
 }  // namespace
 
 double BvhDistance::pointBoxDistance(const Eigen::Vector3d& point, const Enclosing& box, const Transform& pose) {
@@ -221,26 +246,27 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
   double upper = std::numeric_limits<double>::infinity();
   for (const auto& pieceA : piecesA) {
     const Eigen::Vector3d centerA = a.pose * pieceA->center;
-    for (const auto& pieceB : piecesB) {
-      ++stats.bv_tests;
-      // A lower bound, so less the rounding margin every sphere gap keeps (sphereGap).
-      const double spheres =
-          sphereGap(centerA, pieceA->bounding_radius, b.pose * pieceB->center, pieceB->bounding_radius);
-      if (spheres >= threshold) {
-        lower = std::min(lower, spheres);
-        continue;
-      }
-      ++stats.gjk_queries;
-      const GjkResult pieceGjk =
-          gjkSeparation(*pieceA, a.pose, *pieceB, b.pose, Eigen::Vector3d::Zero(), 0, 0, threshold * (1.0 + 1e-9));
-      stats.gjk_iterations += static_cast<std::uint64_t>(pieceGjk.iterations);
-      if (pieceGjk.may_overlap || !(pieceGjk.distance > 0.0)) {
-        return result;  // the whole hulls' bound stands; the traversal decides
-      }
-      const double pieceLower = slabGap(*pieceA, a.pose, *pieceB, b.pose, pieceGjk.direction);
-      lower = std::min(lower, pieceLower);
-      upper = std::min(upper, pieceGjk.distance + pieceA->concavity + pieceB->concavity);
-    }
+    const bool overlap = visitNearPieces(
+        *b.cover, b.pose, centerA, pieceA->bounding_radius, threshold, lower, stats, [&](const ConvexHull& pieceB) {
+          ++stats.bv_tests;
+          // A lower bound, so less the rounding margin every sphere gap keeps (sphereGap).
+          const double spheres =
+              sphereGap(centerA, pieceA->bounding_radius, b.pose * pieceB.center, pieceB.bounding_radius);
+          if (spheres >= threshold) {
+            lower = std::min(lower, spheres);
+            return false;
+          }
+          ++stats.gjk_queries;
+          const GjkResult pieceGjk =
+              gjkSeparation(*pieceA, a.pose, pieceB, b.pose, Eigen::Vector3d::Zero(), 0, 0, threshold * (1.0 + 1e-9));
+          stats.gjk_iterations += static_cast<std::uint64_t>(pieceGjk.iterations);
+          if (pieceGjk.may_overlap || !(pieceGjk.distance > 0.0)) return true;
+          const double pieceLower = slabGap(*pieceA, a.pose, pieceB, b.pose, pieceGjk.direction);
+          lower = std::min(lower, pieceLower);
+          upper = std::min(upper, pieceGjk.distance + pieceA->concavity + pieceB.concavity);
+          return false;
+        });
+    if (overlap) return result;  // the whole hulls' bound stands; the traversal decides
   }
   // Both the whole hulls' gap and the pieces' smallest gap are lower bounds.
   result.lower = std::max(result.lower, lower);
@@ -291,22 +317,26 @@ DistanceBound BvhDistance::hullPrimitiveBound(const PlacedBody& a, const PlacedB
   if (pieces.size() == 1 || result.lower >= threshold) return result;
   double lower = std::numeric_limits<double>::infinity();
   double upper = std::numeric_limits<double>::infinity();
-  for (const auto& piece : pieces) {
-    ++stats.bv_tests;
-    const double spheres =
-        sphereGap(a.pose * piece->center, piece->bounding_radius, b.pose.translation(), primitive.boundingRadius());
-    if (spheres >= threshold) {
-      lower = std::min(lower, spheres);
-      continue;
-    }
-    ++stats.gjk_queries;
-    const GjkResult pieceGjk =
-        gjkSeparation(*piece, a.pose, primitive, b.pose, Eigen::Vector3d::Zero(), 0, threshold * (1.0 + 1e-9));
-    stats.gjk_iterations += static_cast<std::uint64_t>(pieceGjk.iterations);
-    if (pieceGjk.may_overlap || !(pieceGjk.distance > 0.0)) return result;
-    lower = std::min(lower, slabGap(*piece, a.pose, primitive, b.pose, pieceGjk.direction));
-    upper = std::min(upper, pieceGjk.distance + piece->concavity);
-  }
+  const bool overlap = visitNearPieces(
+      *a.cover, a.pose, b.pose.translation(), primitive.boundingRadius(), threshold, lower, stats,
+      [&](const ConvexHull& piece) {
+        ++stats.bv_tests;
+        const double spheres =
+            sphereGap(a.pose * piece.center, piece.bounding_radius, b.pose.translation(), primitive.boundingRadius());
+        if (spheres >= threshold) {
+          lower = std::min(lower, spheres);
+          return false;
+        }
+        ++stats.gjk_queries;
+        const GjkResult pieceGjk =
+            gjkSeparation(piece, a.pose, primitive, b.pose, Eigen::Vector3d::Zero(), 0, threshold * (1.0 + 1e-9));
+        stats.gjk_iterations += static_cast<std::uint64_t>(pieceGjk.iterations);
+        if (pieceGjk.may_overlap || !(pieceGjk.distance > 0.0)) return true;
+        lower = std::min(lower, slabGap(piece, a.pose, primitive, b.pose, pieceGjk.direction));
+        upper = std::min(upper, pieceGjk.distance + piece.concavity);
+        return false;
+      });
+  if (overlap) return result;
   result.lower = std::max(result.lower, lower);
   result.upper = std::max(upper, result.lower);
   return result;

@@ -365,8 +365,18 @@ std::vector<std::pair<std::string, Mesh>> meshKinds() {
   twoBoxes.append(cylinderMesh(0.15, 0.2), Transform(Eigen::Translation3d(0, 0, 0.35)));
   Mesh pebble = sphereMesh(1.0, 16);  // a convex mesh with many vertices: an ellipsoid
   for (auto& v : pebble.vertices) v = Vector3d(0.3 * v.x(), 0.2 * v.y(), 0.15 * v.z());
+  // Forty separate small boxes, turned at random: a cover of more pieces
+  // than a group holds, in groups (ConvexCover::groups), as a house's walls.
+  Mesh scattered;
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int k = 0; k < 40; ++k)
+    scattered.append(boxMesh({0.04 + 0.03 * (unit(rng) + 1), 0.05, 0.04 + 0.02 * (unit(rng) + 1)}),
+                     Transform(Eigen::Translation3d(0.3 * Vector3d(unit(rng), unit(rng), unit(rng))) *
+                               Eigen::Quaterniond::UnitRandom()));
   return {{"box", boxMesh({0.5, 0.3, 0.2})}, {"sphere", sphereMesh(0.25)},     {"cylinder", cylinderMesh(0.1, 0.6)},
-          {"convex mesh", pebble},           {"concave mesh", gearMesh(gear)}, {"robot link", twoBoxes}};
+          {"convex mesh", pebble},           {"concave mesh", gearMesh(gear)}, {"robot link", twoBoxes},
+          {"scattered parts", scattered}};
 }
 
 Transform randomPose(std::mt19937& rng, double extent) {
@@ -393,10 +403,25 @@ TEST_CASE("convex-hull distance bounds: never above the exact distance, warm GJK
       REQUIRE(coverA.pieces.size() == 1);
     else if (shapes[i].first == "robot link")
       REQUIRE(coverA.pieces.size() == 2);
+    else if (shapes[i].first == "scattered parts")
+      REQUIRE(coverA.pieces.size() == 40);
     else
       REQUIRE(coverA.pieces.size() > 1);
     for (const auto& piece : coverA.pieces)
-      if (shapes[i].first == "robot link") REQUIRE(piece->concavity <= 1e-9 * piece->half_extent);
+      if (shapes[i].first == "robot link" || shapes[i].first == "scattered parts")
+        REQUIRE(piece->concavity <= 1e-9 * piece->half_extent);
+    // Groups of pieces when there are more than one holds: every piece in
+    // exactly one, its bounding sphere inside the group's.
+    REQUIRE(coverA.groups.empty() == (coverA.pieces.size() <= kPieceGroup));
+    std::size_t grouped = 0;
+    for (const ConvexCover::Group& group : coverA.groups) {
+      REQUIRE(group.first == grouped);
+      REQUIRE(group.count <= kPieceGroup);
+      grouped += group.count;
+      for (std::size_t k = group.first; k < group.first + group.count; ++k)
+        REQUIRE((coverA.pieces[k]->center - group.center).norm() + coverA.pieces[k]->bounding_radius <= group.radius);
+    }
+    if (!coverA.groups.empty()) REQUIRE(grouped == coverA.pieces.size());
     BvhDistance distance;
     CheckStats stats;
     int hullAnswered = 0;
@@ -464,8 +489,16 @@ TEST_CASE("primitive distance bounds: never above the exact distance, tighter th
       for (int p = 0; p < poses; ++p) {
         const Transform poseA = randomPose(rng, 0.8), poseB = randomPose(rng, 0.8);
         const PlacedBody a{*bvh, &cover, poseA}, b{*primitiveBvh, nullptr, poseB, primitive};
+        // The references measure surfaces: a small part wholly inside the
+        // primitive is 0 from it as solids, though its surface is apart.
+        const Transform toPrimitive = poseB.inverse() * poseA;
+        const bool containsVertex = std::any_of(mesh.vertices.begin(), mesh.vertices.end(), [&](const Vector3d& v) {
+          return primitive->contains(toPrimitive * v);
+        });
         double exact = 0.0, upper = 0.0, tessellated = 0.0;  // tessellated: the enclosing mesh's distance
-        if (primitive == &sphere) {
+        if (containsVertex) {
+          // 0 between the solids.
+        } else if (primitive == &sphere) {
           double closest = std::numeric_limits<double>::infinity();
           const Vector3d centre = poseA.inverse() * poseB.translation();
           for (const auto& t : mesh.triangles)
@@ -503,7 +536,8 @@ TEST_CASE("primitive distance bounds: never above the exact distance, tighter th
           ++apart;
         } else if (primitive != &cylinder || upper == 0.0) {
           const bool deep =
-              primitive == &sphere ? exact == 0.0 : fclMeshDistance(bvh, poseA, primitiveBvh, poseB) == 0.0;
+              containsVertex ||
+              (primitive == &sphere ? exact == 0.0 : fclMeshDistance(bvh, poseA, primitiveBvh, poseB) == 0.0);
           if (deep) {
             REQUIRE(distance.primitiveOverlap(a, b, stats));
             ++touching;
