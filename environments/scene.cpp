@@ -177,10 +177,15 @@ std::uint64_t overlappedBoxes(const Eigen::AlignedBox3d& box, std::span<const Ei
   return bits;
 }
 
-bool overlapsAny(const fcl::AABBd& node, std::span<const Eigen::AlignedBox3d> chain) {
-  return std::any_of(chain.begin(), chain.end(), [&](const Eigen::AlignedBox3d& box) {
-    return (node.min_.array() <= box.max().array()).all() && (box.min().array() <= node.max_.array()).all();
-  });
+bool overlaps(const fcl::AABBd& node, const Eigen::AlignedBox3d& box) {
+  return (node.min_.array() <= box.max().array()).all() && (box.min().array() <= node.max_.array()).all();
+}
+
+/// The box around the whole chain first: most nodes are far from all of it.
+bool overlapsAny(const fcl::AABBd& node, const Eigen::AlignedBox3d& around,
+                 std::span<const Eigen::AlignedBox3d> chain) {
+  return overlaps(node, around) &&
+         std::any_of(chain.begin(), chain.end(), [&](const Eigen::AlignedBox3d& box) { return overlaps(node, box); });
 }
 }  // namespace
 
@@ -211,7 +216,7 @@ void Scene::obstaclesOverlappingChain(std::span<const Eigen::AlignedBox3d> boxes
     const Node* node = stack.back();
     stack.pop_back();
     ++visited;
-    if (!overlapsAny(node->bv, boxes)) continue;
+    if (!overlapsAny(node->bv, around, boxes)) continue;
     if (node->isLeaf()) {
       const auto* object = static_cast<const fcl::CollisionObjectd*>(node->data);
       const auto i = static_cast<int>(reinterpret_cast<std::intptr_t>(object->getUserData()));
