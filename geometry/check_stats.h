@@ -26,7 +26,7 @@ struct CheckStats {
   std::uint64_t directional_certificates =
       0;                                 // (interval, pair) elements certified by directional motion bounds (adaptive)
   std::uint64_t queue_pushes = 0;        // (segment, pair) elements put in the priority queue (adaptive, swept)
-  std::uint64_t broad_phase_visits = 0;  // boxes, cells or candidates a broad-phase query visited (adaptive, swept)
+  std::uint64_t broad_phase_visits = 0;  // boxes, cells, tree nodes or candidates a broad-phase query visited
   std::uint64_t broad_phase_pairs = 0;   // (link, obstacle) pairs a broad phase passed to the narrow phase
   std::uint64_t swept_tests = 0;         // swept convex hull tests against one convex set of a body (swept)
   std::uint64_t swept_certificates = 0;  // (interval, pair) elements certified by swept volumes (swept)
