@@ -488,10 +488,11 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
         const double reach = cellReach(s, cells, static_cast<std::size_t>(pairs_[p].link));
         const double lower = reach + certificateSlack(reach);
         for (std::uint64_t rest = pair.measured; rest != 0; rest &= rest - 1) {
-          const std::uint32_t m = cells_[s][static_cast<std::size_t>(std::countr_zero(rest))];
-          if (!samples_[m].bounds[p].known()) samples_[m].touched.push_back(p);
-          samples_[m].bounds[p] = DistanceBound{lower, std::numeric_limits<double>::infinity()};
-          measuredLowers_[s][u * cells + static_cast<std::size_t>(std::countr_zero(rest))] = lower;
+          const auto cell = static_cast<std::size_t>(std::countr_zero(rest));
+          Sample& sample = samples_[cells_[s][cell]];
+          if (!sample.bounds[p].known()) sample.touched.push_back(p);
+          sample.bounds[p] = DistanceBound{lower, std::numeric_limits<double>::infinity()};
+          measuredLowers_[s][u * cells + cell] = lower;
         }
       }
       pair.uncovered = uncoveredStretches(s, pair, measuredLowers_[s].data() + u * cells, unitBound);

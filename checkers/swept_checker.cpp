@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace prmkit {
 
@@ -97,28 +98,22 @@ SweptChecker::Swept SweptChecker::sweptAgainstObstacle(std::size_t link, const T
     }
     // The obstacle's groups of pieces first (ConvexCover::groups): a group
     // whose sphere the piece's swept sphere clears holds no piece it meets.
-    const auto& others = obstacle.cover.pieces;
-    const auto& groups = obstacle.cover.groups;
-    for (std::size_t g = 0; g < std::max<std::size_t>(groups.size(), 1); ++g) {
-      std::size_t first = 0, count = others.size();
-      if (!groups.empty()) {
-        ++stats_.bv_tests;
-        const ConvexCover::Group& group = groups[g];
-        const double spheres = capsuleSphereGap(from * piece->center, to * piece->center, piece->bounding_radius,
-                                                obstacle.pose * group.center, group.radius);
-        if (classify(spheres, growth).clearance == Clearance::Apart) continue;
-        first = group.first;
-        count = group.count;
-      }
-      for (std::size_t i = first; i < first + count; ++i) {
-        const ConvexHull& other = *others[i];
-        ++stats_.bv_tests;
-        const double spheres = capsuleSphereGap(from * piece->center, to * piece->center, piece->bounding_radius,
-                                                obstacle.pose * other.center, other.bounding_radius);
-        if (classify(spheres, growth).clearance == Clearance::Apart) continue;
-        if (const Swept result = against(*piece, &other, nullptr); result.clearance != Clearance::Apart) return result;
-      }
-    }
+    const auto clears = [&](const Eigen::Vector3d& centre, double radius) {
+      ++stats_.bv_tests;
+      const double spheres =
+          capsuleSphereGap(from * piece->center, to * piece->center, piece->bounding_radius, centre, radius);
+      return classify(spheres, growth).clearance == Clearance::Apart;
+    };
+    std::optional<Swept> met;
+    visitGroupedPieces(
+        obstacle.cover,
+        [&](const ConvexCover::Group& group) { return !clears(obstacle.pose * group.center, group.radius); },
+        [&](const ConvexHull& other) {
+          if (clears(obstacle.pose * other.center, other.bounding_radius)) return false;
+          if (const Swept result = against(*piece, &other, nullptr); result.clearance != Clearance::Apart) met = result;
+          return met.has_value();
+        });
+    if (met) return *met;
   }
   return whole;  // every piece cleared: Apart, with the whole hulls' gap
 }

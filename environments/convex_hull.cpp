@@ -179,7 +179,6 @@ std::vector<Mesh> partVertices(const Mesh& mesh, std::size_t most) {
   }
   return result;
 }
-}  // namespace
 
 /// Orders many pieces by median splits of their centres along the widest
 /// axis, at multiples of kPieceGroup, so that every run of kPieceGroup lies
@@ -218,6 +217,7 @@ void groupPieces(ConvexCover& cover) {
     cover.groups.push_back({first, count, center, radius * (1.0 + 1e-12) + 1e-12 * center.norm()});
   }
 }
+}  // namespace
 
 ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh) {
   ConvexCover cover;

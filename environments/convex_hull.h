@@ -89,6 +89,24 @@ inline constexpr std::size_t kMaxConvexPieces = 16;
 /// BVH's subtrees do.
 inline constexpr std::size_t kMaxConvexParts = 1024;
 inline constexpr std::size_t kPieceGroup = 16;
+
+/// Calls visit(piece) on the pieces of every group for which near(group)
+/// holds, in order (on every piece when the cover has no groups); returns
+/// true as soon as visit does.
+template <class Near, class Visit>
+bool visitGroupedPieces(const ConvexCover& cover, Near&& near, Visit&& visit) {
+  if (cover.groups.empty()) {
+    for (const auto& piece : cover.pieces)
+      if (visit(*piece)) return true;
+    return false;
+  }
+  for (const ConvexCover::Group& group : cover.groups) {
+    if (!near(group)) continue;
+    for (std::size_t i = group.first; i < group.first + group.count; ++i)
+      if (visit(*cover.pieces[i])) return true;
+  }
+  return false;
+}
 ConvexCover convexCoverOf(const Mesh& mesh, const BvhModel& bvh);
 
 }  // namespace prmkit

@@ -65,22 +65,14 @@ bool usable(const ConvexCover* cover) { return cover && !cover->empty(); }
 template <class Visit>
 bool visitNearPieces(const ConvexCover& cover, const Transform& pose, const Eigen::Vector3d& centre, double radius,
                      double threshold, double& lower, CheckStats& stats, Visit&& visit) {
-  if (cover.groups.empty()) {
-    for (const auto& piece : cover.pieces)
-      if (visit(*piece)) return true;
-    return false;
-  }
-  for (const ConvexCover::Group& group : cover.groups) {
+  const auto near = [&](const ConvexCover::Group& group) {
     ++stats.bv_tests;
     const double gap = BvhDistance::sphereGap(centre, radius, pose * group.center, group.radius);
-    if (gap >= threshold) {
-      lower = std::min(lower, gap);
-      continue;
-    }
-    for (std::size_t i = group.first; i < group.first + group.count; ++i)
-      if (visit(*cover.pieces[i])) return true;
-  }
-  return false;
+    if (gap < threshold) return true;
+    lower = std::min(lower, gap);
+    return false;
+  };
+  return visitGroupedPieces(cover, near, visit);
 }
 }  // namespace
 
