@@ -12,6 +12,9 @@
 namespace prmkit {
 
 const BvhDistance::ModelInfo& BvhDistance::modelInfo(const BvhModel& model) {
+  // Fibonacci hashing: the address's bits mixed into the top ones.
+  auto& recent = recent_[(reinterpret_cast<std::uintptr_t>(&model) * 0x9E3779B97F4A7C15ull) >> 60];
+  if (recent.first == &model) return *recent.second;
   auto [entry, inserted] = models_.try_emplace(&model);
   if (inserted) {
     ModelInfo& info = entry->second;
@@ -38,6 +41,7 @@ const BvhDistance::ModelInfo& BvhDistance::modelInfo(const BvhModel& model) {
     enclosing.box_center = local.center();
     enclosing.box_half_extents = 0.5 * local.sizes();
   }
+  recent = {&model, &entry->second};
   return entry->second;
 }
 
@@ -107,8 +111,11 @@ double coherentEstimate(const ConvexHull& a, const Transform& poseA, const Conve
 }  // namespace
 
 double BvhDistance::enclosingBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats) {
-  const ModelInfo& infoA = modelInfo(a.bvh);
-  const ModelInfo& infoB = modelInfo(b.bvh);
+  return enclosingBound(modelInfo(a.bvh), a, modelInfo(b.bvh), b, threshold, stats);
+}
+
+double BvhDistance::enclosingBound(const ModelInfo& infoA, const PlacedBody& a, const ModelInfo& infoB,
+                                   const PlacedBody& b, double threshold, CheckStats& stats) {
   // Enclosing spheres first: far pairs end here without a frame change.
   ++stats.bv_tests;
   const Enclosing& enclosingA = infoA.enclosing;
@@ -128,8 +135,10 @@ bool BvhDistance::provenApart(const PlacedBody& a, const PlacedBody& b, CheckSta
   // Any proven positive gap settles the pair. GJK is asked for a gap well
   // above the slab gap's rounding margin (relative to the bodies' size), so
   // that a search that stops early still leaves a gap the proof keeps.
-  const double wanted = 1e-9 * (enclosing(a.bvh).radius + enclosing(b.bvh).radius);
-  bool apart = enclosingBound(a, b, wanted, stats) > 0.0;
+  const ModelInfo& infoA = modelInfo(a.bvh);
+  const ModelInfo& infoB = modelInfo(b.bvh);
+  const double wanted = 1e-9 * (infoA.enclosing.radius + infoB.enclosing.radius);
+  bool apart = enclosingBound(infoA, a, infoB, b, wanted, stats) > 0.0;
   if (!apart && usable(a.cover) && b.primitive)
     apart = hullPrimitiveBound(a, b, wanted, stats, nullptr).lower > 0.0;
   else if (!apart && usable(a.cover) && usable(b.cover))

@@ -20,6 +20,7 @@
 #include "environments/scene.h"
 #include "robots/robot.h"
 
+#include <array>
 #include <limits>
 #include <unordered_map>
 #include <vector>
@@ -84,6 +85,11 @@ inline PlacedBody placedObstacle(const Obstacle& obstacle) {
 
 class BvhDistance {
  public:
+  BvhDistance() = default;
+  /// A copy learns the models again (the recent lookups point into the original's table).
+  BvhDistance(const BvhDistance&) {}
+  BvhDistance& operator=(const BvhDistance&) = delete;
+
   /// Lower bound on the distance between two placed bodies, by a cascade
   /// that stops at the first step whose answer clears `threshold` or is
   /// pinned to within (1 + relativeError):
@@ -189,6 +195,8 @@ class BvhDistance {
   /// The enclosing spheres' bound, raised by each sphere against the other
   /// body's enclosing box when it is below `threshold` (step 1).
   double enclosingBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats);
+  double enclosingBound(const ModelInfo& infoA, const PlacedBody& a, const ModelInfo& infoB, const PlacedBody& b,
+                        double threshold, CheckStats& stats);
   /// The BVH traversal (step 3).
   DistanceBound traverse(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
                          CheckStats& stats, const DistanceBound* hint);
@@ -203,6 +211,12 @@ class BvhDistance {
 
   std::vector<NodePair> heap_;  // reused between queries to avoid allocations
   std::unordered_map<const BvhModel*, ModelInfo> models_;
+  /// The last models looked up, a slot per few bits of their address: a
+  /// static check asks for two models' information several times per pair
+  /// (a fifth of a Panda static check went into the map's hashing).
+  /// Entries point into models_, whose elements never move.
+  static constexpr std::size_t kRecentModels = 16;  // the index takes an address's top 4 bits after mixing
+  std::array<std::pair<const BvhModel*, const ModelInfo*>, kRecentModels> recent_{};
 };
 
 }  // namespace prmkit

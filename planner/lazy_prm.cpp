@@ -38,7 +38,8 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
 
 std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Roadmap& roadmap, PlanResult& result,
                                                           SearchState& state) {
-  connectUnchecked(1, roadmap, state);
+  state.eager = own_.eager_edges == LazyPrmSettings::EagerEdges::Always;
+  connectBatch({1}, checker, roadmap, result, state);
   while (true) {
     std::optional<std::vector<Vertex>> path;
     if (!state.components.proven() || state.components.connected(0, 1)) {
@@ -65,11 +66,8 @@ std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Road
   }
 }
 
-void LazyPrm::connectUnchecked(Vertex v, Roadmap& roadmap, SearchState& state) const {
-  connectBatch({v}, roadmap, state);
-}
-
-void LazyPrm::connectBatch(const std::vector<Vertex>& added, Roadmap& roadmap, SearchState& state) const {
+void LazyPrm::connectBatch(const std::vector<Vertex>& added, Checker& checker, Roadmap& roadmap, PlanResult& result,
+                           SearchState& state) const {
   // Every new vertex's neighbours among all vertices, the batch's included:
   // the queries are independent, so they run on every thread, and the edges
   // join in the order of `added` whatever the thread count.
@@ -90,10 +88,45 @@ void LazyPrm::connectBatch(const std::vector<Vertex>& added, Roadmap& roadmap, S
   for (std::size_t i = 0; i < added.size(); ++i) {
     for (const auto& [n, length] : neighbours[i]) {
       if (boost::edge(n, added[i], roadmap.graph()).second) continue;  // found from both ends
-      roadmap.addEdge(n, added[i], EdgeState::Unchecked, length);
+      EdgeState edgeState = EdgeState::Unchecked;
+      if (state.eager) {
+        ++result.planner_stats.eager_edges;
+        ++result.planner_stats.edges_attempted;
+        const EdgeResult edge = checker.checkEdge(roadmap.config(n), roadmap.config(added[i]));
+        const auto accepted = acceptEdge(edge, result);
+        if (!accepted) {
+          ++result.planner_stats.edges_colliding;
+          continue;
+        }
+        edgeState = *accepted;
+      } else {
+        ++state.lazy_edges_added;
+      }
+      roadmap.addEdge(n, added[i], edgeState, length);
       state.components.join(n, added[i]);
     }
   }
+}
+
+void LazyPrm::checkUncheckedEdges(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state) {
+  std::vector<Edge> unchecked;
+  for (const Edge e : boost::make_iterator_range(boost::edges(roadmap.graph())))
+    if (roadmap.graph()[e].state == EdgeState::Unchecked) unchecked.push_back(e);
+  bool removed = false;
+  for (const Edge e : unchecked) {
+    ++result.planner_stats.eager_edges;
+    ++result.planner_stats.edges_attempted;
+    const Vertex a = boost::source(e, roadmap.graph()), b = boost::target(e, roadmap.graph());
+    const EdgeResult edge = checker.checkEdge(roadmap.config(a), roadmap.config(b));
+    if (const auto accepted = acceptEdge(edge, result)) {
+      roadmap.graph()[e].state = *accepted;
+      continue;
+    }
+    ++result.planner_stats.edges_colliding;
+    roadmap.removeEdge(e);
+    removed = true;
+  }
+  if (removed) state.components.markUnproven();
 }
 
 bool LazyPrm::checkPathEdges(Checker& checker, Roadmap& roadmap, const std::vector<Vertex>& path, PlanResult& result,
@@ -137,6 +170,7 @@ bool LazyPrm::checkPathEdges(Checker& checker, Roadmap& roadmap, const std::vect
           continue;
         }
         ++result.planner_stats.edges_colliding;
+        ++state.lazy_edges_removed;
         recordCollidingEdge(checker.robot(), run[s], run[s + 1], *checked.segments[s], result);
         const double length = roadmap.graph()[e].length;
         state.enhancement_seeds.emplace_back(boost::source(e, roadmap.graph()), length);
@@ -223,7 +257,20 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
     added.push_back(roadmap.addVertex(*(*drawn)[s].q, (*drawn)[s].source));
     state.components.addVertex();
   }
-  connectBatch(added, roadmap, state);
+  // Lazy evaluation pays when it leaves most edges unchecked; once the
+  // edges it removes again, one search repair each, are many and a large
+  // share of those it adds, checking new edges as they are made is cheaper
+  // (Lazy Receding Horizon A*, Mandalika, Salzman & Srinivasa 2018, spans
+  // the same range from lazy to eager evaluation). Counts decide, not
+  // clocks, so the roadmap does not depend on the machine's load.
+  if (own_.eager_edges == LazyPrmSettings::EagerEdges::Auto && !state.eager &&
+      state.lazy_edges_removed >= kEagerMinRemoved &&
+      static_cast<double>(state.lazy_edges_removed) >=
+          kEagerRemovedShare * static_cast<double>(state.lazy_edges_added)) {
+    state.eager = true;
+    checkUncheckedEdges(checker, roadmap, result, state);
+  }
+  connectBatch(added, checker, roadmap, result, state);
   result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - added.size();
   return true;
 }

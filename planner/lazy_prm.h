@@ -13,6 +13,12 @@ inline constexpr std::size_t kMaxBatch = 10'000'000;
 /// Mixed into the seed for the component join's random stream.
 inline constexpr std::uint32_t kJoinStream = 0x9e3779b9u;
 
+/// eager_edges auto: lazily added edges found colliding, at least this many
+/// and this share of all the edges added lazily, switch the later batches to
+/// eager checks.
+inline constexpr std::uint64_t kEagerMinRemoved = 100;
+inline constexpr double kEagerRemovedShare = 0.2;
+
 /// lazy_prm's own settings (`planner.lazy_prm`).
 struct LazyPrmSettings {
   static constexpr std::string_view kSection = "lazy_prm";
@@ -35,6 +41,14 @@ struct LazyPrmSettings {
   /// the bug traps and slowed the alpha puzzles: docs/results.md).
   std::size_t join = 0;
   double join_range = 0.05;  // longest move of a join, as a fraction of the maximum extent
+  /// Whether a batch's new edges are checked as they are made, as prm does,
+  /// instead of lazily: never, always, or auto, from the batch after the
+  /// one where lazy evaluation stopped paying: at least kEagerMinRemoved
+  /// edges came out again, each after its own search repair, and they are
+  /// at least kEagerRemovedShare of the edges added lazily (a maze, where
+  /// every path the search proposes crosses a wall: docs/design.md).
+  enum class EagerEdges { Auto, Never, Always };
+  EagerEdges eager_edges = EagerEdges::Auto;
 
   template <class Fields>
   void fields(Fields& f) {
@@ -46,6 +60,9 @@ struct LazyPrmSettings {
                         Choice<PathCheck>{"whole_path", PathCheck::WholePath}});
     f.integer("join", join, {.min = 0.0, .max = kMaxBatch, .unit = "iterations per batch"});
     f.number("join_range", join_range, {.min = 0.0, .max = 1.0, .min_exclusive = true});
+    f.choice("eager_edges", eager_edges,
+             std::array{Choice<EagerEdges>{"auto", EagerEdges::Auto}, Choice<EagerEdges>{"never", EagerEdges::Never},
+                        Choice<EagerEdges>{"always", EagerEdges::Always}});
   }
 };
 
@@ -81,17 +98,24 @@ class LazyPrm final : public Planner {
     bool shifting = false;                // the mix is kShiftingMix
     CheckerPool* pool = nullptr;          // the search's threads
     std::optional<BatchSampler> sampler;  // on every thread of the pool
+    /// New edges are checked as they are made (own_.eager_edges).
+    bool eager = false;
+    std::uint64_t lazy_edges_added = 0;    // edges added unchecked
+    std::uint64_t lazy_edges_removed = 0;  // of those, found colliding by path checks
   };
 
   std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;
   /// Searches, checks paths and grows the roadmap until a path stands or a limit is hit.
   std::optional<std::vector<Vertex>> searchGrowing(Checker& checker, Roadmap& roadmap, PlanResult& result,
                                                    SearchState& state);
-  /// Unchecked edges from v to its neighbours it has no edge to yet.
-  void connectUnchecked(Vertex v, Roadmap& roadmap, SearchState& state) const;
-  /// The same for each of `added`, their neighbours found on every thread
-  /// among all the roadmap's vertices, the edges added in order.
-  void connectBatch(const std::vector<Vertex>& added, Roadmap& roadmap, SearchState& state) const;
+  /// Edges from each of `added` to its neighbours it has no edge to yet,
+  /// the neighbours found on every thread among all the roadmap's vertices,
+  /// the edges added in order: unchecked, or, when state.eager, checked on
+  /// this thread's checker in that order and added only when usable.
+  void connectBatch(const std::vector<Vertex>& added, Checker& checker, Roadmap& roadmap, PlanResult& result,
+                    SearchState& state) const;
+  /// Checks every unchecked edge (on switching to eager checks), deleting the colliding ones.
+  void checkUncheckedEdges(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
   /// Checks the path's unchecked edges (settings' path_check), deleting the
   /// colliding ones; true when one collided.
   bool checkPathEdges(Checker& checker, Roadmap& roadmap, const std::vector<Vertex>& path, PlanResult& result,

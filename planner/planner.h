@@ -109,6 +109,7 @@ struct PlannerStats {
   std::uint64_t enhancement_nodes = 0;      // lazy_prm: valid nodes added near colliding edges
   std::uint64_t expansion_nodes = 0;        // prm: valid nodes added by random-bounce expansion
   std::uint64_t join_nodes = 0;             // lazy_prm: valid nodes added by RRT-Connect between components
+  std::uint64_t eager_edges = 0;            // lazy_prm: edges checked as they were made (eager_edges), not lazily
 
   /// Visits every field as (name, member pointer): the one list of counters, all counts.
   template <class Visitor>
@@ -127,6 +128,7 @@ struct PlannerStats {
     visit(std::string_view("enhancement_nodes"), &PlannerStats::enhancement_nodes);
     visit(std::string_view("expansion_nodes"), &PlannerStats::expansion_nodes);
     visit(std::string_view("join_nodes"), &PlannerStats::join_nodes);
+    visit(std::string_view("eager_edges"), &PlannerStats::eager_edges);
   }
 };
 

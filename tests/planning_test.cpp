@@ -329,6 +329,34 @@ TEST_CASE(
   REQUIRE(after.vertex_bytes > before.vertex_bytes);
 }
 
+TEST_CASE("lazy PRM turns to eager edge checks where lazy evaluation stops paying, and only there", "[planning]") {
+  // The large maze: almost every path the search proposes crosses a wall, so
+  // the edges removed again soon pass a fifth of those added; from then on
+  // new edges are checked as they are made and the old ones at once.
+  auto run = [](const std::string& name, const std::string& eager) {
+    Problem problem = test::loadForPlanning(name, {"planner.type=lazy_prm", "seed=1", "planner.eager_edges=" + eager});
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    REQUIRE(result.solved);
+    REQUIRE(verifyPath(problem, result.path, defaultVerifyEps(problem)).valid);
+    for (const auto& edge : result.roadmap_edge_list) REQUIRE(std::get<2>(edge) != EdgeState::Colliding);
+    return result;
+  };
+  const PlanResult lazy = run("maze2d_large", "never"), automatic = run("maze2d_large", "auto");
+  REQUIRE(lazy.planner_stats.eager_edges == 0);
+  REQUIRE(automatic.planner_stats.eager_edges > 0);
+  // No unchecked edge is left once it turned eager.
+  for (const auto& edge : automatic.roadmap_edge_list) REQUIRE(std::get<2>(edge) != EdgeState::Unchecked);
+  // Each colliding edge a path check finds costs a search; eager checks do not.
+  REQUIRE(2 * automatic.planner_stats.graph_searches < lazy.planner_stats.graph_searches);
+  // Where lazy evaluation pays (the arm among shelves: a few searches, most edges never checked), it stays lazy.
+  const PlanResult arm = run("arm6_shelf", "auto");
+  REQUIRE(arm.planner_stats.eager_edges == 0);
+  std::size_t unchecked = 0;
+  for (const auto& edge : arm.roadmap_edge_list) unchecked += std::get<2>(edge) == EdgeState::Unchecked;
+  REQUIRE(unchecked > arm.roadmap_edge_list.size() / 2);
+}
+
 TEST_CASE("lazy PRM: batches grow with the roadmap, so a long run does few searches", "[planning]") {
   // A rod 0.22 m square in section cannot leave the trap through its 0.2 m
   // exit: every batch ends with a search that finds no path. With batches
@@ -383,6 +411,8 @@ TEST_CASE("prm and lazy_prm: the path, roadmap and counters do not depend on the
       // The test folder's planner, with the test folder's sampler in its mix.
       {"sequential_prm", "maze2d", {"planner.sampler=uniform:0.5,near_pair:0.5"}},
       {"lazy_prm", "maze2d", {"planner.sampler=uniform:0.4,bridge:0.3,gaussian:0.3", "planner.batch=20"}},
+      // Every batch's edges checked as they are made, in order on the caller's thread.
+      {"lazy_prm", "maze2d", {"planner.eager_edges=always", "planner.batch=20"}},
       {"lazy_prm",
        "bug_trap3d",
        {"planner.sampler=uniform", "limits.samples=3000", "robot.geometry.box=[0.7, 0.22, 0.22]"},
