@@ -13,6 +13,7 @@
 // The fastest of three rounds counts (these machines are noisy).
 #include "environments/spatial_hash.h"
 #include "io/problem.h"
+#include "bench/fastest_of.h"
 
 #include <fcl/broadphase/broadphase_SaP.h>
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
@@ -32,15 +33,7 @@ using namespace prmkit;
 
 namespace {
 
-double seconds(const std::function<void()>& work) {
-  double best = std::numeric_limits<double>::infinity();
-  for (int round = 0; round < 3; ++round) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
+double seconds(const std::function<void()>& work) { return bench::fastestOf(3, work); }
 
 std::unique_ptr<fcl::CollisionObjectd> boxObject(const Eigen::AlignedBox3d& box) {
   auto object = std::make_unique<fcl::CollisionObjectd>(std::make_shared<fcl::Boxd>(box.sizes().cwiseMax(1e-12)),

@@ -14,6 +14,7 @@
 // solid inside another, and its shape tests have absolute tolerances.
 #include "geometry/collision_queries.h"
 #include "io/problem.h"
+#include "bench/fastest_of.h"
 
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
 #include <fcl/geometry/shape/box.h>
@@ -34,15 +35,7 @@ using namespace prmkit;
 
 namespace {
 
-double seconds(const std::function<void()>& work) {
-  double best = std::numeric_limits<double>::infinity();
-  for (int round = 0; round < 3; ++round) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
+double seconds(const std::function<void()>& work) { return bench::fastestOf(3, work); }
 
 std::shared_ptr<fcl::CollisionGeometryd> fclGeometry(const Obstacle& obstacle) {
   if (const Primitive* p = obstacle.checkedPrimitive()) {
