@@ -58,6 +58,8 @@ std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Road
     if (!checkPathEdges(checker, roadmap, *path, result, state)) {
       if (confirmTentative(*path, roadmap, result)) return path;
       state.components.markUnproven();  // a tentative edge failed and was removed: search again
+    } else {
+      turnEagerIfLazinessStopsPaying(checker, roadmap, result, state);
     }
     if (outOfTime()) {
       result.status = PlanStatus::TimeLimit;
@@ -106,6 +108,22 @@ void LazyPrm::connectBatch(const std::vector<Vertex>& added, Checker& checker, R
       state.components.join(n, added[i]);
     }
   }
+}
+
+void LazyPrm::turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap, PlanResult& result,
+                                             SearchState& state) {
+  // Lazy evaluation pays when it leaves most edges unchecked; once the
+  // edges it removes again, one search repair each, are many and a large
+  // share of those it adds, checking edges as they are made is cheaper
+  // (Lazy Receding Horizon A*, Mandalika, Salzman & Srinivasa 2018, spans
+  // the same range from lazy to eager evaluation). Counts decide, not
+  // clocks, so the roadmap does not depend on the machine's load.
+  if (own_.eager_edges != LazyPrmSettings::EagerEdges::Auto || state.eager ||
+      state.lazy_edges_removed < kEagerMinRemoved ||
+      static_cast<double>(state.lazy_edges_removed) < kEagerRemovedShare * static_cast<double>(state.lazy_edges_added))
+    return;
+  state.eager = true;
+  checkUncheckedEdges(checker, roadmap, result, state);
 }
 
 void LazyPrm::checkUncheckedEdges(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state) {
@@ -257,19 +275,7 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
     added.push_back(roadmap.addVertex(*(*drawn)[s].q, (*drawn)[s].source));
     state.components.addVertex();
   }
-  // Lazy evaluation pays when it leaves most edges unchecked; once the
-  // edges it removes again, one search repair each, are many and a large
-  // share of those it adds, checking new edges as they are made is cheaper
-  // (Lazy Receding Horizon A*, Mandalika, Salzman & Srinivasa 2018, spans
-  // the same range from lazy to eager evaluation). Counts decide, not
-  // clocks, so the roadmap does not depend on the machine's load.
-  if (own_.eager_edges == LazyPrmSettings::EagerEdges::Auto && !state.eager &&
-      state.lazy_edges_removed >= kEagerMinRemoved &&
-      static_cast<double>(state.lazy_edges_removed) >=
-          kEagerRemovedShare * static_cast<double>(state.lazy_edges_added)) {
-    state.eager = true;
-    checkUncheckedEdges(checker, roadmap, result, state);
-  }
+  turnEagerIfLazinessStopsPaying(checker, roadmap, result, state);
   connectBatch(added, checker, roadmap, result, state);
   result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - added.size();
   return true;

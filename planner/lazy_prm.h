@@ -114,6 +114,9 @@ class LazyPrm final : public Planner {
   /// this thread's checker in that order and added only when usable.
   void connectBatch(const std::vector<Vertex>& added, Checker& checker, Roadmap& roadmap, PlanResult& result,
                     SearchState& state) const;
+  /// With eager_edges auto: turns eager once the edges path checks removed
+  /// pass kEagerMinRemoved and kEagerRemovedShare of those added lazily.
+  void turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
   /// Checks every unchecked edge (on switching to eager checks), deleting the colliding ones.
   void checkUncheckedEdges(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
   /// Checks the path's unchecked edges (settings' path_check), deleting the
