@@ -119,7 +119,7 @@ void LazyPrm::turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap,
   // the same range from lazy to eager evaluation). Counts decide, not
   // clocks, so the roadmap does not depend on the machine's load.
   if (own_.eager_edges != LazyPrmSettings::EagerEdges::Auto || state.eager ||
-      state.lazy_edges_removed < kEagerMinRemoved ||
+      roadmap.vertexCount() < kEagerMinVertices || state.lazy_edges_removed < kEagerMinRemoved ||
       static_cast<double>(state.lazy_edges_removed) < kEagerRemovedShare * static_cast<double>(state.lazy_edges_added))
     return;
   state.eager = true;
