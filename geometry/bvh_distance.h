@@ -213,7 +213,7 @@ class BvhDistance {
   std::unordered_map<const BvhModel*, ModelInfo> models_;
   /// The last models looked up, a slot per few bits of their address: a
   /// static check asks for two models' information several times per pair
-  /// (a fifth of a Panda static check went into the map's hashing).
+  /// (the slots took 4-5 % of a Panda static check's instructions off).
   /// Entries point into models_, whose elements never move.
   static constexpr std::size_t kRecentModels = 16;  // the index takes an address's top 4 bits after mixing
   std::array<std::pair<const BvhModel*, const ModelInfo*>, kRecentModels> recent_{};

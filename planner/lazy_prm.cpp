@@ -92,14 +92,8 @@ void LazyPrm::connectBatch(const std::vector<Vertex>& added, Checker& checker, R
       if (boost::edge(n, added[i], roadmap.graph()).second) continue;  // found from both ends
       EdgeState edgeState = EdgeState::Unchecked;
       if (state.eager) {
-        ++result.planner_stats.eager_edges;
-        ++result.planner_stats.edges_attempted;
-        const EdgeResult edge = checker.checkEdge(roadmap.config(n), roadmap.config(added[i]));
-        const auto accepted = acceptEdge(edge, result);
-        if (!accepted) {
-          ++result.planner_stats.edges_colliding;
-          continue;
-        }
+        const auto accepted = checkEagerly(checker, roadmap.config(n), roadmap.config(added[i]), result);
+        if (!accepted) continue;
         edgeState = *accepted;
       } else {
         ++state.lazy_edges_added;
@@ -108,6 +102,15 @@ void LazyPrm::connectBatch(const std::vector<Vertex>& added, Checker& checker, R
       state.components.join(n, added[i]);
     }
   }
+}
+
+std::optional<EdgeState> LazyPrm::checkEagerly(Checker& checker, const Config& a, const Config& b,
+                                               PlanResult& result) const {
+  ++result.planner_stats.eager_edges;
+  ++result.planner_stats.edges_attempted;
+  const auto accepted = acceptEdge(checker.checkEdge(a, b), result);
+  if (!accepted) ++result.planner_stats.edges_colliding;
+  return accepted;
 }
 
 void LazyPrm::turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap, PlanResult& result,
@@ -132,15 +135,11 @@ void LazyPrm::checkUncheckedEdges(Checker& checker, Roadmap& roadmap, PlanResult
     if (roadmap.graph()[e].state == EdgeState::Unchecked) unchecked.push_back(e);
   bool removed = false;
   for (const Edge e : unchecked) {
-    ++result.planner_stats.eager_edges;
-    ++result.planner_stats.edges_attempted;
     const Vertex a = boost::source(e, roadmap.graph()), b = boost::target(e, roadmap.graph());
-    const EdgeResult edge = checker.checkEdge(roadmap.config(a), roadmap.config(b));
-    if (const auto accepted = acceptEdge(edge, result)) {
+    if (const auto accepted = checkEagerly(checker, roadmap.config(a), roadmap.config(b), result)) {
       roadmap.graph()[e].state = *accepted;
       continue;
     }
-    ++result.planner_stats.edges_colliding;
     roadmap.removeEdge(e);
     removed = true;
   }

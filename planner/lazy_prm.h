@@ -14,8 +14,8 @@ inline constexpr std::size_t kMaxBatch = 10'000'000;
 inline constexpr std::uint32_t kJoinStream = 0x9e3779b9u;
 
 /// eager_edges auto: lazily added edges found colliding, at least this many
-/// and this share of all the edges added lazily, switch the later batches to
-/// eager checks ...
+/// and this share of all the edges added lazily, turn lazy PRM to eager
+/// checks ...
 inline constexpr std::uint64_t kEagerMinRemoved = 100;
 /// ... on a roadmap of at least this many vertices: on smaller ones a repair
 /// re-costs a few hundred vertices at most, about what a few edge checks
@@ -45,12 +45,13 @@ struct LazyPrmSettings {
   /// the bug traps and slowed the alpha puzzles: docs/results.md).
   std::size_t join = 0;
   double join_range = 0.05;  // longest move of a join, as a fraction of the maximum extent
-  /// Whether a batch's new edges are checked as they are made, as prm does,
-  /// instead of lazily: never, always, or auto, from the batch after the
-  /// one where lazy evaluation stopped paying: at least kEagerMinRemoved
-  /// edges came out again, each after its own search repair, and they are
-  /// at least kEagerRemovedShare of the edges added lazily (a maze, where
-  /// every path the search proposes crosses a wall: docs/design.md).
+  /// Whether new edges are checked as they are made, as prm does, instead
+  /// of lazily: never, always, or auto, from where lazy evaluation stopped
+  /// paying: on a roadmap of kEagerMinVertices or more, at least
+  /// kEagerMinRemoved edges came out again, each after its own search
+  /// repair, and they are at least kEagerRemovedShare of the edges added
+  /// lazily (a maze, where every path the search proposes crosses a wall:
+  /// docs/design.md). The edges still unchecked then are checked at once.
   enum class EagerEdges { Auto, Never, Always };
   EagerEdges eager_edges = EagerEdges::Auto;
 
@@ -118,9 +119,12 @@ class LazyPrm final : public Planner {
   /// this thread's checker in that order and added only when usable.
   void connectBatch(const std::vector<Vertex>& added, Checker& checker, Roadmap& roadmap, PlanResult& result,
                     SearchState& state) const;
-  /// With eager_edges auto: turns eager once the edges path checks removed
-  /// pass kEagerMinRemoved and kEagerRemovedShare of those added lazily.
+  /// With eager_edges auto: turns eager once the roadmap has
+  /// kEagerMinVertices and the edges path checks removed pass
+  /// kEagerMinRemoved and kEagerRemovedShare of those added lazily.
   void turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
+  /// One eager check, counted: the edge's state to keep, or nothing when it collides.
+  std::optional<EdgeState> checkEagerly(Checker& checker, const Config& a, const Config& b, PlanResult& result) const;
   /// Checks every unchecked edge (on switching to eager checks), deleting the colliding ones.
   void checkUncheckedEdges(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
   /// Checks the path's unchecked edges (settings' path_check), deleting the
