@@ -50,8 +50,10 @@ class NearestVertices {
   /// Metric evaluations made by queries on an embedding so far.
   std::size_t metricEvaluations() const { return metricEvaluations_.load(); }
 
- private:
+  /// The k-d tree (defined with its implementations in the .cpp).
   struct KdTree;
+
+ private:
   /// The k nearest (or, with k = 0, all within radius) by the metric, on the
   /// embedding's k-d tree.
   void nearestEmbedded(std::size_t v, std::size_t k, double radius, std::vector<std::size_t>& out) const;

@@ -6,6 +6,7 @@
 #include "planner/local_planner.h"
 #include "planner/nearest_vertices.h"
 #include "planner/roadmap.h"
+#include "robots/planar_chain.h"
 
 #include <boost/graph/connected_components.hpp>
 #include <map>
@@ -607,6 +608,46 @@ TEST_CASE(
     // The point of the embedding: far fewer metric evaluations than vertices.
     INFO(nearest.metricEvaluations() << " metric evaluations for " << queries << " queries");
     REQUIRE(nearest.metricEvaluations() < queries * configs.size() / 10);
+  }
+}
+
+TEST_CASE(
+    "nearest vertices in joint space: the same k nearest and radius sets as brute force, for every dimension the "
+    "k-d tree is compiled for and beyond",
+    "[planning]") {
+  // 4 to 7 joints have a k-d tree with the dimension fixed at compile time; 3 and 8 the general one.
+  for (std::size_t joints = 3; joints <= 8; ++joints) {
+    const auto robot = makePlanarChain(std::vector<PlanarLink>(joints), Transform::Identity());
+    REQUIRE(robot->euclideanMetric());
+    std::vector<Config> configs(2000);
+    ompl::RNG rng(23);
+    for (Config& q : configs) robot->sampleUniform(rng, q);
+    configs[10] = configs[9];  // an exact duplicate: the hardest tie
+    NearestVertices nearest(*robot, [&](std::size_t v) -> const Config& { return configs[v]; });
+    REQUIRE(nearest.structure() == "k-d tree");
+    std::vector<std::size_t> found;
+    for (std::size_t v = 0; v < configs.size(); ++v) {
+      nearest.add(v, configs[v]);
+      if (v % 97 != 10) continue;
+      // Queries as a roadmap asks them: over the vertices added so far.
+      std::vector<std::pair<double, std::size_t>> all;
+      for (std::size_t u = 0; u <= v; ++u) all.emplace_back(robot->distance(configs[v], configs[u]), u);
+      std::sort(all.begin(), all.end());
+      INFO(joints << " joints, vertex " << v);
+      const std::size_t k = std::min<std::size_t>(11, v + 1);
+      nearest.nearestK(v, k, found);
+      REQUIRE(found.size() == k);
+      for (std::size_t i = 0; i < k; ++i) REQUIRE(robot->distance(configs[v], configs[found[i]]) == all[i].first);
+      // Between two distances: the tree compares squared distances, rounded otherwise than the metric.
+      const std::size_t inside = std::min<std::size_t>(15, v);
+      const double radius =
+          inside + 1 < all.size() ? 0.5 * (all[inside].first + all[inside + 1].first) : all[inside].first + 1.0;
+      nearest.nearestR(v, radius, found);
+      std::size_t within = 0;
+      while (within < all.size() && all[within].first <= radius) ++within;
+      REQUIRE(found.size() == within);
+      for (std::size_t i = 0; i < within; ++i) REQUIRE(robot->distance(configs[v], configs[found[i]]) == all[i].first);
+    }
   }
 }
 
