@@ -22,7 +22,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   CheckerPool pool(checker, resolveThreads(settings_.threads));
   SearchState state;
   state.dof = checker.robot().dof();
-  const SamplerSettings sampling = samplerSettings();
+  const SamplerSettings sampling = samplerSettings(checker.robot());
   const std::size_t firstMixSource = nodeSource(result, sampling.mix.front().strategy);
   state.enhancement_source = own_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
   state.join_source = own_.join > 0 ? nodeSource(result, "join") : kNoSource;

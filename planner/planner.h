@@ -227,8 +227,9 @@ class Planner {
   /// Draws one valid configuration from the sampler mix, counting draws;
   /// nothing when a limit is hit.
   std::optional<Sample> sampleValid(PlanResult& result);
-  /// The sampler mix, its sigma and seed, from the settings.
-  SamplerSettings samplerSettings() const;
+  /// The sampler mix, its sigma and seed, from the settings; whether the
+  /// default mix shifts depends on the robot.
+  SamplerSettings samplerSettings(const Robot& robot) const;
   /// True (with the status set) when no more samples may be drawn.
   bool sampleLimitReached(PlanResult& result) const;
   /// Index of the node source called `name` in result.node_sources, added on first use.

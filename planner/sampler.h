@@ -26,9 +26,10 @@ struct SamplerShare {
 };
 
 /// The mix a planner samples from when none is chosen: uniform samples, then,
-/// while start and goal stay apart in a growing roadmap, more and more from
-/// the narrow-passage strategies (SamplerSettings::shifting,
-/// Planner::narrowPassageShare).
+/// for a free-flying body while start and goal stay apart in a growing
+/// roadmap, more and more from the narrow-passage strategies
+/// (SamplerSettings::shifting, Planner::narrowPassageShare); an arm's stays
+/// uniform.
 inline constexpr std::string_view kShiftingMix = "auto";
 
 /// Reads "bridge" or "uniform:0.5,bridge:0.5" (weights are normalised to

@@ -366,4 +366,26 @@ limits: {time: 600, samples: 20000}
   CHECK(byDefault.roadmap_vertices == byUniform.roadmap_vertices);
   CHECK(byDefault.path == byUniform.path);
   CHECK(sourceNodes(byDefault, "uniform") == sourceNodes(byUniform, "uniform"));
+
+  // An arm's default stays uniform: a chain whose ends never join (edges
+  // only within a micro-radius) past 300 vertices draws what `uniform`
+  // draws, on both planners, where the rigid body above shifted.
+  for (const std::string planner : {"lazy_prm", "prm"}) {
+    INFO(planner);
+    auto arm = [&](const std::string& sampler) {
+      std::vector<std::string> overrides{"planner.type=" + planner, "planner.radius=0.000001", "limits.samples=3000"};
+      if (!sampler.empty()) overrides.push_back("planner.sampler=" + sampler);
+      const Problem problem = test::loadForPlanning("chain5", overrides);
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      return makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    };
+    const PlanResult armDefault = arm(""), armUniform = arm("uniform");
+    REQUIRE_FALSE(armDefault.solved);
+    REQUIRE(armDefault.roadmap_vertices > 400);
+    CHECK(sourceNodes(armDefault, "gaussian") == 0);
+    CHECK(sourceNodes(armDefault, "medial_axis") == 0);
+    CHECK(armDefault.check_stats.distance_queries == armUniform.check_stats.distance_queries);
+    CHECK(armDefault.roadmap_vertices == armUniform.roadmap_vertices);
+    CHECK(armDefault.roadmap_edge_list == armUniform.roadmap_edge_list);
+  }
 }
