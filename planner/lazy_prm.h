@@ -51,7 +51,9 @@ struct LazyPrmSettings {
   /// kEagerMinRemoved edges came out again, each after its own search
   /// repair, and they are at least kEagerRemovedShare of the edges added
   /// lazily (a maze, where every path the search proposes crosses a wall:
-  /// docs/design.md). The edges still unchecked then are checked at once.
+  /// docs/design.md), with nodes from `uniform` or the default mix (near
+  /// obstacles, where other samplers put them, free edges cost too much to
+  /// check them all). The edges still unchecked then are checked at once.
   enum class EagerEdges { Auto, Never, Always };
   EagerEdges eager_edges = EagerEdges::Auto;
 
@@ -123,6 +125,8 @@ class LazyPrm final : public Planner {
   /// kEagerMinVertices and the edges path checks removed pass
   /// kEagerMinRemoved and kEagerRemovedShare of those added lazily.
   void turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
+  /// The nodes come from uniform samples: `uniform` or the default mix.
+  bool uniformNodes() const;
   /// One eager check, counted: the edge's state to keep, or nothing when it collides.
   std::optional<EdgeState> checkEagerly(Checker& checker, const Config& a, const Config& b, PlanResult& result) const;
   /// Checks every unchecked edge (on switching to eager checks), deleting the colliding ones.

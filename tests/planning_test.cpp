@@ -356,6 +356,16 @@ TEST_CASE("lazy PRM turns to eager edge checks where lazy evaluation stops payin
   std::size_t unchecked = 0;
   for (const auto& edge : arm.roadmap_edge_list) unchecked += std::get<2>(edge) == EdgeState::Unchecked;
   REQUIRE(unchecked > arm.roadmap_edge_list.size() / 2);
+  // Nodes from gaussian samples lie next to the walls, where free edges cost
+  // too much to check them all: the same maze stays lazy (it turned eager
+  // after 302 vertices when the rule did not ask where nodes come from).
+  Problem gaussian = test::loadForPlanning(
+      "maze2d_large", {"planner.type=lazy_prm", "seed=1", "planner.sampler=gaussian", "planner.eager_edges=auto"});
+  auto gaussianChecker = makeChecker(gaussian.checker, gaussian.robot, gaussian.scene);
+  const PlanResult nearWalls = makePlanner(gaussian.planner)->solve(*gaussianChecker, gaussian.start, gaussian.goal);
+  REQUIRE(nearWalls.solved);
+  REQUIRE(nearWalls.roadmap_vertices > 300);
+  REQUIRE(nearWalls.planner_stats.eager_edges == 0);
 }
 
 TEST_CASE("lazy PRM: batches grow with the roadmap, so a long run does few searches", "[planning]") {
