@@ -12,7 +12,7 @@
 // counts (these machines are noisy). ROUNDS=1 PEER=0 in the environment: one
 // round of prmkit's structure alone (for callgrind's instruction counts).
 #include "bench/fastest_of.h"
-#include "io/problem.h"
+#include "bench/sampled_problem.h"
 #include "planner/nearest_vertices.h"
 
 #include <fmt/format.h>
@@ -34,14 +34,9 @@ int main(int argc, char** argv) {
     const auto count = static_cast<std::size_t>(argc > 2 ? std::max(1, std::atoi(argv[2])) : 100000);
     const auto k = static_cast<std::size_t>(argc > 3 ? std::max(1, std::atoi(argv[3])) : 11);
     const auto seed = argc > 4 ? static_cast<std::uint32_t>(std::strtoul(argv[4], nullptr, 10)) : 1u;
-    LoadOptions options;
-    for (int i = 5; i < argc; ++i) options.overrides.emplace_back(argv[i]);
-    options.checkEndpoints = false;
-    const Problem problem = loadProblem(argv[1], options);
+    const Problem problem = bench::loadWithOverrides(argc, argv, 5);
     const Robot& robot = *problem.robot;
-    std::vector<Config> configs(count);
-    ompl::RNG rng(seed);
-    for (Config& q : configs) robot.sampleUniform(rng, q);
+    const std::vector<Config> configs = bench::uniformConfigs(robot, count, seed);
     const auto config = [&](std::size_t v) -> const Config& { return configs[v]; };
 
     const char* roundsSetting = std::getenv("ROUNDS");

@@ -13,7 +13,7 @@
 // noisy). Verdicts that differ are counted: FCL's mesh tests do not see one
 // solid inside another, and its shape tests have absolute tolerances.
 #include "geometry/collision_queries.h"
-#include "io/problem.h"
+#include "bench/sampled_problem.h"
 #include "bench/fastest_of.h"
 
 #include <fcl/broadphase/broadphase_dynamic_AABB_tree.h>
@@ -109,14 +109,9 @@ int main(int argc, char** argv) {
   try {
     const int count = argc > 2 ? std::max(1, std::atoi(argv[2])) : 20000;
     const auto seed = argc > 3 ? static_cast<std::uint32_t>(std::strtoul(argv[3], nullptr, 10)) : 1u;
-    LoadOptions options;
-    for (int i = 4; i < argc; ++i) options.overrides.emplace_back(argv[i]);
-    options.checkEndpoints = false;
-    const Problem problem = loadProblem(argv[1], options);
+    const Problem problem = bench::loadWithOverrides(argc, argv, 4);
     const Robot& robot = *problem.robot;
-    std::vector<Config> configs(static_cast<std::size_t>(count));
-    ompl::RNG rng(seed);
-    for (Config& q : configs) robot.sampleUniform(rng, q);
+    const std::vector<Config> configs = bench::uniformConfigs(robot, static_cast<std::size_t>(count), seed);
 
     CollisionQueries queries(problem.robot, problem.scene, Geometry::Convex);
     FclStaticCheck fcl(robot, *problem.scene);
