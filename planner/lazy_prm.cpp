@@ -30,6 +30,10 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   state.pool = &pool;
   state.sampler.emplace(pool, sampling, result.node_sources, firstMixSource, state.enhancement_source);
   state.shifting = sampling.shifting;
+  // The default mix starts uniform (its narrow-passage shares at weight 0).
+  state.uniform_nodes = std::all_of(sampling.mix.begin(), sampling.mix.end(), [](const SamplerShare& share) {
+    return share.weight <= 0.0 || share.strategy == "uniform";
+  });
   auto path = searchGrowing(checker, roadmap, result, state);
   workerCheckStats_ += pool.workerStats();
   workerCheckStats_ += state.sampler->clearanceStats();
@@ -126,15 +130,13 @@ void LazyPrm::turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap,
   // where proving a free edge exactly costs far more than the static
   // probe that finds a colliding one (thin_wall with obstacle-based
   // samples: 24x slower eager), and the counts cannot tell the two apart.
-  if (own_.eager_edges != LazyPrmSettings::EagerEdges::Auto || state.eager || !uniformNodes() ||
+  if (own_.eager_edges != LazyPrmSettings::EagerEdges::Auto || state.eager || !state.uniform_nodes ||
       roadmap.vertexCount() < kEagerMinVertices || state.lazy_edges_removed < kEagerMinRemoved ||
       static_cast<double>(state.lazy_edges_removed) < kEagerRemovedShare * static_cast<double>(state.lazy_edges_added))
     return;
   state.eager = true;
   checkUncheckedEdges(checker, roadmap, result, state);
 }
-
-bool LazyPrm::uniformNodes() const { return settings_.sampler == kShiftingMix || settings_.sampler == "uniform"; }
 
 void LazyPrm::checkUncheckedEdges(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state) {
   std::vector<Edge> unchecked;

@@ -103,6 +103,7 @@ class LazyPrm final : public Planner {
     std::optional<ompl::RNG> join_rng;
     std::size_t dof = 0;
     bool shifting = false;                // the mix is kShiftingMix
+    bool uniform_nodes = false;           // the mix draws uniform samples alone (at first, for kShiftingMix)
     CheckerPool* pool = nullptr;          // the search's threads
     std::optional<BatchSampler> sampler;  // on every thread of the pool
     /// New edges are checked as they are made (own_.eager_edges).
@@ -125,8 +126,6 @@ class LazyPrm final : public Planner {
   /// kEagerMinVertices and the edges path checks removed pass
   /// kEagerMinRemoved and kEagerRemovedShare of those added lazily.
   void turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
-  /// The nodes come from uniform samples: `uniform` or the default mix.
-  bool uniformNodes() const;
   /// One eager check, counted: the edge's state to keep, or nothing when it collides.
   std::optional<EdgeState> checkEagerly(Checker& checker, const Config& a, const Config& b, PlanResult& result) const;
   /// Checks every unchecked edge (on switching to eager checks), deleting the colliding ones.

@@ -35,7 +35,6 @@ struct Points {
 };
 using KnnResult = nanoflann::KNNResultSet<double, std::uint32_t>;
 using RadiusResult = nanoflann::RadiusResultSet<double, std::uint32_t>;
-class MetricResultSet;
 
 /// Searches the dynamic index's trees from the largest down (nanoflann's own
 /// loop starts at the smallest): a k-nearest search then prunes the small
