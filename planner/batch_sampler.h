@@ -5,6 +5,12 @@
 // the stream of the run's first slot), in order, on whichever thread takes
 // it; every slot has a share of the sample budget fixed before the batch
 // starts; the slots' nodes come back in slot order.
+// A batch's runs of slots from the mix can be drawn ahead, on the other
+// threads while the planner's own thread searches and checks paths: the
+// next draw() takes a run drawn ahead only where its slots' streams, shares
+// and mix are that draw's own, so it holds what drawing it then would have,
+// and the thread count still changes nothing but the time.
+#include "geometry/check_stats.h"
 #include "planner/checker_pool.h"
 #include "planner/sampler.h"
 
@@ -42,8 +48,26 @@ class BatchSampler {
 
   /// The clearance queries of every thread's sampler (NodeSampler::clearanceStats).
   CheckStats clearanceStats() const;
-  /// NodeSampler::shiftTowardsNarrowPassages on every thread's sampler.
+  /// NodeSampler::shiftTowardsNarrowPassages on every thread's sampler
+  /// (nothing when `share` is the last one given).
   void shiftTowardsNarrowPassages(double share);
+
+  /// Starts drawing the runs of `requests` (a batch, as draw() will be given
+  /// it, with the same `budget`) whose slots all lie at `firstFromMix` or
+  /// later, where the slots draw from the mix, on the pool's other threads,
+  /// and returns at once. Nothing is drawn ahead on one thread. `stop` as in draw().
+  void drawAhead(const std::vector<Request>& requests, std::size_t firstFromMix, std::uint64_t budget,
+                 std::function<bool()> stop);
+  /// Waits until every run drawn ahead is done (draw() stops them instead).
+  void finishDrawingAhead();
+  /// Stops drawing ahead and drops what was drawn: its work goes to discardedWork().
+  void dropDrawnAhead();
+  /// Runs drawn ahead and taken by draw() since construction.
+  std::size_t runsTakenAhead() const { return runsTakenAhead_; }
+  /// The checks and clearance queries of runs drawn ahead and never taken:
+  /// work the pool's checkers and clearanceStats() count that no result
+  /// used, and that one thread never does.
+  const CheckStats& discardedWork() const { return discarded_; }
 
   /// Draws every request, slot i with at most budget / n draws (one more for
   /// the first budget % n slots), so the batch draws at most `budget`; a slot
@@ -56,10 +80,31 @@ class BatchSampler {
 
  private:
   struct Worker;
+  struct RunAhead;
+  /// A batch's budget split over its slots: slot i draws at most limit(i).
+  struct SlotShares {
+    std::uint64_t share = 0, extra = 0;
+    SlotShares(std::uint64_t budget, std::size_t slots);
+    std::uint64_t limit(std::size_t slot) const { return share + (slot < extra ? 1 : 0); }
+  };
+  /// Draws slots [first, last) of `requests` on `worker` into out[0 .. last - first).
+  void drawRun(Worker& worker, const std::vector<Request>& requests, std::size_t first, std::size_t last,
+               const SlotShares& shares, const std::function<bool()>& stop, Drawn* out) const;
+  /// The run drawn ahead that holds what drawing slots [first, last) of
+  /// `requests` with `shares` would now, or null; it counts as taken.
+  RunAhead* takeAhead(const std::vector<Request>& requests, std::size_t first, std::size_t last,
+                      const SlotShares& shares);
+
   CheckerPool& pool_;
   std::vector<NodeSourceStats>& sources_;
   std::size_t firstMixSource_, nearSource_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::optional<double> narrowShare_;   // the last shiftTowardsNarrowPassages
+  std::vector<Request> aheadRequests_;  // the batch drawn ahead
+  std::vector<std::unique_ptr<RunAhead>> ahead_;
+  std::function<bool()> aheadStop_;
+  std::size_t runsTakenAhead_ = 0;
+  CheckStats discarded_;
 };
 
 }  // namespace prmkit

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <sched.h>
+#include <stdexcept>
 #include <vector>
 #include <utility>
 
@@ -64,6 +65,7 @@ CheckerPool::CheckerPool(Checker& checker, std::size_t threads) : checker_(check
 }
 
 CheckerPool::~CheckerPool() {
+  next_ = count_;  // background items not yet under way never start
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -107,7 +109,25 @@ void CheckerPool::work(std::size_t worker) {
   }
 }
 
+void CheckerPool::wakeWorkers() {
+  {
+    std::lock_guard lock(mutex_);
+    busy_ = workers_.size();
+    ++generation_;
+  }
+  wake_.notify_all();
+}
+
+void CheckerPool::awaitWorkers() {
+  const auto done = [&] { return busy_ == 0; };
+  if (!pollFor(done)) {
+    std::unique_lock lock(mutex_);
+    finished_.wait(lock, done);
+  }
+}
+
 void CheckerPool::run(std::size_t count, const Task& task, const std::function<void()>& callerFirst) {
+  if (background_) throw std::logic_error("CheckerPool::run while background items run");
   task_ = &task;
   count_ = count;
   next_ = 0;
@@ -121,24 +141,36 @@ void CheckerPool::run(std::size_t count, const Task& task, const std::function<v
   };
   // One item is not worth waking anyone.
   if (!workers_.empty() && count > 1) {
-    {
-      std::lock_guard lock(mutex_);
-      busy_ = workers_.size();
-      ++generation_;
-    }
-    wake_.notify_all();
+    wakeWorkers();
     callersOwn();
     drain(0);
-    const auto done = [&] { return busy_ == 0; };
-    if (!pollFor(done)) {
-      std::unique_lock lock(mutex_);
-      finished_.wait(lock, done);
-    }
+    awaitWorkers();
   } else {
     callersOwn();
     drain(0);
   }
   task_ = nullptr;
+  if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+}
+
+void CheckerPool::startBackground(std::size_t count, Task task) {
+  if (background_) throw std::logic_error("CheckerPool::startBackground while background items run");
+  if (workers_.empty() || count == 0) return;
+  backgroundTask_ = std::move(task);
+  task_ = &backgroundTask_;
+  count_ = count;
+  next_ = 0;
+  background_ = true;
+  wakeWorkers();
+}
+
+void CheckerPool::finishBackground(bool cancel) {
+  if (!background_) return;
+  if (cancel) next_ = count_;  // the workers stop after their current item
+  awaitWorkers();
+  background_ = false;
+  task_ = nullptr;
+  backgroundTask_ = nullptr;
   if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
 }
 

@@ -39,6 +39,15 @@ class CheckerPool {
   /// either on any thread is rethrown here, after every thread has stopped
   /// taking items.
   void run(std::size_t count, const Task& task, const std::function<void()>& callerFirst = {});
+  /// Starts task on items 0 .. count - 1 on the workers alone and returns at
+  /// once: the caller goes on with its own checker meanwhile. Until
+  /// finishBackground() returns, nothing else may run on the pool. With no
+  /// workers (one thread) no item runs.
+  void startBackground(std::size_t count, Task task);
+  /// Waits for the background items: all of them, or with `cancel` only those
+  /// under way (the others never run; the task records which did). An
+  /// exception thrown by one is rethrown here. Nothing when none was started.
+  void finishBackground(bool cancel);
   /// The work of the workers' clones so far (the caller's checker counts its own).
   CheckStats workerStats() const;
 
@@ -49,6 +58,10 @@ class CheckerPool {
   void drain(std::size_t worker);
   /// Keeps the current exception in failure_ (the first one) and stops every thread taking items.
   void fail();
+  /// Wakes the workers on the current task_ and count_.
+  void wakeWorkers();
+  /// Waits until no worker is on the current task, then forgets it; rethrows a failure.
+  void awaitWorkers();
 
   Checker& checker_;
   std::vector<std::unique_ptr<Checker>> clones_;
@@ -61,6 +74,8 @@ class CheckerPool {
   std::atomic<std::size_t> busy_{0};          // workers still on the current run
   std::atomic<bool> stopping_{false};
   const Task* task_ = nullptr;
+  Task backgroundTask_;  // the task of startBackground, owned while it runs
+  bool background_ = false;
   std::size_t count_ = 0;
   std::atomic<std::size_t> next_{0};
   std::exception_ptr failure_;  // guarded by mutex_

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace prmkit {
 
@@ -35,8 +36,11 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
     return share.weight <= 0.0 || share.strategy == "uniform";
   });
   auto path = searchGrowing(checker, roadmap, result, state);
-  workerCheckStats_ += pool.workerStats();
-  workerCheckStats_ += state.sampler->clearanceStats();
+  // Runs drawn ahead for a batch that never came are work one thread never does.
+  state.sampler->dropDrawnAhead();
+  CheckStats workers = pool.workerStats();
+  workers += state.sampler->clearanceStats();
+  workerCheckStats_ += workers - state.sampler->discardedWork();
   return path;
 }
 
@@ -44,6 +48,7 @@ std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Road
                                                           SearchState& state) {
   state.eager = own_.eager_edges == LazyPrmSettings::EagerEdges::Always;
   connectBatch({1}, checker, roadmap, result, state);
+  prepareNextBatch(roadmap, result, state);
   while (true) {
     std::optional<std::vector<Vertex>> path;
     if (!state.components.proven() || state.components.connected(0, 1)) {
@@ -216,44 +221,40 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   // smaller of their two components (Kavraki et al. 1996 expand the poorly
   // connected parts of a roadmap): a goal deep in a shelf or a cage has a
   // small component that uniform samples rarely reach.
-  // Every batch ends with sweeps over the whole roadmap (the failed search,
-  // the components, the enhancement's seeds), so batches grow with the
-  // roadmap: O(V log V) bookkeeping in all instead of O(V^2 / batch).
   if (sampleLimitReached(result)) return false;
-  const std::size_t batch =
-      std::max(own_.batch, static_cast<std::size_t>(own_.batch_fraction * static_cast<double>(roadmap.vertexCount())));
+  const auto [batch, enhanced] = batchSlots(roadmap.vertexCount());
+  if (state.next_streams.size() != batch) throw std::logic_error("lazy_prm: a batch without its streams");
   ++result.planner_stats.batches;
-  const auto enhanced = static_cast<std::size_t>(std::lround(own_.enhance * static_cast<double>(batch)));
-  std::vector<Vertex> grow;
+  const std::vector<Vertex>* grow = nullptr;
   double meanLength = 0.0;
   // A batch begins with start and goal apart: the shifting mix's share by
   // the roadmap's size (deterministic: the same on every thread).
   const double narrowShare = narrowPassageShare(roadmap.vertexCount());
   if (state.shifting) state.sampler->shiftTowardsNarrowPassages(narrowShare);
   const bool join = own_.join > 0 && narrowShare > 0;
+  std::vector<Vertex> startComponent, goalComponent;
   if (enhanced > 0 || join) {
     // The last search found no path: the search root's component, and the
     // other end's when smaller, are exact (RoadmapComponents::rebuild); the
     // other end's set otherwise holds every vertex outside the root's.
-    std::vector<Vertex> startComponent = state.components.componentOf(0);
-    std::vector<Vertex> goalComponent = state.components.componentOf(1);
-    if (join && !state.components.connected(0, 1))
-      joinEnds(checker, roadmap, result, state, startComponent, goalComponent);
+    startComponent = state.components.componentOf(0);
+    goalComponent = state.components.componentOf(1);
     if (enhanced > 0) {
-      grow = startComponent.size() <= goalComponent.size() ? std::move(startComponent) : std::move(goalComponent);
+      grow = startComponent.size() <= goalComponent.size() ? &startComponent : &goalComponent;
       meanLength = roadmap.edgeCount() > 0 ? roadmap.meanEdgeLength() : 0.05 * checker.robot().maxExtent();
     }
   }
-  // The batch's slots are laid out here, on this thread, from the planner's
-  // stream: which seed each enhancement slot grows from and the slots'
-  // streams. The slots then draw on every thread (BatchSampler) and their
-  // nodes join the roadmap in slot order; then each is joined to its nearest
-  // vertices, the batch's included: the roadmap does not depend on the
-  // thread count.
+  // The batch's slots are laid out here, on this thread: their streams were
+  // drawn from the planner's stream when the last batch ended
+  // (prepareNextBatch), and which seed each enhancement slot grows from is
+  // drawn now. The slots then draw on every thread (BatchSampler), those
+  // from the mix perhaps ahead, and their nodes join the roadmap in slot
+  // order; then each is joined to its nearest vertices, the batch's
+  // included: the roadmap does not depend on the thread count.
   std::vector<BatchSampler::Request> requests(batch);
   for (std::size_t s = 0; s < batch; ++s) {
     BatchSampler::Request& request = requests[s];
-    request.stream = static_cast<std::uint32_t>(rng_.uniformInt(0, std::numeric_limits<int>::max()));
+    request.stream = state.next_streams[s];
     if (s >= enhanced) continue;
     if (s % 2 == 0 && !state.enhancement_seeds.empty()) {
       const auto& [seed, length] = state.enhancement_seeds[static_cast<std::size_t>(
@@ -261,7 +262,7 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
       request.center = &roadmap.config(seed);
       request.sigma = 0.5 * length;
     } else {
-      const Vertex seed = grow[static_cast<std::size_t>(rng_.uniformInt(0, static_cast<int>(grow.size()) - 1))];
+      const Vertex seed = (*grow)[static_cast<std::size_t>(rng_.uniformInt(0, static_cast<int>(grow->size()) - 1))];
       request.center = &roadmap.config(seed);
       request.sigma = meanLength;
     }
@@ -273,6 +274,10 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
     result.status = PlanStatus::TimeLimit;
     return false;
   }
+  const std::uint64_t batchDrawn = result.planner_stats.samples_drawn - drawnBefore;
+  // The join's samples come after the batch's, from the budget the batch left.
+  if (join && !state.components.connected(0, 1))
+    joinEnds(checker, roadmap, result, state, startComponent, goalComponent);
   std::vector<Vertex> added;
   for (std::size_t s = 0; s < batch; ++s) {
     if (!(*drawn)[s].q) {
@@ -285,8 +290,31 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   }
   turnEagerIfLazinessStopsPaying(checker, roadmap, result, state);
   connectBatch(added, checker, roadmap, result, state);
-  result.planner_stats.samples_invalid += result.planner_stats.samples_drawn - drawnBefore - added.size();
+  result.planner_stats.samples_invalid += batchDrawn - added.size();
+  prepareNextBatch(roadmap, result, state);
   return true;
+}
+
+std::pair<std::size_t, std::size_t> LazyPrm::batchSlots(std::size_t vertices) const {
+  // Every batch ends with sweeps over the whole roadmap (the failed search,
+  // the components, the enhancement's seeds), so batches grow with the
+  // roadmap: O(V log V) bookkeeping in all instead of O(V^2 / batch).
+  const std::size_t batch =
+      std::max(own_.batch, static_cast<std::size_t>(own_.batch_fraction * static_cast<double>(vertices)));
+  return {batch, static_cast<std::size_t>(std::lround(own_.enhance * static_cast<double>(batch)))};
+}
+
+void LazyPrm::prepareNextBatch(const Roadmap& roadmap, const PlanResult& result, SearchState& state) {
+  const auto [batch, enhanced] = batchSlots(roadmap.vertexCount());
+  state.next_streams.resize(batch);
+  for (std::uint32_t& stream : state.next_streams)
+    stream = static_cast<std::uint32_t>(rng_.uniformInt(0, std::numeric_limits<int>::max()));
+  if (result.planner_stats.samples_drawn >= settings_.max_samples) return;
+  if (state.shifting) state.sampler->shiftTowardsNarrowPassages(narrowPassageShare(roadmap.vertexCount()));
+  std::vector<BatchSampler::Request> requests(batch);
+  for (std::size_t s = 0; s < batch; ++s) requests[s].stream = state.next_streams[s];
+  state.sampler->drawAhead(requests, enhanced, settings_.max_samples - result.planner_stats.samples_drawn,
+                           [this] { return outOfTime(); });
 }
 
 void LazyPrm::joinEnds(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state,

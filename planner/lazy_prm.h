@@ -106,6 +106,10 @@ class LazyPrm final : public Planner {
     bool uniform_nodes = false;           // the mix draws uniform samples alone (at first, for kShiftingMix)
     CheckerPool* pool = nullptr;          // the search's threads
     std::optional<BatchSampler> sampler;  // on every thread of the pool
+    /// The next batch's slot streams, drawn from the planner's stream once
+    /// the roadmap has the size that sets the batch's: its slots from the
+    /// mix are drawn ahead meanwhile (BatchSampler::drawAhead).
+    std::vector<std::uint32_t> next_streams;
     /// New edges are checked as they are made (own_.eager_edges).
     bool eager = false;
     std::uint64_t lazy_edges_added = 0;    // edges added unchecked
@@ -138,6 +142,12 @@ class LazyPrm final : public Planner {
   /// drawn on every thread, each with its unchecked edges; false when the
   /// sample limit was hit.
   bool growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
+  /// The batch that grows a roadmap of `vertices`: its slots, and how many of them are node enhancement.
+  std::pair<std::size_t, std::size_t> batchSlots(std::size_t vertices) const;
+  /// Draws the next batch's streams and starts drawing its slots from the
+  /// mix on the pool's other threads, while this thread searches and checks
+  /// paths. The roadmap's vertices stay as they are until that batch.
+  void prepareNextBatch(const Roadmap& roadmap, const PlanResult& result, SearchState& state);
   /// RRT-Connect between the start's and the goal's components (own_.join
   /// iterations). Its vertices and checked edges join the roadmap and
   /// `state.components`; later samples connect to them as to any vertex.

@@ -1,6 +1,7 @@
 #include "planner/planner_registry.h"
 #include "io/problem.h"
 #include "eval/verify.h"
+#include "planner/batch_sampler.h"
 #include "planner/component_join.h"
 #include "planner/edge_check_pool.h"
 #include "planner/local_planner.h"
@@ -9,7 +10,10 @@
 #include "robots/planar_chain.h"
 
 #include <boost/graph/connected_components.hpp>
+#include <atomic>
 #include <map>
+#include <stdexcept>
+#include <thread>
 #include "test_support.h"
 
 #include <ompl/util/RandomNumbers.h>
@@ -154,8 +158,9 @@ TEST_CASE("budgeted checker: with final-path verification no returned path is re
   for (const std::string name : {"thin_wall", "arm6_shelf", "spring_spring"}) {
     for (int seed = 1; seed <= 5; ++seed) {
       for (const std::string planner : {"prm", "lazy_prm"}) {
-        Problem problem = test::loadForPlanning(
-            name, {"checker.type=budgeted", "planner.type=" + planner, fmt::format("seed={}", seed)});
+        // thin_wall's lazy_prm seed 4 draws 109 000 samples before a path stands.
+        Problem problem = test::loadForPlanning(name, {"checker.type=budgeted", "planner.type=" + planner,
+                                                       fmt::format("seed={}", seed), "limits.samples=200000"});
         auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
         CheckerSettings exact;
         exact.type = "adaptive";
@@ -520,6 +525,162 @@ TEST_CASE("edge check pool: verdicts in order on every thread count, a failing c
     REQUIRE_THROWS_AS(pool.check(edges, [] { throw std::runtime_error("caller failed"); }), std::runtime_error);
     const auto again = pool.check(edges);
     for (std::size_t i = 0; i < again.size(); ++i) REQUIRE(again[i].verdict == reference[i]);
+  }
+}
+
+TEST_CASE("checker pool: background items run on the workers alone, cancelled ones never start", "[planning]") {
+  Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete"});
+  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  {
+    CheckerPool one(*checker, 1);
+    int ran = 0;
+    one.startBackground(5, [&](std::size_t, Checker&, std::size_t) { ++ran; });
+    one.finishBackground(false);
+    REQUIRE(ran == 0);  // no worker: nothing runs in the background
+  }
+  CheckerPool pool(*checker, 3);
+  std::vector<std::atomic<int>> runs(50);
+  std::atomic<bool> onCaller{false};
+  const auto caller = std::this_thread::get_id();
+  pool.startBackground(runs.size(), [&](std::size_t worker, Checker&, std::size_t i) {
+    if (worker == 0 || std::this_thread::get_id() == caller) onCaller = true;
+    ++runs[i];
+  });
+  REQUIRE_THROWS_AS(pool.run(3, [](std::size_t, Checker&, std::size_t) {}), std::logic_error);
+  pool.finishBackground(false);
+  REQUIRE_FALSE(onCaller);
+  for (const auto& count : runs) REQUIRE(count == 1);
+  // Cancelled: each item runs at most once, none after finishBackground returns.
+  for (auto& count : runs) count = 0;
+  pool.startBackground(runs.size(), [&](std::size_t, Checker&, std::size_t i) { ++runs[i]; });
+  pool.finishBackground(true);
+  std::vector<int> seen;
+  for (const auto& count : runs) seen.push_back(count.load());
+  for (int count : seen) REQUIRE(count <= 1);
+  int afterwards = 0;
+  pool.run(4, [&](std::size_t, Checker&, std::size_t) { ++afterwards; });  // usable again
+  REQUIRE(afterwards == 4);
+  for (std::size_t i = 0; i < runs.size(); ++i) REQUIRE(runs[i] == seen[i]);
+  pool.startBackground(runs.size(), [&](std::size_t, Checker&, std::size_t i) {
+    if (i == 7) throw std::runtime_error("background item failed");
+  });
+  REQUIRE_THROWS_AS(pool.finishBackground(false), std::runtime_error);
+  REQUIRE_NOTHROW(pool.finishBackground(false));  // nothing running any more
+}
+
+TEST_CASE("batch sampler: a run drawn ahead is taken only where it holds what drawing it then would", "[planning]") {
+  // 37 slots: the first 10 near a configuration, the rest from a mix of
+  // uniform and Gaussian samples. Runs of 8 slots wholly from the mix
+  // (16-23, 24-31, 32-36) can be drawn ahead.
+  Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete"});
+  const SamplerSettings settings{parseSamplerMix("uniform:0.5,gaussian:0.5"), 0.02, 3};
+  ompl::RNG rng(5);
+  Config center;
+  do problem.robot->sampleUniform(rng, center);
+  while (!makeChecker(problem.checker, problem.robot, problem.scene)->isValid(center));
+  std::vector<BatchSampler::Request> requests(37);
+  for (std::size_t s = 0; s < requests.size(); ++s) {
+    requests[s].stream = static_cast<std::uint32_t>(1000 + 7919 * s);
+    if (s < 10) {
+      requests[s].center = &center;
+      requests[s].sigma = 0.05 * problem.robot->maxExtent();
+    }
+  }
+  const std::uint64_t budget = 37 * 40 + 11;
+  struct Batch {
+    std::vector<BatchSampler::Drawn> drawn;
+    std::vector<NodeSourceStats> sources;
+    std::uint64_t samplesDrawn = 0, staticQueries = 0;
+    std::size_t taken = 0;
+    std::uint64_t discardedQueries = 0;
+  };
+  // ahead: how drawAhead is called before the draw (nothing: not at all).
+  const auto drawBatch = [&](std::size_t threads, const std::function<void(BatchSampler&)>& ahead) {
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    CheckerPool pool(*checker, threads);
+    Batch batch;
+    batch.sources.resize(3);
+    BatchSampler sampler(pool, settings, batch.sources, 0, 2);
+    if (ahead) ahead(sampler);
+    const auto drawn = sampler.draw(requests, budget, batch.samplesDrawn, [] { return false; });
+    REQUIRE(drawn);
+    batch.drawn = *drawn;
+    batch.taken = sampler.runsTakenAhead();
+    batch.discardedQueries = sampler.discardedWork().static_queries;
+    CheckStats work = checker->stats();
+    work += pool.workerStats();
+    batch.staticQueries = (work - sampler.discardedWork()).static_queries;
+    return batch;
+  };
+  const Batch reference = drawBatch(1, {});
+  REQUIRE(reference.samplesDrawn > requests.size());  // some draws were invalid
+  const auto same = [&](const Batch& batch) {
+    REQUIRE(batch.drawn.size() == reference.drawn.size());
+    for (std::size_t s = 0; s < batch.drawn.size(); ++s) {
+      INFO("slot " << s);
+      REQUIRE(batch.drawn[s].q.has_value() == reference.drawn[s].q.has_value());
+      if (batch.drawn[s].q) REQUIRE((*batch.drawn[s].q == *reference.drawn[s].q));
+      REQUIRE(batch.drawn[s].source == reference.drawn[s].source);
+    }
+    REQUIRE(batch.samplesDrawn == reference.samplesDrawn);
+    REQUIRE(batch.staticQueries == reference.staticQueries);
+    for (std::size_t i = 0; i < batch.sources.size(); ++i) {
+      REQUIRE(batch.sources[i].samples_drawn == reference.sources[i].samples_drawn);
+      REQUIRE(batch.sources[i].static_checks == reference.sources[i].static_checks);
+      REQUIRE(batch.sources[i].nodes == reference.sources[i].nodes);
+    }
+  };
+  SECTION("the same batch: every run from the mix is taken, on two and on four threads") {
+    for (const std::size_t threads : {2, 4}) {
+      const Batch batch = drawBatch(threads, [&](BatchSampler& sampler) {
+        sampler.drawAhead(requests, 10, budget, [] { return false; });
+        sampler.finishDrawingAhead();
+      });
+      same(batch);
+      REQUIRE(batch.taken == 3);
+      REQUIRE(batch.discardedQueries == 0);
+    }
+  }
+  SECTION("another budget changes every slot's share: nothing is taken, the work drawn ahead is discarded") {
+    const Batch batch = drawBatch(2, [&](BatchSampler& sampler) {
+      sampler.drawAhead(requests, 10, 2 * budget, [] { return false; });
+      sampler.finishDrawingAhead();
+    });
+    same(batch);
+    REQUIRE(batch.taken == 0);
+    REQUIRE(batch.discardedQueries > 0);
+  }
+  SECTION("another stream in slot 27, another mix share, a stop: only the runs that match are taken") {
+    auto changed = requests;
+    changed[27].stream += 1;
+    Batch batch = drawBatch(2, [&](BatchSampler& sampler) {
+      sampler.drawAhead(changed, 10, budget, [] { return false; });
+      sampler.finishDrawingAhead();
+    });
+    same(batch);
+    REQUIRE(batch.taken == 2);
+    batch = drawBatch(2, [&](BatchSampler& sampler) {
+      sampler.shiftTowardsNarrowPassages(0.5);
+      sampler.drawAhead(requests, 10, budget, [] { return false; });
+      sampler.finishDrawingAhead();
+      sampler.shiftTowardsNarrowPassages(0.0);
+    });
+    same(batch);
+    REQUIRE(batch.taken == 0);
+    batch = drawBatch(2, [&](BatchSampler& sampler) {
+      sampler.drawAhead(requests, 10, budget, [] { return true; });
+      sampler.finishDrawingAhead();
+    });
+    same(batch);
+    REQUIRE(batch.taken == 0);
+  }
+  SECTION("drawn ahead from slot 20: the runs from 24 on") {
+    const Batch batch = drawBatch(2, [&](BatchSampler& sampler) {
+      sampler.drawAhead(requests, 20, budget, [] { return false; });
+      sampler.finishDrawingAhead();
+    });
+    same(batch);
+    REQUIRE(batch.taken == 2);
   }
 }
 
