@@ -55,6 +55,7 @@ BatchSampler::BatchSampler(CheckerPool& pool, const SamplerSettings& settings, s
 }
 
 BatchSampler::~BatchSampler() {
+  aheadDropped_ = true;
   try {
     pool_.finishBackground(true);
   } catch (...) {  // a failure drawing ahead that no draw() took: nothing waits for its result
@@ -104,6 +105,7 @@ void BatchSampler::drawAhead(const std::vector<Request>& requests, std::size_t f
   }
   aheadRequests_ = requests;
   aheadStop_ = std::move(stop);
+  aheadDropped_ = false;
   pool_.startBackground(ahead_.size(), [this](std::size_t w, Checker& checker, std::size_t r) {
     RunAhead& run = *ahead_[r];
     Worker& worker = *workers_[w];
@@ -115,7 +117,9 @@ void BatchSampler::drawAhead(const std::vector<Request>& requests, std::size_t f
     CheckStats workBefore = checker.stats();
     workBefore += worker.sampler.clearanceStats();
     bool stopped = false;
-    const std::function<bool()> stopping = [&] { return stopped || (stopped = aheadStop_()); };
+    const std::function<bool()> stopping = [&] {
+      return stopped || (stopped = aheadDropped_.load(std::memory_order_relaxed) || aheadStop_());
+    };
     run.drawn.resize(run.last - run.first);
     drawRun(worker, aheadRequests_, run.first, run.last, run.shares, stopping, run.drawn.data());
     run.complete = !stopped;
@@ -131,6 +135,7 @@ void BatchSampler::drawAhead(const std::vector<Request>& requests, std::size_t f
 void BatchSampler::finishDrawingAhead() { pool_.finishBackground(false); }
 
 void BatchSampler::dropDrawnAhead() {
+  aheadDropped_ = true;  // a run under way stops at its next draw
   pool_.finishBackground(true);
   for (const auto& run : ahead_)
     if (!run->taken) discarded_ += run->work;

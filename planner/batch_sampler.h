@@ -14,6 +14,7 @@
 #include "planner/checker_pool.h"
 #include "planner/sampler.h"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -60,7 +61,8 @@ class BatchSampler {
                  std::function<bool()> stop);
   /// Waits until every run drawn ahead is done (draw() stops them instead).
   void finishDrawingAhead();
-  /// Stops drawing ahead and drops what was drawn: its work goes to discardedWork().
+  /// Stops drawing ahead (a run under way stops at its next draw) and drops
+  /// what was drawn: its work goes to discardedWork().
   void dropDrawnAhead();
   /// Runs drawn ahead and taken by draw() since construction.
   std::size_t runsTakenAhead() const { return runsTakenAhead_; }
@@ -103,6 +105,7 @@ class BatchSampler {
   std::vector<Request> aheadRequests_;  // the batch drawn ahead
   std::vector<std::unique_ptr<RunAhead>> ahead_;
   std::function<bool()> aheadStop_;
+  std::atomic<bool> aheadDropped_{false};  // dropDrawnAhead() came: runs under way stop
   std::size_t runsTakenAhead_ = 0;
   CheckStats discarded_;
 };
