@@ -1,5 +1,7 @@
 #include "environments/mesh.h"
 
+#include "environments/mesh_cache.h"
+
 #include "base/setup_deadline.h"
 
 #include "base/input_file.h"
@@ -645,19 +647,25 @@ void checkPolygonCorners(const aiScene& scene, const std::filesystem::path& file
   }
 }
 
+std::string lowerExtension(const std::filesystem::path& file) {
+  std::string extension = file.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension;
+}
+
 /// The file as assimp reads it with the post-processing `flags`, after every
 /// check of the file and of the files it names (MeshFileSystem). The scene
 /// belongs to `importer`.
-const aiScene& importChecked(Assimp::Importer& importer, const std::filesystem::path& file, unsigned int flags) {
+const aiScene& importChecked(Assimp::Importer& importer, const std::filesystem::path& file, unsigned int flags,
+                             bool* geometryFromFileAlone = nullptr) {
   try {
     requireInputFile(file, kMaxMeshFileBytes, "mesh file");
   } catch (const InputFileError& e) {
     throw MeshLoadError(e.what());
   }
   checkSetupDeadline("reading mesh file", file.string());
-  std::string extension = file.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+  const std::string extension = lowerExtension(file);
   if (extension == ".zae")
     throw MeshLoadError(fmt::format("mesh file '{}': zipped COLLADA is not read (unzip it to a .dae)", file.string()));
   if (extension == ".dae") checkColladaNodeGraph(file);
@@ -677,15 +685,27 @@ const aiScene& importChecked(Assimp::Importer& importer, const std::filesystem::
   checkSetupDeadline("reading mesh file", file.string());
   scene = importer.ApplyPostProcessing(flags);
   if (scene == nullptr || scene->mRootNode == nullptr) throw failure(importer.GetErrorString());
+  if (geometryFromFileAlone) *geometryFromFileAlone = files->geometryFromMeshFileAlone();
   return *scene;
 }
 
 }  // namespace
 
 Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scale) {
+  // A file read before with the same bytes gives the same mesh (mesh_cache.h).
+  std::string bytes;
+  try {
+    bytes = readInputFile(file, kMaxMeshFileBytes, "mesh file");
+  } catch (const InputFileError& e) {
+    throw MeshLoadError(e.what());
+  }
+  const std::string extension = lowerExtension(file);
+  if (auto kept = keptMeshFile(bytes, extension, scale)) return std::move(*kept);
   Assimp::Importer importer;
+  bool geometryFromFileAlone = false;
   const aiScene& scene =
-      importChecked(importer, file, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
+      importChecked(importer, file, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType,
+                    &geometryFromFileAlone);
   Mesh mesh;
   collectNodes(scene, file, mesh);
   if (mesh.triangles.empty()) throw MeshLoadError(fmt::format("mesh file '{}' contains no triangles", file.string()));
@@ -694,6 +714,14 @@ Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scal
     if (!v.allFinite()) throw MeshLoadError(fmt::format("mesh file '{}' has a non-finite vertex", file.string()));
   }
   weldIdenticalVertices(mesh);
+  // Kept only when nothing else shaped it and the file did not change while it was imported.
+  if (geometryFromFileAlone) {
+    try {
+      if (readInputFile(file, kMaxMeshFileBytes, "mesh file") == bytes)
+        keepMeshFile(std::move(bytes), extension, scale, mesh);
+    } catch (const InputFileError&) {  // gone or grown since: not kept
+    }
+  }
   return mesh;
 }
 

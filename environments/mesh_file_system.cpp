@@ -1,5 +1,7 @@
 #include "environments/mesh_file_system.h"
 
+#include <array>
+
 #include <assimp/IOStream.hpp>
 #include <fmt/format.h>
 
@@ -79,6 +81,7 @@ bool inside(const fs::path& file, const fs::path& folder) {
 MeshFileSystem::MeshFileSystem(const fs::path& meshFile, std::uintmax_t maxBytes) : remainingBytes_(maxBytes) {
   std::error_code ec;
   const fs::path given = fs::absolute(meshFile, ec).lexically_normal();
+  meshFile_ = given;
   allowedFolders_.push_back(fs::weakly_canonical(given.parent_path(), ec));
   // A mesh file reached through a symlink (a ROS package's share folder) may
   // name files beside its real self too.
@@ -96,6 +99,18 @@ std::string MeshFileSystem::refusal(const fs::path& file) const {
   return {};
 }
 
+void MeshFileSystem::asked(const char* file) {
+  std::error_code ec;
+  const fs::path path = fs::absolute(file, ec).lexically_normal();
+  if (path == meshFile_) return;
+  std::string extension = path.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static const std::array<std::string_view, 10> looks{".mtl", ".png", ".jpg", ".jpeg", ".tga",
+                                                      ".bmp", ".gif", ".dds", ".tif",  ".tiff"};
+  if (std::find(looks.begin(), looks.end(), extension) == looks.end()) geometryFromMeshFileAlone_ = false;
+}
+
 bool MeshFileSystem::Exists(const char* file) const {
   if (file == nullptr || !refusal(file).empty()) return false;
   struct stat info {};
@@ -104,6 +119,7 @@ bool MeshFileSystem::Exists(const char* file) const {
 
 Assimp::IOStream* MeshFileSystem::Open(const char* file, const char* mode) {
   if (file == nullptr) return nullptr;
+  asked(file);
   if (mode != nullptr && std::strpbrk(mode, "wa+") != nullptr) {
     refusals_.push_back(fmt::format("'{}': opened for writing", file));
     return nullptr;

@@ -30,6 +30,10 @@ class MeshFileSystem : public Assimp::IOSystem {
   /// Why files were refused, one sentence each ("'x.mtl': not a regular
   /// file"), for the error when assimp then fails.
   const std::vector<std::string>& refusals() const { return refusals_; }
+  /// Whether every other file assimp opened holds only looks
+  /// (an OBJ's material library, images), never geometry: the mesh then
+  /// depends on the mesh file's bytes alone.
+  bool geometryFromMeshFileAlone() const { return geometryFromMeshFileAlone_; }
 
  private:
   /// The reason `file` may not be opened, or empty.
@@ -38,6 +42,10 @@ class MeshFileSystem : public Assimp::IOSystem {
   std::vector<std::filesystem::path> allowedFolders_;
   std::uintmax_t remainingBytes_;
   std::vector<std::string> refusals_;
+  std::filesystem::path meshFile_;  // as given, absolute and normal
+  bool geometryFromMeshFileAlone_ = true;
+  /// Notes that assimp opens `file`.
+  void asked(const char* file);
 };
 
 }  // namespace prmkit

@@ -1,6 +1,7 @@
 #include "environments/scene.h"
 
 #include "base/setup_deadline.h"
+#include "environments/mesh_cache.h"
 
 #include <fmt/format.h>
 
@@ -18,9 +19,10 @@ void Scene::addObstacle(std::string name, Mesh mesh, const Transform& pose) {
   checkSetupDeadline("adding obstacle", name);
   if (mesh.empty()) throw std::invalid_argument(fmt::format("obstacle '{}' has no triangles", name));
   Obstacle obstacle{std::move(name), std::move(mesh), pose, nullptr, {}, {}, std::nullopt};
-  obstacle.bvh = buildBvh(obstacle.mesh);  // first: it checks the indices and coordinates
+  PreparedMesh prepared = prepareMesh(obstacle.mesh, true);  // first: its BVH checks the indices and coordinates
+  obstacle.bvh = std::move(prepared.bvh);
   obstacle.solid = solidInfo(obstacle.mesh);
-  obstacle.cover = convexCoverOf(obstacle.mesh, *obstacle.bvh);
+  obstacle.cover = std::move(prepared.cover);
   auto geometry = obstacle.bvh;
   add(std::move(obstacle), std::move(geometry));
 }
@@ -39,10 +41,11 @@ void Scene::addObstacle(std::string name, const Primitive& primitive, const Tran
     return;
   }
   Obstacle obstacle{std::move(name), primitive.enclosingMesh(), pose, nullptr, {}, {}, primitive};
-  obstacle.bvh = buildBvh(obstacle.mesh);
+  PreparedMesh prepared = prepareMesh(obstacle.mesh, primitive.meshIsExact());
+  obstacle.bvh = std::move(prepared.bvh);
   if (primitive.meshIsExact()) {
     obstacle.solid = solidInfo(obstacle.mesh);
-    obstacle.cover = convexCoverOf(obstacle.mesh, *obstacle.bvh);
+    obstacle.cover = std::move(prepared.cover);
   } else {
     ++checkedPrimitives_;
   }

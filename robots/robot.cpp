@@ -1,5 +1,7 @@
 #include "robots/robot.h"
 
+#include "environments/mesh_cache.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,13 +10,13 @@
 
 namespace prmkit {
 
-Link::Link(std::string name_, Mesh mesh_)
-    : name(std::move(name_)),
-      mesh(std::move(mesh_)),
-      bvh(buildBvh(mesh)),
-      cover(convexCoverOf(mesh, *bvh)),
-      solid(solidInfo(mesh)),
-      radius(mesh.radiusAboutOrigin()) {}
+Link::Link(std::string name_, Mesh mesh_) : name(std::move(name_)), mesh(std::move(mesh_)) {
+  PreparedMesh prepared = prepareMesh(mesh, true);
+  bvh = std::move(prepared.bvh);
+  cover = std::move(prepared.cover);
+  solid = solidInfo(mesh);
+  radius = mesh.radiusAboutOrigin();
+}
 
 Eigen::Quaterniond unitQuaternion(const Eigen::Vector4d& xyzw) {
   const double norm = xyzw.norm();

@@ -2,6 +2,7 @@
 // faster than its input, memory per YAML node, symlinks and FIFOs planted in
 // an output folder, a run killed between two renames, one problem listed twice.
 #include "environments/mesh.h"
+#include "environments/mesh_cache.h"
 #include "environments/mesh_file_system.h"
 #include "io/output_folder.h"
 #include "io/yaml_reader.h"
@@ -68,6 +69,61 @@ std::vector<std::string> entries(const fs::path& folder) {
 }
 
 }  // namespace
+
+TEST_CASE("a mesh file read before gives its kept mesh only while its bytes and its geometry's files are the same",
+          "[hostile]") {
+  TempDir dir;
+  fs::create_directories(dir.path / "mesh");
+  const auto counts = [] { return meshCacheCounts(); };
+  const std::string box = "mtllib looks.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 3 4\nf 2 3 4\n";
+  dir.write("mesh/looks.mtl", "newmtl grey\nKd 0.5 0.5 0.5\n");
+  const auto file = dir.write("mesh/box.obj", box);
+  MeshCacheCounts before = counts();
+  const Mesh first = loadMeshFile(file);
+  CHECK(counts().file_misses == before.file_misses + 1);
+  // Read again (a material library is looks, not geometry): the kept mesh, equal.
+  before = counts();
+  const Mesh again = loadMeshFile(file);
+  CHECK(counts().file_hits == before.file_hits + 1);
+  REQUIRE(again.vertices == first.vertices);
+  REQUIRE(again.triangles == first.triangles);
+  // Another scale or another extension is another mesh.
+  before = counts();
+  const Mesh scaled = loadMeshFile(file, Eigen::Vector3d(2, 2, 2));
+  CHECK(counts().file_misses == before.file_misses + 1);
+  REQUIRE(scaled.bounds().max().x() == 2.0);
+  // Changed bytes are read again, never answered from what was kept.
+  dir.write("mesh/box.obj", "v 0 0 0\nv 3 0 0\nv 0 1 0\nf 1 2 3\n");
+  const Mesh changed = loadMeshFile(file);
+  REQUIRE(changed.triangles.size() == 1);
+  REQUIRE(changed.bounds().max().x() == 3.0);
+  // A glTF's geometry lies in its buffer: never kept, so a changed buffer is read.
+  dir.write("mesh/tri.bin", triangleBuffer());
+  const auto gltf = dir.write("mesh/tri.gltf", gltfNaming("tri.bin"));
+  REQUIRE(loadMeshFile(gltf).triangles.size() == 1);
+  before = counts();
+  REQUIRE(loadMeshFile(gltf).triangles.size() == 1);
+  CHECK(counts().file_hits == before.file_hits);
+  fs::remove(dir.path / "mesh/tri.bin");
+  CHECK_THROWS_AS(loadMeshFile(gltf), MeshLoadError);
+
+  // A mesh's BVH and cover: built once, each caller given its own BVH, the
+  // same cover as building them again gives.
+  const Mesh crate = boxMesh({0.3, 0.2, 0.1});
+  const PreparedMesh built = prepareMesh(crate, true);
+  before = counts();
+  const PreparedMesh kept = prepareMesh(crate, true);
+  CHECK(counts().prepared_hits == before.prepared_hits + 1);
+  REQUIRE(kept.bvh != built.bvh);
+  REQUIRE(kept.bvh->getNumBVs() == built.bvh->getNumBVs());
+  const ConvexCover fresh = convexCoverOf(crate, *buildBvh(crate));
+  REQUIRE(kept.cover.pieces.size() == fresh.pieces.size());
+  REQUIRE(kept.cover.hull->vertices == fresh.hull->vertices);
+  // Without a cover first, then with one: the cover is built when first asked for.
+  const Mesh plank = boxMesh({1.0, 0.1, 0.1});
+  REQUIRE(prepareMesh(plank, false).cover.empty());
+  REQUIRE_FALSE(prepareMesh(plank, true).cover.empty());
+}
 
 TEST_CASE("files a mesh file names get the mesh file's checks: FIFOs, folders outside, sizes", "[hostile]") {
   TempDir dir;
