@@ -35,7 +35,7 @@ std::optional<Mesh> keptMeshFile(std::string_view bytes, std::string_view extens
 void keepMeshFile(std::string bytes, std::string extension, const Eigen::Vector3d& scale, const Mesh& mesh);
 
 /// What the caches hold at most, file bytes and meshes together.
-inline constexpr std::uint64_t kMaxMeshCacheBytes = std::uint64_t{1} << 30;
+inline constexpr std::uint64_t kMaxMeshCacheBytes = std::uint64_t{256} << 20;
 
 /// Lookups that found what they asked for, and those that did not, so far in this process.
 struct MeshCacheCounts {
