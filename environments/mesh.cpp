@@ -647,13 +647,6 @@ void checkPolygonCorners(const aiScene& scene, const std::filesystem::path& file
   }
 }
 
-std::string lowerExtension(const std::filesystem::path& file) {
-  std::string extension = file.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension;
-}
-
 /// The file as assimp reads it with the post-processing `flags`, after every
 /// check of the file and of the files it names (MeshFileSystem). The scene
 /// belongs to `importer`.

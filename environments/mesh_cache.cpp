@@ -98,12 +98,11 @@ PreparedMesh prepareMesh(const Mesh& mesh, bool withCover) {
   // Built outside the lock: another thread may load another mesh meanwhile.
   PreparedMesh built{buildBvh(mesh), {}};  // buildBvh first: it checks the indices and coordinates
   if (withCover) built.cover = convexCoverOf(mesh, *built.bvh);
-  auto copy = std::make_shared<BvhModel>(*built.bvh);
   std::lock_guard lock(kept.mutex);
   if (kept.bytes + meshBytes(mesh) <= kMaxMeshCacheBytes) {
     kept.bytes += meshBytes(mesh);
-    kept.prepared.emplace(
-        key, PreparedEntry{mesh, std::move(copy), withCover ? std::optional<ConvexCover>(built.cover) : std::nullopt});
+    kept.prepared.emplace(key, PreparedEntry{mesh, std::make_shared<BvhModel>(*built.bvh),
+                                             withCover ? std::optional<ConvexCover>(built.cover) : std::nullopt});
   }
   return built;
 }

@@ -25,7 +25,8 @@ struct PreparedMesh {
   ConvexCover cover;
 };
 /// buildBvh(mesh) and, with `withCover`, convexCoverOf(mesh, bvh): built once
-/// per distinct mesh (equal vertices and triangles), the BVH shared.
+/// per distinct mesh (equal vertices and triangles); each caller gets its own
+/// copy of the BVH (FCL writes a geometry's bounds into it).
 PreparedMesh prepareMesh(const Mesh& mesh, bool withCover);
 
 /// The mesh read before from a file of exactly these bytes, with this

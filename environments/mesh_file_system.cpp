@@ -62,9 +62,7 @@ class BufferStream : public Assimp::IOStream {
 /// ("PK\x05\x06") within the last 64 KiB and 22 bytes, where minizip
 /// searches for it (so the first bytes need not say "PK").
 bool isZipArchive(const fs::path& file, std::string_view data) {
-  std::string extension = file.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string extension = lowerExtension(file);
   if (extension == ".3mf" || extension == ".zae" || extension == ".pk3" || extension == ".zip") return true;
   if (data.substr(0, 4) == std::string_view("PK\x03\x04", 4)) return true;
   const std::size_t tail = std::min<std::size_t>(data.size(), 65535 + 22);
@@ -77,6 +75,13 @@ bool inside(const fs::path& file, const fs::path& folder) {
 }
 
 }  // namespace
+
+std::string lowerExtension(const fs::path& file) {
+  std::string extension = file.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return extension;
+}
 
 MeshFileSystem::MeshFileSystem(const fs::path& meshFile, std::uintmax_t maxBytes) : remainingBytes_(maxBytes) {
   std::error_code ec;
@@ -103,9 +108,7 @@ void MeshFileSystem::asked(const char* file) {
   std::error_code ec;
   const fs::path path = fs::absolute(file, ec).lexically_normal();
   if (path == meshFile_) return;
-  std::string extension = path.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string extension = lowerExtension(path);
   static const std::array<std::string_view, 10> looks{".mtl", ".png", ".jpg", ".jpeg", ".tga",
                                                       ".bmp", ".gif", ".dds", ".tif",  ".tiff"};
   if (std::find(looks.begin(), looks.end(), extension) == looks.end()) geometryFromMeshFileAlone_ = false;

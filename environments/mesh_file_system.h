@@ -16,6 +16,9 @@
 
 namespace prmkit {
 
+/// The file's extension in lower case, with its dot (".obj"), or empty.
+std::string lowerExtension(const std::filesystem::path& file);
+
 class MeshFileSystem : public Assimp::IOSystem {
  public:
   /// `meshFile` is the file given to assimp; `maxBytes` bounds the bytes of
