@@ -117,8 +117,12 @@ std::optional<EdgeState> LazyPrm::checkEagerly(Checker& checker, const Config& a
                                                PlanResult& result) const {
   ++result.planner_stats.eager_edges;
   ++result.planner_stats.edges_attempted;
-  const auto accepted = acceptEdge(checker.checkEdge(a, b), result);
-  if (!accepted) ++result.planner_stats.edges_colliding;
+  const EdgeResult edge = checker.checkEdge(a, b);
+  const auto accepted = acceptEdge(edge, result);
+  if (!accepted) {
+    ++result.planner_stats.edges_colliding;
+    recordCollidingEdge(checker.robot(), a, b, edge, result);
+  }
   return accepted;
 }
 

@@ -21,8 +21,8 @@ struct Planned {
   PlanResult result;
 };
 
-Planned plan(const std::string& name) {
-  Planned p{test::loadForPlanning(name), {}};
+Planned plan(const std::string& name, const std::vector<std::string>& overrides = {}) {
+  Planned p{test::loadForPlanning(name, overrides), {}};
   auto checker = makeChecker(p.problem.checker, p.problem.robot, p.problem.scene);
   auto planner = makePlanner(p.problem.planner);
   auto verifier = makeVerifier(p.problem.checker, p.problem.robot, p.problem.scene);
@@ -79,7 +79,11 @@ TEST_CASE("viewer data: every frame's link poses are the robot's own, on the pat
 
 TEST_CASE("viewer data: every colliding edge the planner shows collides, its witness on it and in collision",
           "[viewer]") {
-  const Planned p = plan("maze2d");
+  // Colliding edges found by path checks, and by checks as edges are made.
+  const std::string eager = GENERATE(as<std::string>{}, "never", "always");
+  INFO("eager_edges " << eager);
+  const Planned p = plan("maze2d", {"planner.lazy_prm.eager_edges=" + eager});
+  REQUIRE((p.result.planner_stats.eager_edges > 0) == (eager == "always"));
   const auto& edges = p.result.colliding_edges;
   REQUIRE(edges.size() == std::min<std::size_t>(p.result.planner_stats.edges_colliding, kPictureCollidingEdges));
   auto exact = makeVerifier(p.problem.checker, p.problem.robot, p.problem.scene);
