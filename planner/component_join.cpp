@@ -79,11 +79,13 @@ class Join {
     ++out_.edges_attempted;
     if (!c_.checker.isValid(q)) {
       ++out_.edges_colliding;
+      if (c_.collided) c_.collided(at, q, EdgeResult{Verdict::Colliding, 100.0, 1.0});
       return {Move::Trapped, from};
     }
     const EdgeResult verdict = c_.checker.checkEdge(at, q);
     if (!c_.usable(verdict)) {
       ++out_.edges_colliding;
+      if (c_.collided) c_.collided(at, q, verdict);
       return {Move::Trapped, from};
     }
     const bool reached = t >= 1.0;

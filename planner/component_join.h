@@ -31,6 +31,9 @@ struct ComponentJoinContext {
   /// more samples may be drawn.
   std::function<bool()> drawSample;
   std::function<bool()> outOfTime;
+  /// Told of each move found colliding (for the picture): its ends and the
+  /// verdict; a move whose end is invalid has its witness there (t = 1).
+  std::function<void(const Config&, const Config&, const EdgeResult&)> collided = {};
 };
 
 /// What a join did. Its counters are those of the planner's stats.

@@ -213,8 +213,10 @@ struct Prm::Search {
       double invalidFrom = 0.0;  // 0: the whole move is valid
       if (!checker.isValid(target)) {
         invalidFrom = 1.0;
+        Planner::recordCollidingEdge(robot, at, target, EdgeResult{Verdict::Colliding, 100.0, 1.0}, result);
       } else if (reached.verdict = checker.checkEdge(at, target); !accepted(reached.verdict)) {
         invalidFrom = std::isnan(reached.verdict.witness_t) ? 1.0 : reached.verdict.witness_t;
+        Planner::recordCollidingEdge(robot, at, target, reached.verdict, result);
       }
       if (invalidFrom > 0) {
         ++result.planner_stats.edges_colliding;
