@@ -78,7 +78,7 @@ CLI::Option* addSeed(CLI::App* sub, long& seed, const std::string& help) {
 
 namespace {
 
-Command planCommand(CLI::App& app, std::ostream& out) {
+Command planCommand(CLI::App& app, std::ostream& out, const std::vector<std::string>& commandLine) {
   struct Args {
     ProblemArgs problem;
     std::string planner, checker, sampler, out = "out";
@@ -103,7 +103,7 @@ Command planCommand(CLI::App& app, std::ostream& out) {
                   "the result does not depend on it)")
       ->check(CLI::Range(0L, 256L));
   sub->add_option("--out", a->out, "output folder (default: out)");
-  return {sub, [a, sub, &out] {
+  return {sub, [a, sub, &out, &commandLine] {
             const std::string file = a->problem.problemFile();
             std::vector<std::pair<std::string, std::string>> flags;
             if (!a->planner.empty()) flags.emplace_back("--planner", "planner.type=" + a->planner);
@@ -113,7 +113,7 @@ Command planCommand(CLI::App& app, std::ostream& out) {
             if (sub->count("--time-limit"))
               flags.emplace_back("--time-limit", fmt::format("limits.time={}", a->timeLimit));
             if (sub->count("--threads")) flags.emplace_back("--threads", fmt::format("planner.threads={}", a->threads));
-            return plan(file, a->problem.loadOptions(flags), a->out, out);
+            return plan(file, a->problem.loadOptions(flags), a->out, out, commandLine);
           }};
 }
 
@@ -172,7 +172,7 @@ Command validateCommand(CLI::App& app, std::ostream& out) {
 struct VerifyArgs {
   ProblemArgs problem;
   std::string pathFile, htmlFile;
-  double eps = 0;
+  double eps = 0, goalTolerance = 0;
   bool independent = false, collisionsOnly = false;
   double independentResolution = kIndependentResolution;
 };
@@ -182,8 +182,9 @@ Command verifyCommand(CLI::App& app, std::ostream& out) {
   auto* sub = app.add_subcommand(
       "verify", "dense check of a path file; exit 0 if collision-free from start to goal, 1 if not, 2 for bad input");
   a->problem.addTo(sub);
-  sub->add_option("path", a->pathFile, "path written by plan (path.csv, or path.txt / an OMPL.app .path file)")
-      ->required();
+  sub->add_option("path", a->pathFile,
+                  "path written by plan (path.csv, or path.txt / an OMPL.app .path file); with --request, the "
+                  "only positional argument");
   sub->add_option(
       "--html", a->htmlFile,
       "also write a viewer page (as plan's scene.html) of the path, its first colliding configuration highlighted");
@@ -198,8 +199,17 @@ Command verifyCommand(CLI::App& app, std::ostream& out) {
   sub->add_flag("--collisions-only", a->collisionsOnly,
                 "judge collision-freeness alone: a path that does not begin at the start or end at the goal is "
                 "reported (how far, in metres and degrees) but not rejected");
+  sub->add_option("--goal-tolerance", a->goalTolerance,
+                  "endpoints this close count as reached (m: the most any robot point moves between the path's "
+                  "endpoint and the problem's; default --eps, so that files written at print precision pass); "
+                  "the motion between them is checked like a segment");
   return {sub, [a, sub, &out] {
-            VerifyOptions options{a->pathFile, a->htmlFile, std::nullopt, std::nullopt, a->collisionsOnly};
+            // With --request the problem is no positional argument: the one given is the path.
+            if (!a->problem.request.empty() && a->pathFile.empty()) std::swap(a->pathFile, a->problem.file);
+            if (a->pathFile.empty()) throw InputError("give the path file to verify (verify PROBLEM PATH)");
+            VerifyOptions options{a->pathFile,  a->htmlFile,       std::nullopt,
+                                  std::nullopt, a->collisionsOnly, std::nullopt};
+            if (sub->count("--goal-tolerance")) options.endpoint_tolerance = a->goalTolerance;
             if (sub->count("--eps")) options.eps = a->eps;
             if (a->independent || sub->count("--independent-resolution"))
               options.independent_resolution = a->independentResolution;
@@ -207,6 +217,21 @@ Command verifyCommand(CLI::App& app, std::ostream& out) {
             load.checkEndpoints = false;
             return verify(a->problem.problemFile(), load, options, out);
           }};
+}
+
+/// The subcommands' names, and the long options of `sub`, for did-you-mean.
+std::vector<std::string> subcommandNames(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
+  return names;
+}
+
+std::vector<std::string> longOptions(const CLI::App& sub) {
+  std::vector<std::string> names{"--help"};
+  for (const CLI::Option* option : sub.get_options())
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  return names;
 }
 
 /// prmkit's version and the versions of the libraries whose behaviour its
@@ -225,15 +250,39 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   CLI::App app{"prmkit: PRM and lazy PRM motion planning with pluggable collision checkers", "prmkit"};
   app.require_subcommand(1);
   app.set_version_flag("--version", versionText, "print prmkit's version and the libraries' it was built with");
-  const std::vector<Command> commands{
-      planCommand(app, out),       checkCommand(app, out),    compareCommand(app, out),
-      sweepCommand(app, out),      mergeCommand(app, out),    benchmarkSetCommand(app, out),
-      experimentCommand(app, out), validateCommand(app, out), verifyCommand(app, out)};
+  const std::vector<Command> commands{planCommand(app, out, args), checkCommand(app, out),
+                                      compareCommand(app, out),    sweepCommand(app, out),
+                                      mergeCommand(app, out),      benchmarkSetCommand(app, out),
+                                      experimentCommand(app, out), validateCommand(app, out),
+                                      verifyCommand(app, out),     listCommand(app, out)};
   // A newcomer typing `prmkit` alone gets the usage, not a complaint.
   if (args.empty()) {
     out << app.help();
     return kOk;
   }
+  const std::vector<std::string> names = subcommandNames(app);
+  auto unknownCommand = [&](const std::string& typed) {
+    std::vector<std::string> allowed = names;
+    allowed.push_back("help");
+    err << fmt::format("prmkit: {} (prmkit --help lists them)\n", unknownNameMessage("command", typed, allowed));
+    return kBadInput;
+  };
+  // `prmkit help` and `prmkit help CMD`, as git and cargo take them.
+  if (args[0] == "help") {
+    if (args.size() == 1) {
+      out << app.help();
+      return kOk;
+    }
+    if (args.size() > 2) {
+      err << "prmkit: help takes one command name\n";
+      return kBadInput;
+    }
+    if (std::find(names.begin(), names.end(), args[1]) == names.end()) return unknownCommand(args[1]);
+    out << app.get_subcommand(args[1])->help("prmkit");
+    return kOk;
+  }
+  if (!args[0].empty() && args[0][0] != '-' && std::find(names.begin(), names.end(), args[0]) == names.end())
+    return unknownCommand(args[0]);
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -246,6 +295,24 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
   } catch (const CLI::CallForAllHelp&) {
     out << app.help();
     return kOk;
+  } catch (const CLI::ExtrasError& e) {
+    // An option the command does not have: name the closest one it has.
+    std::string hint;
+    if (std::find(names.begin(), names.end(), args[0]) != names.end()) {
+      const CLI::App& sub = *app.get_subcommand(args[0]);
+      const std::vector<std::string> options = longOptions(sub);
+      for (const std::string& arg : args) {
+        if (arg.rfind("--", 0) != 0) continue;
+        const std::string typed = arg.substr(0, arg.find('='));
+        if (std::find(options.begin(), options.end(), typed) != options.end()) continue;
+        if (const std::string closest = closestName(typed, options); !closest.empty()) {
+          hint = fmt::format(" (did you mean '{}'? prmkit help {} lists the options)", closest, args[0]);
+          break;
+        }
+      }
+    }
+    err << fmt::format("prmkit: {}{}\n", e.what(), hint);
+    return kBadInput;
   } catch (const CLI::ParseError& e) {
     err << fmt::format("prmkit: {}\n", e.what());
     return kBadInput;

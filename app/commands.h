@@ -2,6 +2,7 @@
 // What the subcommands share: the Command record, the options of commands
 // that read one problem, list and assignment parsing. The command line's
 // own header (not installed).
+#include "eval/compare.h"
 #include "io/problem.h"
 
 #include <CLI/CLI.hpp>
@@ -24,8 +25,6 @@ constexpr std::size_t kMaxJobs = kMaxPlannerThreads;
 /// Random edges `check --random` draws: every edge and its verdict are held
 /// in memory (a million Panda edges take about 0.3 GB).
 constexpr std::size_t kMaxRandomEdges = 10'000'000;
-/// Runs per combination `compare --runs` may ask for.
-constexpr std::size_t kMaxCompareRuns = 100'000;
 
 /// A comma-separated list of names from `allowed`, each once; InputError otherwise.
 std::vector<std::string> splitList(const std::string& text, const std::string& option,
@@ -94,5 +93,6 @@ Command sweepCommand(CLI::App& app, std::ostream& out);
 Command mergeCommand(CLI::App& app, std::ostream& out);
 Command benchmarkSetCommand(CLI::App& app, std::ostream& out);
 Command experimentCommand(CLI::App& app, std::ostream& out);
+Command listCommand(CLI::App& app, std::ostream& out);
 
 }  // namespace prmkit::cli

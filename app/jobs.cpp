@@ -27,15 +27,29 @@ constexpr double kLongestSetupDeadline_s = 1e9;
 
 /// Writes a run's files holding the folder's lock, so that two runs sharing
 /// `--out` leave the files of one of them.
-void commitUnderLock(OutputFiles& files, const std::string& outDir, std::ostream& out) {
-  const FolderLock lock(outDir, FolderLock::Wait::Yes);
+/// How long plan waits for another run's lock on its folder: until its own
+/// time limit, and a few seconds past it for a run that used it all.
+std::chrono::steady_clock::time_point lockDeadline(std::chrono::steady_clock::time_point started, double limit) {
+  return started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                       std::chrono::duration<double>(std::min(limit, 1e6) + 2.0));
+}
+
+/// The files plan writes into its folder.
+const std::vector<std::string> kPlanOutputs{"path.csv", "path.txt", "stats.json", "scene.svg", "scene.html"};
+
+/// Commits under the folder's lock, waiting for another run's at most until `deadline`.
+void commitUnderLock(OutputFiles& files, const std::string& outDir, std::ostream& out,
+                     std::chrono::steady_clock::time_point deadline) {
+  const FolderLock lock(outDir, FolderLock::Wait::Yes, deadline);
   for (const auto& written : files.commit(lock)) out << fmt::format("wrote {}\n", written.string());
 }
 }  // namespace
 
-int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out) {
+int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out,
+         const std::vector<std::string>& commandLine) {
   const auto started = std::chrono::steady_clock::now();
   requireOutputFolder(outDir, "--out");
+  requireOutputNames(outDir, kPlanOutputs, "--out");
   // The time limit covers setup: loading and building the checkers stop at
   // the deadline (base/setup_deadline.h), and what is left of the
   // limit after them goes to planning.
@@ -63,7 +77,7 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
     files.remove("path.csv");
     files.remove("path.txt");
     files.add("stats.json", setupTimeLimitJson(file, e.what(), setup, timeLimit));
-    commitUnderLock(files, outDir, out);
+    commitUnderLock(files, outDir, out, lockDeadline(started, timeLimit));
     return kFailed;
   }
   const Problem& problem = run.problem;
@@ -72,6 +86,7 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
                      problem.robot->dof(), problem.planner.type, checker->description(), problem.planner.seed);
   if (isOmplAppConfig(file))
     for (const auto& note : readOmplAppBenchmark(file).notes) out << fmt::format("note: {}\n", note);
+  out << std::flush;  // the header before the work, also into a pipe
   const PlanResult result = run.solve();
   const auto& c = result.check_stats;
   if (result.solved)
@@ -106,10 +121,10 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
     files.remove("path.csv");
     files.remove("path.txt");
   }
-  files.add("stats.json", statsJson(problem, checker->name(), result));
+  files.add("stats.json", statsJson(problem, checker->name(), result, commandLine));
   files.add("scene.svg", sceneSvg(problem, result));
   files.add("scene.html", viewerPage(viewerData(problem, checker->name(), result)));
-  commitUnderLock(files, outDir, out);
+  commitUnderLock(files, outDir, out, lockDeadline(started, problem.planner.time_limit_s));
   return result.solved ? kOk : kFailed;
 }
 
@@ -186,16 +201,15 @@ int check(const std::string& file, const LoadOptions& options, std::uint32_t see
 int verify(const std::string& file, const LoadOptions& options, const VerifyOptions& o, std::ostream& out) {
   if (!o.html_file.empty()) requireOutputFile(o.html_file, "--html");
   const Problem problem = loadProblem(file, options);
-  if (o.eps && !(*o.eps > 0 && std::isfinite(*o.eps))) throw InputError("--eps must be a positive number of metres");
-  // A step longer than the scene checks a path at its waypoints only.
-  if (o.eps && *o.eps > problem.sceneSize())
-    throw InputError(fmt::format("--eps {:g} m: at most the scene's size, {:.3g} m", *o.eps, problem.sceneSize()));
-  const double eps = o.eps ? *o.eps : defaultVerifyEps(problem);
+  const double eps = verifyEps(problem, o.eps, "--eps");
+  if (o.endpoint_tolerance && !(*o.endpoint_tolerance >= 0 && std::isfinite(*o.endpoint_tolerance)))
+    throw InputError("--goal-tolerance must be a number of metres >= 0");
   const auto path = readPath(o.path_file, *problem.robot);
   if (o.independent_resolution && !(*o.independent_resolution > 0 && *o.independent_resolution <= 1))
     throw InputError("--independent-resolution must be a fraction of the C-space extent in (0, 1]");
-  const VerifyResult verdict = verifyPath(problem, path, eps, o.independent_resolution,
-                                          o.collisions_only ? Endpoints::NotJudged : Endpoints::Judged);
+  const VerifyResult verdict =
+      verifyPath(problem, path, eps, o.independent_resolution,
+                 o.collisions_only ? Endpoints::NotJudged : Endpoints::Judged, o.endpoint_tolerance);
   if (!o.html_file.empty()) {
     out << fmt::format(
         "wrote {}\n",

@@ -18,7 +18,9 @@ constexpr int kBadInput = 2;
 constexpr int kInternalError = 3;  // not the input's fault: a bug, memory, a file that cannot be written
 
 /// `prmkit plan`: path.csv, path.txt, stats.json, scene.svg, scene.html in `outDir`.
-int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out);
+/// `commandLine` (the arguments after the program's name) goes into stats.json.
+int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out,
+         const std::vector<std::string>& commandLine = {});
 
 struct CheckOptions {
   std::string edgesFile;
@@ -41,6 +43,7 @@ struct VerifyOptions {
   std::optional<double> eps;                     // m; none: defaultVerifyEps
   std::optional<double> independent_resolution;  // fraction of the extent; none: no independent check
   bool collisions_only = false;                  // the endpoints are reported, not judged
+  std::optional<double> endpoint_tolerance;      // m; none: eps (verifyPath)
 };
 
 /// `prmkit verify`: kOk when the path is collision-free, kFailed when not.

@@ -29,4 +29,6 @@ void FieldValidator::check(std::string_view name, double value, const NumberRang
     throw std::invalid_argument(fmt::format("{}.{} must be {}, got {:g}", section_, name, range.describe(), value));
 }
 
+std::string FieldDescriptions::formatNumber(double value) { return fmt::format("{}", value); }
+
 }  // namespace prmkit

@@ -62,6 +62,38 @@ struct FieldNames {
   void geometry(Shared&) {}
 };
 
+/// Each field described for people and scripts (`prmkit list`): its name,
+/// kind, default (as a problem file writes it), accepted values and unit.
+struct FieldDescription {
+  std::string name, kind, default_value, accepts, unit;
+};
+struct FieldDescriptions {
+  std::vector<FieldDescription> fields;
+  void number(std::string_view name, double& value, const NumberRange& range) {
+    fields.push_back({std::string(name), "number", formatNumber(value), range.describe(), std::string(range.unit)});
+  }
+  template <class Integer>
+  void integer(std::string_view name, Integer& value, const NumberRange& range) {
+    fields.push_back({std::string(name), "integer", std::to_string(value), range.describe(), std::string(range.unit)});
+  }
+  template <class T, class Choices>
+  void choice(std::string_view name, T& value, const Choices& choices) {
+    std::string current, names;
+    for (const auto& choice : choices) {
+      if (choice.value == value) current = std::string(choice.name);
+      names += (names.empty() ? "" : ", ") + std::string(choice.name);
+    }
+    fields.push_back({std::string(name), "choice", current, "one of " + names, ""});
+  }
+  void boolean(std::string_view name, bool& value) {
+    fields.push_back({std::string(name), "boolean", value ? "true" : "false", "true or false", ""});
+  }
+  template <class Shared>
+  void geometry(Shared&) {}
+  /// The shortest text that reads back as `value`.
+  static std::string formatNumber(double value);
+};
+
 /// Throws std::invalid_argument naming `section.field` and its range for the
 /// first field out of its range: what each checker's constructor runs.
 class FieldValidator {

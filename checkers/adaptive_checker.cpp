@@ -623,11 +623,12 @@ void AdaptiveChecker::pushElement(const Element& e, double l) {
 }
 
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::bisectQueued() {
+  std::size_t steps = 0;
   while (!queue_.empty()) {
     const Element e = queue_.top();
     queue_.pop();
     const double l = motionBound(e);
-    if (l <= eta_) {
+    if (l <= eta_ || ++steps > settings_.max_bisection_steps) {
       ++stats_.unresolved_as_colliding;
       return Collision{e.segment, 0.5 * (e.t_a + e.t_b)};
     }

@@ -66,6 +66,13 @@ struct AdaptiveSettings {
   /// collision: on lazy PRM's candidate paths, most of which collide, one by
   /// one is cheaper (docs/results.md, "Safety and cost").
   bool path_queue = false;
+  /// Bisection steps one check (an edge, or a path's queue) may take: past
+  /// them what is left is reported Colliding (conservative) and counted in
+  /// unresolved_as_colliding, as below eta. A passage narrower than eta along
+  /// a long edge is split breadth first (every piece is as uncertain as the
+  /// next) and would otherwise take about (its length / eta) steps, each
+  /// with its distance bounds kept: seconds and gigabytes past any time limit.
+  std::size_t max_bisection_steps = 65536;
 
   template <class Fields>
   void fields(Fields& f);
@@ -78,6 +85,8 @@ inline constexpr std::size_t kAdaptiveBroadPhaseObstacles = 64;
 inline constexpr int kMaxAdaptiveProbes = 64;
 /// Most configurations the node cache may keep (AdaptiveSettings::cache_nodes).
 inline constexpr std::size_t kMaxCacheNodes = 100'000'000;
+/// Most bisection steps one check may be given (AdaptiveSettings::max_bisection_steps).
+inline constexpr std::size_t kMaxBisectionSteps = 100'000'000;
 
 template <class Fields>
 void AdaptiveSettings::fields(Fields& f) {
@@ -89,6 +98,8 @@ void AdaptiveSettings::fields(Fields& f) {
   f.number("probe_step", probe_step, {.min = 0.0, .max = 1.0, .unit = "fraction of the C-space extent"});
   f.boolean("static_path_probes", static_path_probes);
   f.boolean("path_queue", path_queue);
+  f.integer("max_bisection_steps", max_bisection_steps,
+            {.min = 1.0, .max = kMaxBisectionSteps, .unit = "steps per check"});
   f.geometry(geometry);
 }
 

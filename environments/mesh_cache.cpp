@@ -1,7 +1,9 @@
 #include "environments/mesh_cache.h"
 
+#include <deque>
 #include <functional>
 #include <mutex>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -16,26 +18,72 @@ std::string_view bytesOf(const std::vector<std::array<int, 3>>& triangles) {
   return {reinterpret_cast<const char*>(triangles.data()), triangles.size() * sizeof(std::array<int, 3>)};
 }
 std::uint64_t meshBytes(const Mesh& mesh) { return bytesOf(mesh.vertices).size() + bytesOf(mesh.triangles).size(); }
+/// What a BVH keeps: its nodes, its copy of the vertices and triangles, and the primitive order.
+std::uint64_t bvhBytes(const BvhModel& bvh) {
+  return static_cast<std::uint64_t>(bvh.getNumBVs()) * sizeof(fcl::BVNode<fcl::OBBRSSd>) +
+         static_cast<std::uint64_t>(bvh.num_vertices) * sizeof(fcl::Vector3d) +
+         static_cast<std::uint64_t>(bvh.num_tris) * (sizeof(fcl::Triangle) + sizeof(unsigned int));
+}
+std::uint64_t hullBytes(const ConvexHull& hull) {
+  return sizeof(ConvexHull) + hull.vertices.size() * sizeof(Eigen::Vector3d) +
+         (hull.neighbour_start.size() + hull.neighbour_list.size()) * sizeof(int);
+}
+std::uint64_t coverBytes(const ConvexCover& cover) {
+  std::uint64_t bytes = cover.hull ? hullBytes(*cover.hull) : 0;
+  for (const auto& piece : cover.pieces) bytes += piece ? hullBytes(*piece) : 0;
+  return bytes + cover.groups.size() * sizeof(ConvexCover::Group);
+}
 
 struct FileEntry {
   std::string bytes, extension;
   Eigen::Vector3d scale;
   Mesh mesh;
+  std::uint64_t id = 0, size = 0;
 };
 struct PreparedEntry {
   Mesh mesh;
   std::shared_ptr<BvhModel> bvh;
   std::optional<ConvexCover> cover;
+  std::uint64_t id = 0, size = 0;
 };
 
 /// Both caches, keyed by a hash of their input and holding the input itself
-/// for the comparison that decides.
+/// for the comparison that decides. Everything an entry holds counts against
+/// kMaxMeshCacheBytes (file bytes, meshes, BVHs, covers); an entry that does
+/// not fit pushes out the oldest ones, so that a process that reads many
+/// distinct meshes keeps the most recent and stays bounded.
 struct MeshCache {
   std::mutex mutex;
   std::unordered_multimap<std::size_t, FileEntry> files;
   std::unordered_multimap<std::size_t, PreparedEntry> prepared;
-  std::uint64_t bytes = 0;
+  /// Entries oldest first: (is a file entry, key, id).
+  std::deque<std::tuple<bool, std::size_t, std::uint64_t>> order;
+  std::uint64_t bytes = 0, nextId = 0;
   MeshCacheCounts counts;
+
+  /// Frees room for `size` bytes by dropping the oldest entries; false when
+  /// `size` alone is more than the bound (then nothing is dropped).
+  bool makeRoom(std::uint64_t size) {
+    if (size > kMaxMeshCacheBytes) return false;
+    while (bytes + size > kMaxMeshCacheBytes && !order.empty()) {
+      const auto [isFile, key, id] = order.front();
+      order.pop_front();
+      auto drop = [&](auto& map) {
+        const auto [first, last] = map.equal_range(key);
+        for (auto entry = first; entry != last; ++entry)
+          if (entry->second.id == id) {
+            bytes -= entry->second.size;
+            map.erase(entry);
+            return;
+          }
+      };
+      if (isFile)
+        drop(files);
+      else
+        drop(prepared);
+    }
+    return true;
+  }
 };
 MeshCache& cache() {
   static MeshCache instance;
@@ -73,10 +121,12 @@ void keepMeshFile(std::string bytes, std::string extension, const Eigen::Vector3
   MeshCache& kept = cache();
   std::lock_guard lock(kept.mutex);
   const std::uint64_t size = bytes.size() + meshBytes(mesh);
-  if (kept.bytes + size > kMaxMeshCacheBytes) return;
+  if (!kept.makeRoom(size)) return;
   kept.bytes += size;
   const std::size_t key = fileKey(bytes, extension);
-  kept.files.emplace(key, FileEntry{std::move(bytes), std::move(extension), scale, mesh});
+  const std::uint64_t id = kept.nextId++;
+  kept.files.emplace(key, FileEntry{std::move(bytes), std::move(extension), scale, mesh, id, size});
+  kept.order.emplace_back(true, key, id);
 }
 
 PreparedMesh prepareMesh(const Mesh& mesh, bool withCover) {
@@ -98,11 +148,15 @@ PreparedMesh prepareMesh(const Mesh& mesh, bool withCover) {
   // Built outside the lock: another thread may load another mesh meanwhile.
   PreparedMesh built{buildBvh(mesh), {}};  // buildBvh first: it checks the indices and coordinates
   if (withCover) built.cover = convexCoverOf(mesh, *built.bvh);
+  const std::uint64_t size = meshBytes(mesh) + bvhBytes(*built.bvh) + (withCover ? coverBytes(built.cover) : 0);
   std::lock_guard lock(kept.mutex);
-  if (kept.bytes + meshBytes(mesh) <= kMaxMeshCacheBytes) {
-    kept.bytes += meshBytes(mesh);
-    kept.prepared.emplace(key, PreparedEntry{mesh, std::make_shared<BvhModel>(*built.bvh),
-                                             withCover ? std::optional<ConvexCover>(built.cover) : std::nullopt});
+  if (kept.makeRoom(size)) {
+    kept.bytes += size;
+    const std::uint64_t id = kept.nextId++;
+    kept.prepared.emplace(key,
+                          PreparedEntry{mesh, std::make_shared<BvhModel>(*built.bvh),
+                                        withCover ? std::optional<ConvexCover>(built.cover) : std::nullopt, id, size});
+    kept.order.emplace_back(false, key, id);
   }
   return built;
 }
@@ -110,7 +164,9 @@ PreparedMesh prepareMesh(const Mesh& mesh, bool withCover) {
 MeshCacheCounts meshCacheCounts() {
   MeshCache& kept = cache();
   std::lock_guard lock(kept.mutex);
-  return kept.counts;
+  MeshCacheCounts counts = kept.counts;
+  counts.bytes_kept = kept.bytes;
+  return counts;
 }
 
 }  // namespace prmkit

@@ -32,15 +32,19 @@ PreparedMesh prepareMesh(const Mesh& mesh, bool withCover);
 /// The mesh read before from a file of exactly these bytes, with this
 /// (lower-case) extension and scale, if one was kept.
 std::optional<Mesh> keptMeshFile(std::string_view bytes, std::string_view extension, const Eigen::Vector3d& scale);
-/// Keeps `mesh`, read from a file of `bytes` (nothing once the cache holds kMaxMeshCacheBytes).
+/// Keeps `mesh`, read from a file of `bytes` (the oldest entries make room; nothing when it alone is larger than
+/// kMaxMeshCacheBytes).
 void keepMeshFile(std::string bytes, std::string extension, const Eigen::Vector3d& scale, const Mesh& mesh);
 
-/// What the caches hold at most, file bytes and meshes together.
+/// What the caches hold at most: file bytes, meshes, BVHs and convex covers
+/// together (past it, the oldest entries make room for new ones).
 inline constexpr std::uint64_t kMaxMeshCacheBytes = std::uint64_t{256} << 20;
 
-/// Lookups that found what they asked for, and those that did not, so far in this process.
+/// Lookups that found what they asked for, and those that did not, so far in
+/// this process; and the bytes the caches hold now.
 struct MeshCacheCounts {
   std::uint64_t file_hits = 0, file_misses = 0, prepared_hits = 0, prepared_misses = 0;
+  std::uint64_t bytes_kept = 0;
 };
 MeshCacheCounts meshCacheCounts();
 

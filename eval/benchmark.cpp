@@ -46,7 +46,8 @@ double quantile(std::vector<double> values, double p) {
 
 std::string RunSpec::combination() const {
   // A planner that checks edges its own way is named alone: the checker does not make its runs.
-  std::string name = plannerKind(planner).capabilities.checks_edges_with_checker ? planner + "+" + checker : planner;
+  const std::string shown = planner_name.empty() ? planner : planner_name;
+  std::string name = plannerKind(planner).capabilities.checks_edges_with_checker ? shown + "+" + checker : shown;
   if (parameters.empty()) return name;
   std::vector<std::string> items;
   for (const auto& [key, value] : parameters) items.push_back(shortName(key) + "=" + value);
@@ -56,7 +57,8 @@ std::string RunSpec::combination() const {
 std::string RunSpec::key() const {
   std::vector<std::string> items;
   for (const auto& [key, value] : parameters) items.push_back(key + "=" + value);
-  return fmt::format("{}|{}|{}|{}|seed={}", problem_id, planner, checker, fmt::join(items, ","), seed);
+  const std::string named = planner_name.empty() ? planner : fmt::format("{} named {}", planner, planner_name);
+  return fmt::format("{}|{}|{}|{}|seed={}", problem_id, named, checker, fmt::join(items, ","), seed);
 }
 
 std::vector<std::string> RunSpec::overrides() const {
@@ -107,11 +109,13 @@ RunRecord runPlanning(const RunSpec& spec) {
 
 std::string recordJson(const RunRecord& r) {
   nlohmann::ordered_json j;
+  j["prmkit_version"] = PRMKIT_VERSION;
   j["key"] = r.spec.key();
   j["problem_id"] = r.spec.problem_id;
   j["problem_file"] = r.spec.problem_file.string();
   j["problem"] = r.problem;
   j["planner"] = r.spec.planner;
+  if (!r.spec.planner_name.empty()) j["planner_name"] = r.spec.planner_name;
   j["checker"] = r.spec.checker;
   j["combination"] = r.spec.combination();
   j["parameters"] = nlohmann::ordered_json::array();
@@ -142,6 +146,7 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
     r.spec.problem_id = j.at("problem_id").get<std::string>();
     r.spec.problem_file = j.at("problem_file").get<std::string>();
     r.spec.planner = j.at("planner").get<std::string>();
+    r.spec.planner_name = j.value("planner_name", std::string());
     r.spec.checker = j.at("checker").get<std::string>();
     for (const auto& p : j.at("parameters"))
       r.spec.parameters.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::string>());

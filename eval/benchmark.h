@@ -27,6 +27,9 @@ struct RunSpec {
   /// Overrides that complete the problem itself (the robot files of a MoveIt
   /// request), applied before the run's own; not part of the combination.
   std::vector<std::string> problem_overrides = {};
+  /// What the user named the planner (an OMPL.app .cfg's `NAME.name=`
+  /// rename), shown instead of `planner`; empty: `planner`.
+  std::string planner_name = {};
 
   /// The combination without the seed: "planner+checker[parameters]".
   std::string combination() const;

@@ -20,8 +20,9 @@ namespace {
 struct ComparedPlanner {
   std::string planner;
   std::vector<std::pair<std::string, std::string>> settings;
+  std::string name = {};  // an OMPL.app rename; empty: none
   bool operator<(const ComparedPlanner& other) const {
-    return std::tie(planner, settings) < std::tie(other.planner, other.settings);
+    return std::tie(planner, settings, name) < std::tie(other.planner, other.settings, other.name);
   }
 };
 
@@ -43,8 +44,19 @@ void applyOmplAppBenchmark(const std::filesystem::path& file, CompareOptions& o,
             ? fmt::format("'{}' (line {})", instance.planner, instance.line)
             : fmt::format("'{}' named '{}' (line {})", instance.planner, instance.name, instance.line);
     if (runners.empty()) {
-      notes.push_back(fmt::format("planner {} skipped: prmkit runs {} and has no {}", label,
-                                  fmt::join(omplAppPlannersRun(), ", "), instance.planner));
+      if (instance.planner == "aps" || instance.planner == "cforest")
+        notes.push_back(
+            fmt::format("planner {} skipped: OMPL.app runs it as several planners on threads at once "
+                        "sharing one validity checker, and a prmkit checker serves one thread",
+                        label));
+      else if (instance.planner == "lbtrrt")
+        notes.push_back(
+            fmt::format("planner {} skipped: OMPL's LBTRRT reports its path only when its time is "
+                        "up, so its result depends on the clock, not the seed",
+                        label));
+      else
+        notes.push_back(fmt::format("planner {} skipped: prmkit runs {} and has no {}", label,
+                                    fmt::join(omplAppPlannersRun(), ", "), instance.planner));
       continue;
     }
     for (const auto& runner : runners) {
@@ -60,7 +72,12 @@ void applyOmplAppBenchmark(const std::filesystem::path& file, CompareOptions& o,
                           "problem keys)",
                           label, key, value, runner));
       }
-      if (seen.insert({runner, settings}).second) planners.push_back({runner, settings});
+      // A rename names the planner everywhere its runs are shown; where one
+      // OMPL.app name runs several prmkit planners, each keeps its own too.
+      std::string name;
+      if (instance.name != instance.planner)
+        name = runners.size() == 1 ? instance.name : fmt::format("{} ({})", instance.name, runner);
+      if (seen.insert({runner, settings, name}).second) planners.push_back({runner, settings, name});
     }
   }
   if (planners.empty())
@@ -79,6 +96,12 @@ int runCompare(const std::filesystem::path& file, const std::vector<std::string>
   if (isOmplAppConfig(file)) applyOmplAppBenchmark(file, o, planners, notes);
   if (!(o.time_limit_s > 0 && std::isfinite(o.time_limit_s)))
     throw InputError("--time-limit must be a positive number of seconds");
+  // Every run's record is held until the report is written: the bound keeps a
+  // typo (or an OMPL.app run_count) from exhausting memory.
+  if (o.runs < 1 || o.runs > kMaxCompareRuns)
+    throw InputError(fmt::format("--runs {}: must lie in [1, {}]", o.runs, kMaxCompareRuns));
+  if (o.jobs < 1 || o.jobs > kMaxPlannerThreads)
+    throw InputError(fmt::format("--jobs {}: must lie in [1, {}]", o.jobs, kMaxPlannerThreads));
   std::vector<std::string> all = problemOverrides;
   for (const auto& [key, value] : parameters) all.push_back(key + "=" + value);
   const Problem problem = loadProblem(file, {all, true});  // bad input fails here, before any run
@@ -87,7 +110,7 @@ int runCompare(const std::filesystem::path& file, const std::vector<std::string>
   sweep.file = file;
   sweep.run_timeout_s = defaultRunTimeout(o.time_limit_s);
   sweep.notes = notes;
-  for (const auto& [planner, settings] : planners) {
+  for (const auto& [planner, settings, name] : planners) {
     // A planner that checks edges its own way (OMPL's stock validator) does
     // not use the strategy: one set of runs, with discrete's FCL static checks.
     const std::vector<std::string> used =
@@ -97,7 +120,7 @@ int runCompare(const std::filesystem::path& file, const std::vector<std::string>
     for (const auto& checker : used)
       for (std::size_t seed = 1; seed <= o.runs; ++seed)
         sweep.runs.push_back({file, file.string(), planner, checker, runParameters, static_cast<std::uint32_t>(seed),
-                              o.time_limit_s, problemOverrides});
+                              o.time_limit_s, problemOverrides, name});
   }
   out << fmt::format(
       "compare {}: {} runs ({} seeds per combination, time limit {:g} s per run, {} worker process(es))\n",

@@ -11,6 +11,9 @@
 
 namespace prmkit {
 
+/// Runs per combination a comparison may ask for.
+inline constexpr std::size_t kMaxCompareRuns = 100'000;
+
 struct CompareOptions {
   std::vector<std::string> checkers;  // makeChecker names
   std::vector<std::string> planners;  // makePlanner names

@@ -7,8 +7,12 @@ namespace prmkit {
 
 PlanningRun setUpPlanningRun(const std::filesystem::path& file, const LoadOptions& options,
                              const PlanningRunHooks& hooks) {
+  return setUpPlanningRun(loadProblem(file, options, hooks.onTimeLimit), hooks);
+}
+
+PlanningRun setUpPlanningRun(Problem problem, const PlanningRunHooks& hooks) {
   PlanningRun run;
-  run.problem = loadProblem(file, options, hooks.onTimeLimit);
+  run.problem = std::move(problem);
   run.checker = makeChecker(run.problem.checker, run.problem.robot, run.problem.scene);
   run.verifier = makeVerifier(run.problem.checker, run.problem.robot, run.problem.scene);
   if (hooks.setupDone)

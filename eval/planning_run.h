@@ -35,5 +35,7 @@ struct PlanningRunHooks {
 /// Throws what loadProblem, makeChecker and makePlanner throw.
 PlanningRun setUpPlanningRun(const std::filesystem::path& file, const LoadOptions& options,
                              const PlanningRunHooks& hooks = {});
+/// The same from a problem already loaded (its onTimeLimit hook is not called).
+PlanningRun setUpPlanningRun(Problem problem, const PlanningRunHooks& hooks = {});
 
 }  // namespace prmkit

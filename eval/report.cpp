@@ -25,6 +25,17 @@ extern char** environ;
 namespace prmkit {
 
 namespace {
+/// Text for one line of OMPL's benchmark log, which its statistics script
+/// reads line by line: control characters (a newline in a problem or
+/// planner name) become spaces.
+std::string oneLine(std::string text) {
+  for (char& c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return text;
+}
+}  // namespace
+
+namespace {
 std::string hostName() {
   char name[256] = {};
   return ::gethostname(name, sizeof(name) - 1) == 0 ? std::string(name) : std::string("unknown");
@@ -186,12 +197,12 @@ std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experime
     }
     std::size_t runsPerPlanner = 0;
     for (const auto& [name, list] : byCombination) runsPerPlanner = std::max(runsPerPlanner, list.size());
-    std::string name = fmt::format("{}_{}", experiment, problem);
+    std::string name = oneLine(fmt::format("{}_{}", experiment, problem));
     std::replace(name.begin(), name.end(), ' ', '_');
     std::string out = fmt::format("prmkit version {}\nExperiment {}\nRunning on {}\nStarting at {}\n", PRMKIT_VERSION,
                                   name, hostName(), date);
-    out += fmt::format("<<<|\nprmkit problem {} ({})\n|>>>\n<<<|\n{}\n|>>>\n", problem,
-                       runs.front()->spec.problem_file.string(), cpuModel());
+    out += fmt::format("<<<|\nprmkit problem {} ({})\n|>>>\n<<<|\n{}\n|>>>\n", oneLine(problem),
+                       oneLine(runs.front()->spec.problem_file.string()), oneLine(cpuModel()));
     out += fmt::format("{} is the random seed\n{} seconds per run\n0 MB per run\n{} runs per planner\n", firstSeed,
                        timeLimit, runsPerPlanner);
     out +=
@@ -214,9 +225,9 @@ std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experime
     for (const auto& combination : combinations) {
       const auto& list = byCombination[combination];
       const RunSpec& spec = list.front()->spec;
-      out += fmt::format("{}\n{} common properties\n", combination, 2 + spec.parameters.size());
-      out += fmt::format("planner = {}\nchecker = {}\n", spec.planner, spec.checker);
-      for (const auto& [key, value] : spec.parameters) out += fmt::format("{} = {}\n", key, value);
+      out += fmt::format("{}\n{} common properties\n", oneLine(combination), 2 + spec.parameters.size());
+      out += fmt::format("planner = {}\nchecker = {}\n", oneLine(spec.planner), oneLine(spec.checker));
+      for (const auto& [key, value] : spec.parameters) out += fmt::format("{} = {}\n", oneLine(key), oneLine(value));
       out += fmt::format("{} properties for each run\n{}\n{} runs\n", properties.size(), fmt::join(properties, "\n"),
                          list.size());
       for (const RunRecord* r : list) {

@@ -29,6 +29,8 @@ namespace {
 
 /// runs.jsonl of a sweep of kMaxSweepRuns runs stays far below this (a record is about 2 KB).
 constexpr std::uintmax_t kMaxRunsFileBytes = std::uintmax_t{4} << 30;
+/// One record of runs.jsonl (a run's counters and node sources: a few KB).
+constexpr std::size_t kMaxRecordBytes = std::size_t{1} << 20;
 
 using Clock = std::chrono::steady_clock;
 using Assignments = std::vector<std::pair<std::string, std::string>>;
@@ -116,6 +118,11 @@ std::vector<RunRecord> readRuns(const std::filesystem::path& file, std::ostream&
   while (start < complete) {
     const std::size_t end = content.find('\n', start);
     ++lineNumber;
+    // One record is a few kilobytes; a line far longer (a huge JSON array
+    // planted in it) is refused before the JSON parser sees it.
+    if (end - start > kMaxRecordBytes)
+      throw InputError(fmt::format("{}:{}: a record of {} bytes, more than the {} KiB a run's record takes",
+                                   file.string(), lineNumber, end - start, kMaxRecordBytes >> 10));
     const std::string line = content.substr(start, end - start);
     if (!line.empty()) records.push_back(parseRecordJson(line, fmt::format("{}:{}", file.string(), lineNumber)));
     start = end + 1;
@@ -244,7 +251,10 @@ int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out)
       if (it == indexOf.end() || !options.shard.contains(it->second))
         throw InputError(fmt::format("{}: holds the run '{}', which is not in this sweep{}", runsFile.string(),
                                      r.spec.key(), options.shard.count > 1 ? " shard" : ""));
-      done.insert(r.spec.key());
+      // As merge refuses it: a run recorded twice would count twice in every table.
+      if (!done.insert(r.spec.key()).second)
+        throw InputError(fmt::format("{}: holds the run '{}' twice; remove one of the two records", runsFile.string(),
+                                     r.spec.key()));
     }
   }
   std::vector<std::size_t> todo;

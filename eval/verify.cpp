@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numbers>
 
 namespace prmkit {
@@ -18,6 +19,15 @@ double defaultVerifyEps(const Problem& problem) {
     if (!link.mesh.empty()) robotSize = std::max(robotSize, link.mesh.bounds().diagonal().norm());
   const double sceneSize = problem.sceneSize();
   return 1e-3 * (robotSize > 0.0 ? std::min(robotSize, sceneSize) : sceneSize);
+}
+
+double verifyEps(const Problem& problem, std::optional<double> eps, const std::string& option) {
+  if (!eps) return defaultVerifyEps(problem);
+  if (!(*eps > 0 && std::isfinite(*eps)))
+    throw InputError(fmt::format("{} must be a positive number of metres", option));
+  if (*eps > problem.sceneSize())
+    throw InputError(fmt::format("{} {:g} m: at most the scene's size, {:.3g} m", option, *eps, problem.sceneSize()));
+  return *eps;
 }
 
 std::string EndpointGap::describe() const {
@@ -32,8 +42,13 @@ EndpointGap endpointGap(const Robot& robot, const Config& at, const Config& expe
   robot.linkPoses(expected, b);
   EndpointGap gap;
   for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    gap.position_m = std::max(gap.position_m, (a[i].translation() - b[i].translation()).norm());
-    gap.angle_rad = std::max(gap.angle_rad, Eigen::AngleAxisd(a[i].linear().transpose() * b[i].linear()).angle());
+    const double shift = (a[i].translation() - b[i].translation()).norm();
+    const double angle = Eigen::AngleAxisd(a[i].linear().transpose() * b[i].linear()).angle();
+    gap.position_m = std::max(gap.position_m, shift);
+    gap.angle_rad = std::max(gap.angle_rad, angle);
+    // A point at distance r from its frame's origin moves at most shift + angle * r.
+    const double reach = i < robot.links().size() ? robot.links()[i].radius : 0.0;
+    gap.movement_m = std::max(gap.movement_m, shift + angle * reach);
   }
   gap.configuration_distance = robot.distance(at, expected);
   return gap;
@@ -41,7 +56,8 @@ EndpointGap endpointGap(const Robot& robot, const Config& at, const Config& expe
 }  // namespace
 
 VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path, double eps,
-                        std::optional<double> independentResolution, Endpoints endpoints) {
+                        std::optional<double> independentResolution, Endpoints endpoints,
+                        std::optional<double> endpointTolerance) {
   const Robot& robot = *problem.robot;
   VerifyResult result;
   // A collision is the verdict that matters most: it is reported first, and
@@ -53,11 +69,34 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
     return result;
   };
   if (path.empty()) return fail("the path is empty");
-  const double tolerance = 1e-9 * robot.maxExtent();
-  if (robot.distance(path.front(), problem.start) > tolerance)
+  // Endpoints within the tolerance: the motion from the problem's start to
+  // the first waypoint and from the last to its goal are checked as segments.
+  const double tolerance = endpointTolerance.value_or(eps);
+  std::vector<Config> checked;
+  checked.reserve(path.size() + 2);
+  const bool startNear = robot.distance(path.front(), problem.start) > 0.0 &&
+                         endpointGap(robot, path.front(), problem.start).movement_m <= tolerance;
+  const bool goalNear = robot.distance(path.back(), problem.goal) > 0.0 &&
+                        endpointGap(robot, path.back(), problem.goal).movement_m <= tolerance;
+  if (!startNear && robot.distance(path.front(), problem.start) > 0.0)
     result.start_gap = endpointGap(robot, path.front(), problem.start);
-  if (robot.distance(path.back(), problem.goal) > tolerance)
+  if (!goalNear && robot.distance(path.back(), problem.goal) > 0.0)
     result.goal_gap = endpointGap(robot, path.back(), problem.goal);
+  const bool joinStart = startNear && endpoints == Endpoints::Judged;
+  const bool joinGoal = goalNear && endpoints == Endpoints::Judged;
+  // Segments are named by the file's waypoints; the joins by what they join.
+  auto segmentName = [&](std::size_t i) -> std::string {
+    const std::size_t first = joinStart ? 1 : 0;
+    if (joinStart && i == 0) return "the motion from the start configuration to waypoint 0 (within the tolerance)";
+    if (joinGoal && i + 2 == checked.size())
+      return fmt::format("the motion from waypoint {} to the goal configuration (within the tolerance)",
+                         path.size() - 1);
+    return fmt::format("segment {} (waypoints {} to {})", i - first, i - first, i - first + 1);
+  };
+  if (joinStart) checked.push_back(problem.start);
+  checked.insert(checked.end(), path.begin(), path.end());
+  if (joinGoal) checked.push_back(problem.goal);
+  const std::size_t offset = joinStart ? 1 : 0;
   DiscreteSettings dense;
   dense.space = DiscreteSettings::Space::Workspace;
   dense.eps = eps;
@@ -81,18 +120,20 @@ VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path,
       return fail(fmt::format("waypoint {} is in collision ({})", i, describe(contact, robot, *problem.scene)));
     }
   }
-  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-    const EdgeResult edge = checker.checkEdge(path[i], path[i + 1]);
+  for (std::size_t i = 0; i + 1 < checked.size(); ++i) {
+    const EdgeResult edge = checker.checkEdge(checked[i], checked[i + 1]);
     if (edge.verdict != Verdict::Free) {
       Config q;
-      robot.interpolate(path[i], path[i + 1], edge.witness_t, q);
+      robot.interpolate(checked[i], checked[i + 1], edge.witness_t, q);
       CheckStats ignored;
       Contact contact;
       collision.inCollision(q, ignored, &contact);
-      result.segment = i;
-      result.t = edge.witness_t;
-      return fail(fmt::format("segment {} (waypoints {} to {}) collides at t = {:.6f} ({})", i, i, i + 1,
-                              edge.witness_t, describe(contact, robot, *problem.scene)));
+      // A join is reported at the file's endpoint it leads from or to.
+      const std::size_t inPath = std::min(i >= offset ? i - offset : 0, path.size() >= 2 ? path.size() - 2 : 0);
+      if (path.size() >= 2) result.segment = inPath;
+      result.t = (joinStart && i == 0) ? 0.0 : (joinGoal && i + 2 == checked.size()) ? 1.0 : edge.witness_t;
+      return fail(fmt::format("{} collides at t = {:.6f} ({})", segmentName(i), edge.witness_t,
+                              describe(contact, robot, *problem.scene)));
     }
   }
   if (independentResolution) {

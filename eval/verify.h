@@ -15,6 +15,9 @@ struct EndpointGap {
   double position_m = 0.0;
   double angle_rad = 0.0;
   double configuration_distance = 0.0;  // C-space units (Robot::distance)
+  /// The most any point of the robot moves between the two (m), bounded
+  /// above: each link frame's shift plus its rotation times the link's reach.
+  double movement_m = 0.0;
   /// "0.000 m and 180.0 degrees away (C-space distance 3.14)".
   std::string describe() const;
 };
@@ -45,9 +48,22 @@ enum class Endpoints { Judged, NotJudged };
 /// With `independentResolution`, every segment is also stepped at that
 /// fraction of the C-space extent with plain FCL (IndependentCheck); a
 /// collision found only by that check makes the path invalid and sets `disagreement`.
+///
+/// A path file written at print precision (OMPL.app's sample paths end
+/// 2.6e-5 degrees from their goal) reaches its endpoints within
+/// `endpointTolerance` (m, EndpointGap::movement_m; none: `eps`, the judge's
+/// own step): such a path counts as reaching them, and the short motion
+/// between the endpoint and the configuration the file gives is checked like
+/// a segment, so that the tolerance never hides a collision.
 VerifyResult verifyPath(const Problem& problem, const std::vector<Config>& path, double eps,
                         std::optional<double> independentResolution = std::nullopt,
-                        Endpoints endpoints = Endpoints::Judged);
+                        Endpoints endpoints = Endpoints::Judged,
+                        std::optional<double> endpointTolerance = std::nullopt);
+
+/// The judge's step: `eps` when given (positive, finite and at most the
+/// scene's size, since a longer step checks a path at its waypoints only),
+/// else defaultVerifyEps. InputError naming `option` otherwise.
+double verifyEps(const Problem& problem, std::optional<double> eps, const std::string& option);
 
 /// The default eps: 1e-3 of the robot's largest link (its bounding box's
 /// diagonal) or of the scene, whichever is smaller. The scene alone would let

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <exception>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -145,17 +146,28 @@ std::string journalText(const Journal& journal) {
 
 void performJournal(int dirFd, const Journal& journal, const std::function<void(std::size_t)>& afterRename) {
   std::size_t done = 0;
+  // A rename that cannot happen (a folder planted at the target since) does
+  // not stop the others, and leaves neither its temporary nor the journal:
+  // a journal that can never be completed would fail every later run.
+  std::exception_ptr failure;
   for (const auto& [temporary, target] : journal.renames) {
     struct stat info {};
     // Done already when the temporary is gone (a commit resumed after a kill).
-    if (::fstatat(dirFd, temporary.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(info.st_mode))
-      renameInto(dirFd, temporary, target);
+    if (::fstatat(dirFd, temporary.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(info.st_mode)) {
+      try {
+        renameInto(dirFd, temporary, target);
+      } catch (...) {
+        ::unlinkat(dirFd, temporary.c_str(), 0);
+        if (!failure) failure = std::current_exception();
+      }
+    }
     if (afterRename) afterRename(++done);
   }
   for (const auto& target : journal.removals) removeFrom(dirFd, target);
   ::fsync(dirFd);
   ::unlinkat(dirFd, std::string(kCommitJournalName).c_str(), 0);
   ::fsync(dirFd);
+  if (failure) std::rethrow_exception(failure);
 }
 
 namespace {
@@ -181,9 +193,12 @@ std::optional<Journal> readJournal(int dirFd) {
 /// Finishes an interrupted commit, then removes the temporaries that no
 /// process holds (their writer died before its journal).
 void recoverFolder(int dirFd) {
-  if (const auto journal = readJournal(dirFd))
-    performJournal(dirFd, *journal, {});
-  else
+  if (const auto journal = readJournal(dirFd)) {
+    try {
+      performJournal(dirFd, *journal, {});
+    } catch (const std::exception&) {  // what could be renamed was; the rest is gone with the journal
+    }
+  } else
     ::unlinkat(dirFd, std::string(kCommitJournalName).c_str(), 0);
   const int listFd = ::dup(dirFd);
   DIR* dir = listFd >= 0 ? ::fdopendir(listFd) : nullptr;

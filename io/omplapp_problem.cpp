@@ -13,8 +13,10 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -93,8 +95,10 @@ CfgFile readCfg(const std::filesystem::path& file) {
       if (equals == std::string_view::npos || trimmed(t.substr(0, equals)).empty())
         throw InputError(fmt::format("{}:{}: expected 'planner=' or 'planner.parameter=value' in [planner], got '{}'",
                                      file.string(), number, t));
-      cfg.planner.push_back(
-          {std::string(trimmed(t.substr(0, equals))), std::string(trimmed(t.substr(equals + 1))), number});
+      // OMPL.app reads [planner]'s keys in lower case (its BenchmarkOptions::readOptions): so does prmkit.
+      std::string key(trimmed(t.substr(0, equals)));
+      std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+      cfg.planner.push_back({std::move(key), std::string(trimmed(t.substr(equals + 1))), number});
       continue;
     }
     cfg.sections.push_back(section);
@@ -294,12 +298,21 @@ OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
     if (!objectives.count(objective))
       throw InputError(fmt::format("{}: unknown objective '{}' (expected one of: {})",
                                    cfg.lineOf("problem", "objective"), objective, fmt::join(objectives, ", ")));
-    benchmark.notes.push_back(fmt::format(
-        "objective '{}'{} recorded, not optimised: prmkit plans for feasibility (the first path found, shortcut "
-        "when planner.shortcut is on), so the optimising planners' thresholds do not apply",
-        objective,
-        problem.count("objective.threshold") ? fmt::format(" (threshold {})", problem["objective.threshold"]) : ""));
+    if (objective == "length")
+      benchmark.notes.push_back(fmt::format(
+          "objective 'length'{}: OMPL's optimizing planners improve their path until {}; prmkit's own planners "
+          "stop at their first path",
+          problem.count("objective.threshold") ? fmt::format(" (threshold {})", problem["objective.threshold"]) : "",
+          problem.count("objective.threshold") ? "it is that short or the time limit" : "the time limit"));
+    else
+      benchmark.notes.push_back(fmt::format(
+          "objective '{}' recorded, not optimised: OMPL's optimizing planners run here optimise path length",
+          objective));
   }
+  // The threshold of a length objective is the optimizing planners' cost threshold.
+  std::optional<std::string> lengthThreshold;
+  if (problem.count("objective") && problem["objective"] == "length" && problem.count("objective.threshold"))
+    lengthThreshold = problem["objective.threshold"];
 
   static const std::set<std::string> benchmarkKeys{"time_limit", "mem_limit", "run_count", "output", "save_paths"};
   for (const auto& [key, value] : cfg.values("benchmark")) {
@@ -333,6 +346,8 @@ OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
         throw InputError(
             fmt::format("{}: a planner line is '{}=' with nothing after '=', got '{}'", where, entry.key, entry.value));
       benchmark.planners.push_back({entry.key, entry.key, entry.line, {}, {}});
+      if (lengthThreshold)
+        benchmark.planners.back().problem_settings.emplace_back("planner.cost_threshold", *lengthThreshold);
       continue;
     }
     const std::string owner = entry.key.substr(0, dot), parameter = entry.key.substr(dot + 1);
@@ -343,6 +358,8 @@ OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
       auto& instance = benchmark.planners.back();
       if (parameter == "sampler")
         instance.problem_settings.emplace_back("planner.sampler", checkedSampler(entry.value, where));
+      else if (parameter == "objective.threshold")
+        instance.problem_settings.emplace_back("planner.cost_threshold", entry.value);
       else
         instance.parameters.emplace_back(entry.key, entry.value);
       continue;

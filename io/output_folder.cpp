@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <thread>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -70,7 +71,20 @@ void requireOutputFile(const fs::path& file, const std::string& option) {
   requireWritableFolder(fs::absolute(file).parent_path(), option, file.string());
 }
 
-FolderLock::FolderLock(const fs::path& folder, Wait wait) : folder_(folder) {
+void requireOutputNames(const fs::path& dir, const std::vector<std::string>& names, const std::string& option) {
+  std::error_code ec;
+  for (const std::string& name : names) {
+    const auto status = fs::symlink_status(dir / name, ec);
+    if (fs::is_directory(status))
+      throw InputError(
+          fmt::format("{} '{}': '{}' is a folder where this run writes a file: remove it or choose "
+                      "another folder",
+                      option, dir.string(), (dir / name).string()));
+  }
+}
+
+FolderLock::FolderLock(const fs::path& folder, Wait wait, std::optional<std::chrono::steady_clock::time_point> deadline)
+    : folder_(folder) {
   if (folder.empty()) throw InputError("the output folder's name is empty");
   std::error_code ec;
   fs::create_directories(folder, ec);
@@ -97,9 +111,25 @@ FolderLock::FolderLock(const fs::path& folder, Wait wait) : folder_(folder) {
   if (locked != 0 && errno == EWOULDBLOCK && wait == Wait::Yes) {
     // Say why nothing happens: a sweep may hold the folder for hours.
     std::fprintf(stderr, "prmkit: waiting for %s, held by another prmkit run\n", file.c_str());
-    do {
-      locked = ::flock(lockFd_, LOCK_EX);
-    } while (locked != 0 && errno == EINTR);
+    if (deadline) {
+      // Polled: flock has no timeout, and a run must end within its limit.
+      while (locked != 0 && (errno == EWOULDBLOCK || errno == EINTR) && std::chrono::steady_clock::now() < *deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        locked = ::flock(lockFd_, LOCK_EX | LOCK_NB);
+      }
+      if (locked != 0 && errno == EWOULDBLOCK) {
+        ::close(lockFd_);
+        ::close(folderFd_);
+        throw InputError(
+            fmt::format("{}: another prmkit run held this folder (its {}) until this run's time "
+                        "limit: nothing was written; choose another --out",
+                        folder.string(), file.string()));
+      }
+    } else {
+      do {
+        locked = ::flock(lockFd_, LOCK_EX);
+      } while (locked != 0 && errno == EINTR);
+    }
   }
   if (locked != 0) {
     const int error = errno;
@@ -130,6 +160,13 @@ int FolderLock::openForAppend(const std::string& name) const {
                                        (folder_ / name).string())
                          : fmt::format("{}: cannot open: {}", (folder_ / name).string(), std::strerror(error)));
   }
+  if (info.st_nlink > 1) {
+    ::close(fd);
+    throw InputError(
+        fmt::format("{}: has {} hard links, so appending would write into a file outside this folder: "
+                    "remove it (or copy it) first",
+                    (folder_ / name).string(), info.st_nlink));
+  }
   return fd;
 }
 
@@ -150,6 +187,14 @@ void OutputFiles::remove(const std::string& name) {
 
 std::vector<fs::path> OutputFiles::commit(const FolderLock& lock) {
   const int dirFd = lock.descriptor();
+  // A folder planted at a file's name cannot be replaced by a rename: refused
+  // before anything is written, so no journal or temporary is left behind.
+  for (const auto& [name, content] : files_) {
+    struct stat info {};
+    if (::fstatat(dirFd, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(info.st_mode))
+      throw InputError(
+          fmt::format("{}: is a folder where prmkit writes a file: remove it", (lock.folder() / name).string()));
+  }
   Journal journal;
   journal.removals = removals_;
   try {

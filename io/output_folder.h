@@ -9,7 +9,9 @@
 // a journal written before the first rename lets the next prmkit that takes
 // the folder's lock finish an interrupted commit (docs/commands.md, "Output
 // folders").
+#include <chrono>
 #include <cstddef>
+#include <optional>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -27,6 +29,11 @@ void requireOutputFolder(const std::filesystem::path& dir, const std::string& op
 /// The same for an output file: its folder, and the file itself is not a
 /// folder or a dangling symlink.
 void requireOutputFile(const std::filesystem::path& file, const std::string& option);
+/// Refuses (InputError naming `option`) an output folder where one of the
+/// files a run will write (`names`, as OutputFiles takes them) is a folder:
+/// a rename cannot replace it, so it is found before the work, not after.
+void requireOutputNames(const std::filesystem::path& dir, const std::vector<std::string>& names,
+                        const std::string& option);
 
 /// The name of a commit's journal in an output folder: present only while a
 /// set of files is being renamed into place, or after a run was killed then.
@@ -46,7 +53,10 @@ inline constexpr std::string_view kTemporaryPrefix = ".prmkit-tmp-";
 class FolderLock {
  public:
   enum class Wait { No, Yes };
-  FolderLock(const std::filesystem::path& folder, Wait wait);
+  /// With Wait::Yes and a `deadline`, waits for another holder until then at
+  /// most (a run's time limit), then throws InputError saying who holds it.
+  FolderLock(const std::filesystem::path& folder, Wait wait,
+             std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
   FolderLock(const FolderLock&) = delete;
   FolderLock& operator=(const FolderLock&) = delete;
   ~FolderLock();
@@ -55,7 +65,8 @@ class FolderLock {
   /// The open folder: every file prmkit makes in it is made relative to this.
   int descriptor() const { return folderFd_; }
   /// A file in the folder opened for appending (sweeps' runs.jsonl), created
-  /// when missing; refused when it is a symlink or not a regular file.
+  /// when missing; refused when it is a symlink, not a regular file, or has
+  /// other hard links (appending would write into a file elsewhere).
   int openForAppend(const std::string& name) const;
 
  private:

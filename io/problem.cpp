@@ -208,8 +208,7 @@ void scaleProblem(Problem& problem, double factor) {
   robot->scaleConfig(problem.start, factor);
   robot->scaleConfig(problem.goal, factor);
   problem.robot = robot;
-  LengthScaler lengths{factor};
-  forEachStrategy(problem.checker, [&](std::string_view, auto& settings) { settings.fields(lengths); });
+  scaleCheckerLengths(problem.checker, factor);
 }
 
 /// Start and goal lie within the bounds and collide with nothing (on the
@@ -336,21 +335,11 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
       readEndpoints(in, root, requestIn ? &*requestIn : nullptr, request ? &*request : nullptr, problem);
   readPlanner(in, root, problem.planner);
   readChecker(in, root, problem.checker);
-  if (root["scale"]) {
-    const double factor = in.positive(root["scale"], "scale");
-    if (!(factor >= 1e-9 && factor <= 1e9)) in.fail(root["scale"], "scale must lie in [1e-9, 1e9]");
-    scaleProblem(problem, factor);
-  }
-  try {
-    // The sections were checked field by field as they were read; this
-    // catches what `scale` may have pushed out of range.
-    forEachStrategy(problem.checker, [&](std::string_view name, auto& settings) {
-      validateFields(settings, fmt::format("checker.{}", name));
-    });
-    makePlanner(problem.planner);
-  } catch (const std::invalid_argument& e) {
-    in.fail(root, e.what());
-  }
+  if (const auto factor = readScale(in, root)) scaleProblem(problem, *factor);
+  validateSettings(in, root, problem.checker, problem.planner);
+  problem.settings_source = YAML::Node(YAML::NodeType::Map);
+  for (const char* key : {"planner", "checker", "seed", "limits", "scale"})
+    if (root[key]) problem.settings_source[key] = YAML::Clone(root[key]);
   if (options.checkEndpoints) checkEndpoints(problem, endpoints);
   return problem;
 }

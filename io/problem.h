@@ -8,6 +8,7 @@
 #include "planner/planner.h"
 #include "robots/robot.h"
 
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -24,6 +25,10 @@ struct Problem {
   Config start, goal;
   PlannerSettings planner;
   CheckerSettings checker;
+  /// The settings sections as read (`planner`, `checker`, `seed`, `limits`,
+  /// `scale`, after the load's overrides), so that withRunSettings can read
+  /// them again with more overrides without reading any file.
+  YAML::Node settings_source;
 
   /// Diagonal of the region the problem lives in (scene and robot bounds), in metres.
   double sceneSize() const;
@@ -49,5 +54,14 @@ std::string defaultProblemName(const std::filesystem::path& file);
 /// before the robot and the scene are loaded: `plan` sets its setup deadline from it.
 Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options = {},
                     const std::function<void(double seconds)>& onTimeLimit = {});
+
+/// The keys of a problem file that withRunSettings may override.
+inline constexpr std::array<const char*, 4> kRunSettingKeys{"planner", "checker", "seed", "limits"};
+
+/// `problem` with more overrides of its run settings (`planner`, `checker`,
+/// `seed`, `limits`; InputError for any other key, which would change the
+/// robot, the scene or the endpoints), read as loadProblem reads them:
+/// robot, scene, start and goal are the loaded ones, no file is read.
+Problem withRunSettings(const Problem& problem, const LoadOptions& options);
 
 }  // namespace prmkit

@@ -1,9 +1,13 @@
 #include "io/settings_reader.h"
 
-#include "planner/sampler.h"
+#include "io/problem.h"
 #include "planner/planner_registry.h"
+#include "planner/sampler.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include <limits>
 #include <set>
@@ -180,6 +184,66 @@ void readChecker(const YamlReader& in, const YAML::Node& root, CheckerSettings& 
     settings.fields(reader);
     if constexpr (requires { settings.afterRead(reader.keys()); }) settings.afterRead(reader.keys());
   });
+}
+
+void scaleCheckerLengths(CheckerSettings& checker, double factor) {
+  LengthScaler lengths{factor};
+  forEachStrategy(checker, [&](std::string_view, auto& settings) { settings.fields(lengths); });
+}
+
+std::optional<double> readScale(const YamlReader& in, const YAML::Node& root) {
+  if (!root["scale"]) return std::nullopt;
+  const double factor = in.positive(root["scale"], "scale");
+  if (!(factor >= 1e-9 && factor <= 1e9)) in.fail(root["scale"], "scale must lie in [1e-9, 1e9]");
+  return factor;
+}
+
+void validateSettings(const YamlReader& in, const YAML::Node& root, CheckerSettings& checker,
+                      const PlannerSettings& planner) {
+  try {
+    forEachStrategy(checker, [&](std::string_view name, auto& settings) {
+      validateFields(settings, fmt::format("checker.{}", name));
+    });
+    makePlanner(planner);
+  } catch (const std::invalid_argument& e) {
+    in.fail(root, e.what());
+  }
+}
+
+Problem withRunSettings(const Problem& problem, const LoadOptions& options) {
+  YAML::Node root =
+      problem.settings_source.IsMap() ? YAML::Clone(problem.settings_source) : YAML::Node(YAML::NodeType::Map);
+  YamlReader in(problem.file, root, {});
+  auto refuseOtherKeys = [&](const std::string& assignment, const std::string& option) {
+    const std::string key = assignment.substr(0, assignment.find_first_of(".="));
+    if (std::find_if(kRunSettingKeys.begin(), kRunSettingKeys.end(), [&](const char* k) { return key == k; }) ==
+        kRunSettingKeys.end())
+      throw InputError(fmt::format(
+          "{}: '{}' is not a run setting (one of {}): it changes the problem, so give it "
+          "when the problem is loaded",
+          option.empty() ? "--set " + excerpt(assignment) : option, excerpt(key), fmt::join(kRunSettingKeys, ", ")));
+  };
+  for (const auto& o : options.overrides) {
+    refuseOtherKeys(o, {});
+    in.applyOverride(o);
+  }
+  for (const auto& [option, assignment] : options.options) {
+    refuseOtherKeys(assignment, option);
+    in.applyOverride(assignment, option);
+  }
+  try {
+    Problem result = problem;
+    result.planner = PlannerSettings{};
+    result.checker = CheckerSettings{};
+    readPlanner(in, in.root(), result.planner);
+    readChecker(in, in.root(), result.checker);
+    if (const auto factor = readScale(in, in.root())) scaleCheckerLengths(result.checker, *factor);
+    validateSettings(in, in.root(), result.checker, result.planner);
+    result.settings_source = in.root();
+    return result;
+  } catch (const YAML::Exception& e) {
+    throw InputError(fmt::format("{}: {}", problem.file.string(), e.msg));
+  }
 }
 
 }  // namespace prmkit

@@ -1,5 +1,7 @@
 #include "io/stats_json.h"
 
+#include "planner/planner_registry.h"
+
 #include <fmt/format.h>
 
 #include <sys/resource.h>
@@ -41,8 +43,59 @@ void addRunCounters(nlohmann::ordered_json& j, const PlannerStats& planner, cons
       [&](std::string_view name, auto member, std::string_view) { j[std::string(name)] = checks.*member; });
 }
 
-std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result) {
+namespace {
+template <class Settings>
+void addFields(nlohmann::ordered_json& j, Settings& settings) {
+  FieldDescriptions described;
+  settings.fields(described);
+  for (const FieldDescription& f : described.fields)
+    j[f.name] =
+        f.kind == "choice" ? nlohmann::ordered_json(f.default_value) : nlohmann::ordered_json::parse(f.default_value);
+}
+}  // namespace
+
+nlohmann::ordered_json settingsJson(const Problem& problem) {
+  nlohmann::ordered_json planner;
+  PlannerSettings p = problem.planner;
+  planner["type"] = p.type;
+  planner["sampler"] = p.sampler;
+  if (p.verify_final_path) planner["verify_final_path"] = *p.verify_final_path;
+  addFields(planner, p);
+  for (RegisteredSettings& section : p.sections) {
+    if (plannerKind(p.type).section && plannerKind(p.type).section->name() == section.name()) {
+      nlohmann::ordered_json own;
+      addFields(own, section);
+      planner[section.name()] = own;
+    }
+  }
+  if (!p.parameters.empty()) {
+    planner["parameters"] = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : p.parameters) planner["parameters"][name] = value;
+  }
+  nlohmann::ordered_json checker;
+  CheckerSettings c = problem.checker;
+  checker["type"] = c.type;
+  checker["geometry"] = c.geometry == Geometry::Convex ? "convex" : "mesh";
+  forEachStrategy(c, [&](std::string_view name, auto& settings) {
+    if (name != c.type) return;
+    nlohmann::ordered_json own;
+    addFields(own, settings);
+    checker[std::string(name)] = own;
+  });
   nlohmann::ordered_json j;
+  j["planner"] = planner;
+  j["checker"] = checker;
+  j["seed"] = p.seed;
+  j["limits"] = {{"time", p.time_limit_s}, {"samples", p.max_samples}};
+  return j;
+}
+
+std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result,
+                      const std::vector<std::string>& commandLine) {
+  nlohmann::ordered_json j;
+  j["prmkit_version"] = PRMKIT_VERSION;
+  if (!commandLine.empty()) j["command_line"] = commandLine;
+  j["problem_file"] = problem.file.string();
   j["problem"] = problem.name;
   j["robot"] = problem.robot->kind();
   j["planner"] = problem.planner.type;
@@ -67,6 +120,7 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["path_length"] = result.path_length;
   j["path_verified"] = result.path_verified;
   addRunCounters(j, result.planner_stats, result.node_sources, result.check_stats);
+  j["settings"] = settingsJson(problem);
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

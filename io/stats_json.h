@@ -20,7 +20,15 @@ void addRunCounters(nlohmann::ordered_json& j, const PlannerStats& planner, cons
 /// stats.json: the problem, planner, checker and seed, the outcome (the same
 /// keys as a sweep's runs.jsonl records: solved, status, time_s, waypoints,
 /// path_length, roadmap sizes) and addRunCounters.
-std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result);
+/// It also records prmkit's version, `commandLine` (when given: the
+/// arguments after the program's name) and every setting in force (the
+/// planner's shared fields, its family's section and parameters, the
+/// checker's geometry and its strategy's section), so that a run can be
+/// reproduced from its outputs.
+std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result,
+                      const std::vector<std::string>& commandLine = {});
+/// The settings in force for a problem's run, as statsJson records them.
+nlohmann::ordered_json settingsJson(const Problem& problem);
 /// stats.json of a run whose time limit ran out during setup: no problem was
 /// loaded whole, so only what is known (status "time limit", the step, the times).
 std::string setupTimeLimitJson(const std::filesystem::path& file, const std::string& detail, double setupTime,

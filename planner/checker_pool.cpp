@@ -97,11 +97,19 @@ void CheckerPool::work(std::size_t worker) {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, woken);
     }
-    if (stopping_) return;
-    seen = generation_;
+    {
+      // A thread joins a run only while it is open: one that got no core
+      // until the caller had taken every item and closed the run has nothing
+      // of it to do, and the caller never waits for it.
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+      seen = generation_;
+      if (!open_) continue;
+      ++active_;
+    }
     drain(worker);
-    if (busy_.fetch_sub(1) == 1) {
-      // The caller may be between its check of busy_ and its wait: taking
+    if (active_.fetch_sub(1) == 1) {
+      // The caller may be between its check of active_ and its wait: taking
       // the mutex orders this notification after that wait began.
       { std::lock_guard lock(mutex_); }
       finished_.notify_one();
@@ -112,14 +120,18 @@ void CheckerPool::work(std::size_t worker) {
 void CheckerPool::wakeWorkers() {
   {
     std::lock_guard lock(mutex_);
-    busy_ = workers_.size();
+    open_ = true;
     ++generation_;
   }
   wake_.notify_all();
 }
 
 void CheckerPool::awaitWorkers() {
-  const auto done = [&] { return busy_ == 0; };
+  {
+    std::lock_guard lock(mutex_);
+    open_ = false;  // from here no thread joins: the caller waits only for those already on items
+  }
+  const auto done = [&] { return active_ == 0; };
   if (!pollFor(done)) {
     std::unique_lock lock(mutex_);
     finished_.wait(lock, done);
@@ -166,7 +178,10 @@ void CheckerPool::startBackground(std::size_t count, Task task) {
 
 void CheckerPool::finishBackground(bool cancel) {
   if (!background_) return;
-  if (cancel) next_ = count_;  // the workers stop after their current item
+  if (cancel)
+    next_ = count_;  // the workers stop after their current item
+  else
+    drain(0);  // what no worker has started, the caller does itself
   awaitWorkers();
   background_ = false;
   task_ = nullptr;

@@ -44,8 +44,9 @@ class CheckerPool {
   /// finishBackground() returns, nothing else may run on the pool. With no
   /// workers (one thread) no item runs.
   void startBackground(std::size_t count, Task task);
-  /// Waits for the background items: all of them, or with `cancel` only those
-  /// under way (the others never run; the task records which did). An
+  /// Waits for the background items: all of them (those no worker has
+  /// started run on the caller, with its own checker), or with `cancel` only
+  /// those under way (the others never run; the task records which did). An
   /// exception thrown by one is rethrown here. Nothing when none was started.
   void finishBackground(bool cancel);
   /// The work of the workers' clones so far (the caller's checker counts its own).
@@ -58,9 +59,11 @@ class CheckerPool {
   void drain(std::size_t worker);
   /// Keeps the current exception in failure_ (the first one) and stops every thread taking items.
   void fail();
-  /// Wakes the workers on the current task_ and count_.
+  /// Opens a run on the current task_ and count_ and wakes the workers.
   void wakeWorkers();
-  /// Waits until no worker is on the current task, then forgets it; rethrows a failure.
+  /// Closes the current run (no worker joins it any more) and waits until
+  /// the workers that joined it are done: never for a thread that has not
+  /// started (on a busy machine it may get no core for milliseconds).
   void awaitWorkers();
 
   Checker& checker_;
@@ -71,7 +74,8 @@ class CheckerPool {
   // Written under mutex_ (so that a sleeping thread cannot miss a change),
   // read without it by threads that spin before they sleep.
   std::atomic<std::uint64_t> generation_{0};  // bumped for each run
-  std::atomic<std::size_t> busy_{0};          // workers still on the current run
+  bool open_ = false;                         // workers may still join the current run (under mutex_)
+  std::atomic<std::size_t> active_{0};        // workers that joined the current run and are still on it
   std::atomic<bool> stopping_{false};
   const Task* task_ = nullptr;
   Task backgroundTask_;  // the task of startBackground, owned while it runs

@@ -42,7 +42,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace prmkit {
 
@@ -103,6 +107,28 @@ const std::vector<OmplNamedPlanner>& table() {
   return planners;
 }
 
+/// The name an OMPL.app .cfg's [planner] section gives OMPL's class `name`,
+/// from OMPL.app's benchmark program, which maps these names (and `lbtrrt`,
+/// `aps` and `cforest`, which prmkit does not run) to classes; empty
+/// for a class it does not name. prm and lazyprm are left to ompl_prm and
+/// ompl_lazy_prm.
+std::string_view omplAppName(std::string_view name) {
+  static constexpr std::pair<std::string_view, std::string_view> names[] = {
+      {"RRT", "rrt"},          {"RRTConnect", "rrtconnect"},
+      {"LazyRRT", "lazyrrt"},  {"RRTstar", "rrtstar"},
+      {"TRRT", "trrt"},        {"EST", "est"},
+      {"BiEST", "biest"},      {"ProjEST", "projest"},
+      {"SBL", "sbl"},          {"KPIECE1", "kpiece"},
+      {"BKPIECE1", "bkpiece"}, {"LBKPIECE1", "lbkpiece"},
+      {"PRMstar", "prmstar"},  {"LazyPRMstar", "lazyprmstar"},
+      {"SPARS", "spars"},      {"SPARStwo", "spars2"},
+      {"STRIDE", "stride"},    {"PDST", "pdst"},
+      {"FMT", "fmt"},          {"BFMT", "bfmt"}};
+  for (const auto& [className, omplApp] : names)
+    if (className == name) return omplApp;
+  return {};
+}
+
 /// A planner of this kind on a throwaway one-dimensional space, to read its
 /// parameters: their names do not depend on the space.
 ob::PlannerPtr probe(const OmplNamedPlanner& planner) {
@@ -139,6 +165,22 @@ std::string parameterError(const OmplNamedPlanner& planner, const std::string& n
   ompl::msg::setLogLevel(level);
   if (!refused.empty())
     return fmt::format("OMPL's {} refuses '{}' for its parameter {} ({})", planner.name, value, name, refused);
+  // OMPL's setters take any number (a negative range, a goal bias of 5);
+  // its own range suggestion ("min:step:max", or "0,1" for a flag) bounds them.
+  const ob::GenericParamPtr parameter = made->params().getParam(name);
+  const std::string suggestion = parameter ? parameter->getRangeSuggestion() : std::string();
+  double low = 0.0, step = 0.0, high = 0.0;
+  char tail = 0;
+  const bool flagWord = value == "true" || value == "false";  // OMPL's flags take these too
+  if (flagWord) return {};
+  if (std::sscanf(suggestion.c_str(), "%lf:%lf:%lf%c", &low, &step, &high, &tail) == 3 ||
+      std::sscanf(suggestion.c_str(), "%lf,%lf%c", &low, &high, &tail) == 2) {
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    if (end == value.c_str() || !std::isfinite(number) || number < low || number > high)
+      return fmt::format("OMPL's {}: parameter {} = '{}' is outside its range [{:g}, {:g}] (OMPL's own suggestion)",
+                         planner.name, name, value, low, high);
+  }
   return {};
 }
 
@@ -158,11 +200,11 @@ std::vector<PlannerKind> omplNamedPlannerKinds(
   for (const OmplNamedPlanner& planner : table()) {
     PlannerCapabilities capabilities;
     capabilities.uses_node_sampler = false;
-    // An OMPL.app [planner] line names a planner by its lower-case class
-    // name; prm and lazyprm stay with ompl_prm and ompl_lazy_prm.
-    std::string lower = planner.name;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (lower != "prm" && lower != "lazyprm") capabilities.omplapp_names = {lower};
+    // An OMPL.app [planner] line names a planner as OMPL.app's benchmark
+    // program does (its CFGBenchmark::allocPlanner); prm and lazyprm stay with
+    // ompl_prm and ompl_lazy_prm.
+    if (const std::string_view omplApp = omplAppName(planner.name); !omplApp.empty())
+      capabilities.omplapp_names = {std::string(omplApp)};
     PlannerKind kind{std::string(kPrefix) + planner.name, fmt::format("OMPL's {} on prmkit's checker", planner.name),
                      capabilities, make, std::nullopt};
     kind.parameter_names = [&planner] { return parameterNames(planner); };
@@ -172,6 +214,26 @@ std::vector<PlannerKind> omplNamedPlannerKinds(
     kinds.push_back(std::move(kind));
   }
   return kinds;
+}
+
+std::vector<FieldDescription> omplParameterDescriptions(std::string_view type) {
+  std::vector<FieldDescription> out;
+  const OmplNamedPlanner* planner = omplNamedPlanner(type);
+  if (!planner) return out;
+  const ob::PlannerPtr made = probe(*planner);
+  std::map<std::string, std::string> values;
+  // Some getters warn that their option has no effect (BIT*'s): not news here.
+  const ompl::msg::LogLevel level = ompl::msg::getLogLevel();
+  ompl::msg::setLogLevel(ompl::msg::LOG_NONE);
+  made->params().getParams(values);
+  ompl::msg::setLogLevel(level);
+  for (const auto& [name, value] : values) {
+    const ob::GenericParamPtr parameter = made->params().getParam(name);
+    std::string range = parameter ? parameter->getRangeSuggestion() : std::string();
+    // OMPL's suggestion is "min:step:max" for numbers, "0,1" for flags.
+    out.push_back({name, "OMPL parameter", value, range.empty() ? "any OMPL accepts" : "suggested " + range, ""});
+  }
+  return out;
 }
 
 void applyOmplParameters(ob::Planner& planner, const std::vector<std::pair<std::string, std::string>>& parameters) {

@@ -28,10 +28,15 @@ const OmplNamedPlanner* omplNamedPlanner(std::string_view type);
 /// CForest and AnytimePathShortening are left out: a prmkit checker serves
 /// one thread. So are LazyLBTRRT, which fails an assertion of OMPL 1.5.2's
 /// LPA* when its start connects to its goal directly, LBTRRT, which reports
-/// its solution only when its time is up, and SST, whose random extensions
-/// never reach a goal state exactly), made by `make`.
+/// its solution only when its time is up (so its result depends on the
+/// clock, not the seed), and SST, whose random extensions never reach a goal
+/// state exactly), made by `make`.
 std::vector<PlannerKind> omplNamedPlannerKinds(
     const std::function<std::unique_ptr<Planner>(const PlannerSettings&)>& make);
+
+/// OMPL's parameters of the planner named `type` ("ompl:NAME"), each with
+/// its default and OMPL's own range suggestion; empty for another type.
+std::vector<FieldDescription> omplParameterDescriptions(std::string_view type);
 
 /// Applies `parameters` to `planner` by OMPL's names; throws std::invalid_argument naming the one refused.
 void applyOmplParameters(ompl::base::Planner& planner,

@@ -11,6 +11,9 @@
 #include <ompl/util/Console.h>
 #include <ompl/util/RandomNumbers.h>
 
+#include <fmt/format.h>
+
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -57,7 +60,6 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   space->fromConfig(roadmap.config(1), goal.get());
   pdef->setStartAndGoalStates(start, goal);
   auto objective = std::make_shared<ob::PathLengthOptimizationObjective>(si);
-  objective->setCostThreshold(ob::Cost(std::numeric_limits<double>::infinity()));  // the first solution ends the run
   pdef->setOptimizationObjective(objective);
 
   ob::PlannerPtr planner;
@@ -78,19 +80,54 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
     planner = lazy;
   }
   planner->setProblemDefinition(pdef);
+  // OMPL's planners by name that optimize (their specs say so: RRTstar,
+  // BIT*, also PRM and LazyPRM) improve their path until the time limit or
+  // the cost threshold, as in OMPL's benchmark (its objective's threshold is
+  // 0 for path length: never met). With first_solution, for the others and
+  // for ompl_prm, ompl_lazy_prm and ompl_fcl_default (the peers of prmkit's
+  // own planners, which answer feasibility) the first exact solution ends the run.
+  const bool optimizing = named && planner->getSpecs().optimizingPaths && !settings_.first_solution;
+  objective->setCostThreshold(
+      ob::Cost(optimizing ? settings_.cost_threshold : std::numeric_limits<double>::infinity()));
   planner->setup();
-  // Every planner stops at its first exact solution, as prmkit's own do:
-  // the infinite cost threshold stops the optimising ones, and this the
-  // ones that only ever stop on their termination condition (LBTRRT, SST).
-  const ob::PlannerStatus status = planner->solve(
-      ob::PlannerTerminationCondition([this, &pdef] { return outOfTime() || pdef->hasExactSolution(); }));
+  const ob::PlannerStatus status = planner->solve(ob::PlannerTerminationCondition([&] {
+    if (outOfTime()) return true;
+    if (!pdef->hasExactSolution()) return false;
+    return !optimizing || objective->isSatisfied(pdef->getSolutionPath()->cost(objective));
+  }));
 
   const auto& motions = *si->getMotionValidator();
   result.planner_stats.samples_drawn = samplesDrawn.load();
   result.planner_stats.edges_attempted = motions.getCheckedMotionCount();
   result.planner_stats.edges_colliding = motions.getInvalidMotionCount();
 
-  // The roadmap OMPL built, for statistics and pictures (start and goal are vertices 0 and 1).
+  // Every segment of the returned path checked by the run's checker: a
+  // planner that keeps intermediate states, or splits and joins motions,
+  // returns segments its motion validator never saw as such. One that is
+  // not free (or Unknown below min_confidence) means no solution. OMPL's
+  // stock validator is the peer as users run it: its paths are judged by
+  // verify, not repaired here.
+  std::vector<Config> solution;
+  std::string unchecked;
+  if (status == ob::PlannerStatus::EXACT_SOLUTION) {
+    const auto& path = *pdef->getSolutionPath()->as<og::PathGeometric>();
+    for (std::size_t i = 0; i < path.getStateCount(); ++i)
+      solution.push_back(space->toConfig(path.getState(static_cast<unsigned int>(i))));
+    for (std::size_t i = 0; i + 1 < solution.size() && !stock && unchecked.empty(); ++i) {
+      const EdgeResult edge = checker.checkEdge(solution[i], solution[i + 1]);
+      const bool accepted = edge.verdict == Verdict::Free ||
+                            (edge.verdict == Verdict::Unknown && edge.confidence >= settings_.min_confidence);
+      if (!accepted) {
+        recordCollidingEdge(robot, solution[i], solution[i + 1], edge, result);
+        unchecked = fmt::format("OMPL's {} returned a path whose segment {} the checker finds {}", planner->getName(),
+                                i, edge.verdict == Verdict::Colliding ? "colliding" : "unresolved");
+      }
+    }
+  }
+
+  // The roadmap OMPL built, for statistics and pictures (start and goal are
+  // vertices 0 and 1): a copy outside the planning time.
+  const auto copyStarted = std::chrono::steady_clock::now();
   ob::PlannerData data(si);
   planner->getPlannerData(data);
   std::vector<Vertex> vertexOf(data.numVertices());
@@ -115,21 +152,24 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
         roadmap.addEdge(vertexOf[i], vertexOf[j], builtState);
   }
 
+  std::optional<std::vector<Vertex>> vertices;
   if (status != ob::PlannerStatus::EXACT_SOLUTION) {
     result.status = outOfTime() ? PlanStatus::TimeLimit : PlanStatus::Failed;
     if (result.status == PlanStatus::Failed) result.status_detail = status.asString();
-    return std::nullopt;
+  } else if (!unchecked.empty()) {
+    result.status = PlanStatus::Failed;
+    result.status_detail = unchecked;
+  } else {
+    vertices.emplace();
+    for (std::size_t i = 0; i < solution.size(); ++i) {
+      std::optional<Vertex> match;
+      for (std::size_t v = 0; v < roadmap.vertexCount() && !match; ++v)
+        if (roadmap.config(v) == solution[i]) match = v;
+      vertices->push_back(match ? *match : roadmap.addVertex(solution[i]));
+      if (i > 0) roadmap.addEdge((*vertices)[i - 1], (*vertices)[i], EdgeState::Free);
+    }
   }
-  const auto& path = *pdef->getSolutionPath()->as<og::PathGeometric>();
-  std::vector<Vertex> vertices;
-  for (std::size_t i = 0; i < path.getStateCount(); ++i) {
-    const Config q = space->toConfig(path.getState(static_cast<unsigned int>(i)));
-    std::optional<Vertex> match;
-    for (std::size_t v = 0; v < roadmap.vertexCount() && !match; ++v)
-      if (roadmap.config(v) == q) match = v;
-    vertices.push_back(match ? *match : roadmap.addVertex(q));
-    if (i > 0) roadmap.addEdge(vertices[i - 1], vertices[i], EdgeState::Free);
-  }
+  pictureSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - copyStarted).count();
   return vertices;
 }
 

@@ -166,6 +166,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   sampler_.reset();
   samplesTaken_ = 0;
   workerCheckStats_ = CheckStats{};
+  pictureSeconds_ = 0.0;
   const CheckStats before = checker.stats();
   PlanResult result;
   Roadmap roadmap(checker.robot());
@@ -196,7 +197,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
         result.path_length += checker.robot().distance(result.path[i], result.path[i + 1]);
     }
   }
-  result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() - pictureSeconds_;
   result.check_stats = checker.stats() - before;
   result.check_stats += workerCheckStats_;
   if (sampler_) result.check_stats += sampler_->clearanceStats();

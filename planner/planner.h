@@ -44,6 +44,13 @@ struct PlannerSettings {
   /// gaussian and bridge: the second sample's standard deviation, as a fraction of the maximum extent.
   double sampler_sigma = 0.02;
   bool shortcut = false;  // random shortcutting of the returned path
+  /// Optimizing planners (OMPL's RRTstar, PRMstar, BIT*, ...) stop at their
+  /// first solution instead of improving it until the time limit or
+  /// cost_threshold, which is what OMPL's benchmark does.
+  bool first_solution = false;
+  /// Optimizing planners stop once their path is at most this long
+  /// (C-space length; 0: improve until the time limit), OMPL's cost threshold.
+  double cost_threshold = 0.0;
   std::size_t shortcut_attempts = 100;
   /// Threads, each on its own checker clone (0: every core), for planners
   /// that declare `threads`; the roadmap, path and counters for a seed do not
@@ -77,6 +84,8 @@ struct PlannerSettings {
     f.number("radius", radius, {.min = 0.0, .unit = "C-space distance"});
     f.number("sampler_sigma", sampler_sigma, {.min = 0.0, .max = 1.0, .min_exclusive = true});
     f.boolean("shortcut", shortcut);
+    f.boolean("first_solution", first_solution);
+    f.number("cost_threshold", cost_threshold, {.min = 0.0, .unit = "C-space distance"});
     f.integer("shortcut_attempts", shortcut_attempts, {.min = 1.0, .max = kMaxShortcutAttempts});
     f.integer("threads", threads, {.min = 0.0, .max = kMaxPlannerThreads, .unit = "0: every core"});
     f.number("min_confidence", min_confidence, {.min = 0.0, .max = 100.0, .unit = "%"});
@@ -258,6 +267,9 @@ class Planner {
   std::size_t samplesTaken_ = 0;          // valid samples sampleValid() returned in this call
   /// Work done by checker clones on other threads during this call (added to the result's check_stats).
   CheckStats workerCheckStats_;
+  /// Time search() spent copying another library's roadmap or tree for the
+  /// picture (s): not planning, so not counted in time_s.
+  double pictureSeconds_ = 0.0;
 
  private:
   void shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result);

@@ -1,7 +1,9 @@
 // `import prmkit`: problems loaded, planned, checked and verified from Python
 // by the same functions the command line calls (setUpPlanningRun, checkEdges,
 // verifyPath, runCompare), so a seed gives the same path and counters here as
-// there. Work runs with the GIL released.
+// there. Work runs with the GIL released. The problem loaded is the one
+// planned: per-call settings change only the run settings (planner, checker,
+// seed, limits), never by reading the files again.
 #include "eval/compare.h"
 #include "eval/edge_check.h"
 #include "eval/planning_run.h"
@@ -11,7 +13,9 @@
 #include "checkers/checker_registry.h"
 #include "planner/planner_registry.h"
 #include "base/input_file.h"
+#include "io/path_files.h"
 
+#include <nlohmann/json.hpp>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -19,6 +23,10 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cmath>
 #include <chrono>
 #include <fstream>
 #include <filesystem>
@@ -51,8 +59,10 @@ py::object fromJson(const std::string& text) { return py::module_::import("json"
 /// Rows of configurations, each canonicalised as the readers do.
 std::vector<Config> configs(const Robot& robot, const Matrix& rows, const char* what) {
   if (rows.ndim() != 2 || static_cast<std::size_t>(rows.shape(1)) != robot.configSize())
-    throw py::value_error(fmt::format("{}: expected an array of shape (n, {}) ({})", what, robot.configSize(),
-                                      fmt::join(robot.coordinateNames(), ", ")));
+    throw py::value_error(
+        fmt::format("{}: expected an array of shape (n, {}) ({}), got shape ({})", what, robot.configSize(),
+                    fmt::join(robot.coordinateNames(), ", "),
+                    fmt::join(std::vector<py::ssize_t>(rows.shape(), rows.shape() + rows.ndim()), ", ")));
   std::vector<Config> out;
   const auto view = rows.unchecked<2>();
   for (py::ssize_t i = 0; i < rows.shape(0); ++i) {
@@ -66,6 +76,25 @@ std::vector<Config> configs(const Robot& robot, const Matrix& rows, const char* 
     out.push_back(std::move(q));
   }
   return out;
+}
+
+/// One configuration as an (n,) array.
+py::array_t<double> vector(const Config& q) {
+  py::array_t<double> out(static_cast<py::ssize_t>(q.size()));
+  auto view = out.mutable_unchecked<1>();
+  for (Eigen::Index j = 0; j < q.size(); ++j) view(static_cast<py::ssize_t>(j)) = q[j];
+  return out;
+}
+
+/// FileNotFoundError, as Python's own open() raises it, for a file the caller named.
+void requireFile(const std::filesystem::path& file, const char* argument) {
+  std::error_code error;
+  if (std::filesystem::is_regular_file(file, error)) return;
+  const std::string message = std::filesystem::exists(file, error)
+                                  ? fmt::format("{}: '{}' is not a regular file", argument, file.string())
+                                  : fmt::format("{}: no such file: '{}'", argument, file.string());
+  PyErr_SetObject(PyExc_FileNotFoundError, py::make_tuple(ENOENT, message, file.string()).ptr());
+  throw py::error_already_set();
 }
 
 py::array_t<double> rows(const std::vector<Config>& path, std::size_t width) {
@@ -89,6 +118,10 @@ class PythonProblem {
   static PythonProblem load(const std::filesystem::path& file, std::optional<std::filesystem::path> urdf,
                             std::optional<std::filesystem::path> srdf, std::optional<std::filesystem::path> scene,
                             const py::dict& settings) {
+    requireFile(file, "file");
+    for (const auto& [value, argument] :
+         {std::pair{&urdf, "urdf"}, std::pair{&srdf, "srdf"}, std::pair{&scene, "scene"}})
+      if (*value) requireFile(**value, argument);
     PythonProblem p;
     p.file_ = file;
     // The MoveIt flags of the command line, as the overrides they stand for.
@@ -106,8 +139,7 @@ class PythonProblem {
   Result plan(std::optional<std::string> planner, std::optional<std::string> checker,
               std::optional<std::string> sampler, std::optional<long> seed, std::optional<double> timeLimit,
               std::optional<long> threads, const py::dict& settings) const {
-    LoadOptions options{overrides_, true};
-    for (std::string& o : settingOverrides(settings)) options.overrides.push_back(std::move(o));
+    LoadOptions options{settingOverrides(settings), true};
     // The CLI's options, in its order; messages name the keyword argument.
     if (planner) options.options.emplace_back("planner", "planner.type=" + *planner);
     if (checker) options.options.emplace_back("checker", "checker.type=" + *checker);
@@ -120,12 +152,13 @@ class PythonProblem {
     std::size_t width = 0;
     {
       py::gil_scoped_release released;
-      // As `prmkit plan`: the setup's time counts against the limit.
+      // As `prmkit plan`: the setup's time (here the checkers') counts against the limit.
       const auto started = std::chrono::steady_clock::now();
-      PlanningRun run = setUpPlanningRun(
-          file_, options, {{}, [&]() -> std::optional<double> {
-                             return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-                           }});
+      PlanningRun run =
+          setUpPlanningRun(withRunSettings(problem_, options),
+                           {{}, [&]() -> std::optional<double> {
+                              return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                            }});
       result = run.solve();
       stats = statsJson(run.problem, run.checker->name(), result);
       width = run.problem.robot->configSize();
@@ -138,6 +171,8 @@ class PythonProblem {
     const std::vector<Config> a = configs(*problem_.robot, starts, "starts"),
                               b = configs(*problem_.robot, ends, "ends");
     if (a.size() != b.size()) throw py::value_error("starts and ends need the same number of rows");
+    if (jobs < 1 || jobs > kMaxPlannerThreads)
+      throw py::value_error(fmt::format("jobs must lie in [1, {}], got {}", kMaxPlannerThreads, jobs));
     std::vector<EdgeCase> edges;
     for (std::size_t i = 0; i < a.size(); ++i) edges.push_back({a[i], b[i]});
     EdgeCheckReport report;
@@ -178,12 +213,15 @@ class PythonProblem {
     return out;
   }
 
-  py::dict verify(const Matrix& path, std::optional<double> eps) const {
+  py::dict verify(const Matrix& path, std::optional<double> eps, std::optional<double> goalTolerance) const {
     const std::vector<Config> qs = configs(*problem_.robot, path, "path");
+    const double step = verifyEps(problem_, eps, "eps");
+    if (goalTolerance && !(*goalTolerance >= 0 && std::isfinite(*goalTolerance)))
+      throw py::value_error("goal_tolerance must be a number of metres >= 0");
     VerifyResult verdict;
     {
       py::gil_scoped_release released;
-      verdict = verifyPath(problem_, qs, eps.value_or(defaultVerifyEps(problem_)));
+      verdict = verifyPath(problem_, qs, step, std::nullopt, Endpoints::Judged, goalTolerance);
     }
     py::dict out;
     out["valid"] = verdict.valid;
@@ -213,27 +251,80 @@ class PythonProblem {
   Problem problem_;
 };
 
+/// runCompare in this process, for the fresh interpreter `compare` starts:
+/// its arguments as the JSON object `compare` wrote; prints what is wrong
+/// with them and returns 2 for bad input, else runCompare's exit code.
+int compareInThisProcess(const std::string& arguments) {
+  const auto a = nlohmann::json::parse(arguments);
+  CompareOptions options;
+  options.planners = a.at("planners").get<std::vector<std::string>>();
+  options.checkers = a.at("checkers").get<std::vector<std::string>>();
+  options.runs = a.at("runs").get<std::size_t>();
+  options.time_limit_s = a.at("time_limit").get<double>();
+  options.jobs = a.at("jobs").get<std::size_t>();
+  options.plots = false;
+  options.planners_given = options.runs_given = options.time_limit_given = true;
+  options.out = a.at("out").get<std::string>();
+  const auto parameters = a.at("parameters").get<std::vector<std::pair<std::string, std::string>>>();
+  std::ostringstream log;
+  try {
+    py::gil_scoped_release released;
+    return runCompare(a.at("file").get<std::string>(), a.at("overrides").get<std::vector<std::string>>(), parameters,
+                      options, log);
+  } catch (const InvalidInput& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+}
+
 /// `prmkit compare` into `out`; the rows of its runs.jsonl (a pandas
-/// DataFrame when pandas is installed).
+/// DataFrame when pandas is installed). Its runs are forks of the process
+/// that runs the comparison, and a fork of this interpreter would inherit
+/// every lock another Python thread held at that moment (the mesh cache's,
+/// OMPL's): the comparison runs in a fresh interpreter started for it
+/// (subprocess forks and executes at once), which forks its runs before it
+/// starts any thread of its own.
 py::object compare(const PythonProblem& problem, std::vector<std::string> planners, std::vector<std::string> checkers,
                    std::size_t runs, double timeLimit, std::size_t jobs, const std::filesystem::path& out,
                    const py::dict& settings) {
-  CompareOptions options;
-  options.planners = std::move(planners);
-  options.checkers = std::move(checkers);
-  options.runs = runs;
-  options.time_limit_s = timeLimit;
-  options.jobs = jobs;
-  options.plots = false;
-  options.planners_given = options.runs_given = options.time_limit_given = true;
-  options.out = out;
-  std::vector<std::pair<std::string, std::string>> parameters;
-  for (const auto& [key, value] : settings) parameters.emplace_back(py::str(key).cast<std::string>(), yamlText(value));
-  std::ostringstream log;
-  {
-    py::gil_scoped_release released;
-    runCompare(problem.file(), problem.overrides(), parameters, options, log);
+  // Bounds checked here too, so that a typo costs no interpreter.
+  if (runs < 1 || runs > kMaxCompareRuns)
+    throw py::value_error(fmt::format("runs {}: must lie in [1, {}]", runs, kMaxCompareRuns));
+  if (jobs < 1 || jobs > kMaxPlannerThreads)
+    throw py::value_error(fmt::format("jobs {}: must lie in [1, {}]", jobs, kMaxPlannerThreads));
+  nlohmann::json arguments{{"file", problem.file().string()},
+                           {"overrides", problem.overrides()},
+                           {"planners", planners},
+                           {"checkers", checkers},
+                           {"runs", runs},
+                           {"time_limit", timeLimit},
+                           {"jobs", jobs},
+                           {"out", std::filesystem::absolute(out).string()},
+                           {"parameters", nlohmann::json::array()}};
+  for (const auto& [key, value] : settings)
+    arguments["parameters"].push_back({py::str(key).cast<std::string>(), yamlText(value)});
+  const py::module_ os = py::module_::import("os"), sys = py::module_::import("sys");
+  py::dict env = py::dict(os.attr("environ"));
+  const std::string here =
+      py::str(os.attr("path").attr("dirname")(py::module_::import("prmkit").attr("__file__"))).cast<std::string>();
+  env["PYTHONPATH"] = env.contains("PYTHONPATH") ? here + ":" + py::str(env["PYTHONPATH"]).cast<std::string>() : here;
+  const char* script = "import sys, prmkit; sys.exit(prmkit._compare_in_this_process(sys.argv[1]))";
+  const py::object done = py::module_::import("subprocess")
+                              .attr("run")(py::make_tuple(sys.attr("executable"), "-c", script, arguments.dump()),
+                                           py::arg("capture_output") = true, py::arg("text") = true,
+                                           py::arg("env") = env, py::arg("check") = false);
+  const int exitCode = done.attr("returncode").cast<int>();
+  const std::string errors = done.attr("stderr").cast<std::string>();
+  if (exitCode == 2) {
+    std::string message = errors;
+    while (!message.empty() && std::isspace(static_cast<unsigned char>(message.back()))) message.pop_back();
+    throw py::value_error(message.substr(message.rfind('\n') == std::string::npos ? 0 : message.rfind('\n') + 1));
   }
+  if (exitCode != 0 && exitCode != 1)
+    throw std::runtime_error(fmt::format("the comparison's interpreter ended with code {}: {}", exitCode, errors));
   py::list records;
   std::ifstream lines(out / "runs.jsonl");
   for (std::string line; std::getline(lines, line);)
@@ -250,7 +341,16 @@ py::object compare(const PythonProblem& problem, std::vector<std::string> planne
 
 PYBIND11_MODULE(prmkit, m) {
   using namespace prmkit;
+  // numpy's C API, looked up here, while the import holds the GIL and no
+  // other thread can run: pybind11 looks it up in a function-local static on
+  // first use, and a first use on two threads at once deadlocks (one thread
+  // waits for the static's guard holding the GIL, the other imports numpy
+  // inside the guard and waits for the GIL).
+  py::module_::import("numpy");
+  (void)py::dtype::of<double>();
+  (void)py::dtype::of<bool>();
   m.doc() = "prmkit: PRM and lazy PRM motion planning with pluggable, exact collision checkers";
+  m.attr("__version__") = PRMKIT_VERSION;
   // Bad input is a ValueError with the same message the command line prints.
   py::register_exception_translator([](std::exception_ptr error) {
     try {
@@ -264,44 +364,59 @@ PYBIND11_MODULE(prmkit, m) {
   m.attr("planners") = plannerNames();
   m.attr("checkers") = checkerNames();
 
-  py::class_<Result>(m, "Result", "One planning run: solved, status, path (one row per waypoint), stats (stats.json)")
-      .def_readonly("solved", &Result::solved)
-      .def_readonly("status", &Result::status)
-      .def_readonly("path", &Result::path)
-      .def_readonly("stats", &Result::stats)
+  py::class_<Result>(m, "Result", "One planning run, as `prmkit plan` reports it.")
+      .def_readonly("solved", &Result::solved, "True when a path from the start to the goal was found and checked.")
+      .def_readonly("status", &Result::status, "How the run ended: 'solved', 'time limit', 'sample limit', ...")
+      .def_readonly("path", &Result::path,
+                    "The path, one row per waypoint (shape (n, len(Problem.coordinates)); (0, d) when unsolved).")
+      .def_readonly("stats", &Result::stats, "stats.json of the run as a dict (times in s, counters).")
       .def("__repr__",
            [](const Result& r) { return fmt::format("<prmkit.Result {} ({} waypoints)>", r.status, r.path.shape(0)); });
 
-  py::class_<PythonProblem>(m, "Problem", "A problem file loaded as `prmkit plan` loads it")
+  py::class_<PythonProblem>(m, "Problem",
+                            "A problem file loaded as `prmkit plan` loads it; plan, check and verify on it.")
       .def_static("load", &PythonProblem::load, py::arg("file"), py::kw_only(), py::arg("urdf") = std::nullopt,
                   py::arg("srdf") = std::nullopt, py::arg("scene") = std::nullopt, py::arg("settings") = py::dict(),
                   "Loads a prmkit problem YAML, an OMPL.app .cfg or a MoveIt MotionPlanRequest (with urdf=, srdf=, "
-                  "scene=); settings are overrides as --set takes them ({'planner.k': 15})")
+                  "scene=); settings are overrides as --set takes them ({'planner.k': 15}). Raises "
+                  "FileNotFoundError for a missing file, ValueError for bad content (the command line's message).")
       .def("plan", &PythonProblem::plan, py::kw_only(), py::arg("planner") = std::nullopt,
            py::arg("checker") = std::nullopt, py::arg("sampler") = std::nullopt, py::arg("seed") = std::nullopt,
            py::arg("time_limit") = std::nullopt, py::arg("threads") = std::nullopt, py::arg("settings") = py::dict(),
-           "Plans as `prmkit plan` with these options (the GIL released)")
+           "Plans the loaded problem as `prmkit plan` would with these options (the GIL released); settings "
+           "override run settings only (keys under planner, checker, seed and limits). Returns a Result.")
       .def("check_edges", &PythonProblem::checkEdges, py::arg("starts"), py::arg("ends"), py::kw_only(),
            py::arg("checker") = std::nullopt, py::arg("jobs") = 1,
            "Checks edge i from starts[i] to ends[i] as `prmkit check --edges`: verdict (free, colliding, unknown or "
-           "invalid_endpoint), confidence (%) and witness_t per edge")
+           "invalid_endpoint), confidence (%) and witness_t per edge; jobs threads (1 to 256).")
       .def("is_valid", &PythonProblem::isValid, py::arg("configs"), py::kw_only(), py::arg("checker") = std::nullopt,
-           "In bounds and collision-free, one boolean per row")
+           "In bounds and collision-free, one boolean per row of configs (shape (n, d)).")
       .def("verify", &PythonProblem::verify, py::arg("path"), py::kw_only(), py::arg("eps") = std::nullopt,
-           "Dense check of a path from the start to the goal, as `prmkit verify`")
-      .def_property_readonly("name", [](const PythonProblem& p) { return p.problem().name; })
-      .def_property_readonly("dof", [](const PythonProblem& p) { return p.problem().robot->dof(); })
-      .def_property_readonly("coordinates", [](const PythonProblem& p) { return p.problem().robot->coordinateNames(); })
+           py::arg("goal_tolerance") = std::nullopt,
+           "Dense check of a path from the start to the goal, as `prmkit verify`: no robot point moves more than "
+           "eps (m) between checked configurations; endpoints within goal_tolerance (m, default eps) count as "
+           "reached. Returns {'valid', 'collision_free', 'message'}.")
       .def_property_readonly(
-          "start", [](const PythonProblem& p) { return rows({p.problem().start}, p.problem().robot->configSize()); })
+          "name", [](const PythonProblem& p) { return p.problem().name; }, "The problem's name.")
       .def_property_readonly(
-          "goal", [](const PythonProblem& p) { return rows({p.problem().goal}, p.problem().robot->configSize()); });
+          "dof", [](const PythonProblem& p) { return p.problem().robot->dof(); }, "Degrees of freedom of the robot.")
+      .def_property_readonly(
+          "coordinates", [](const PythonProblem& p) { return p.problem().robot->coordinateNames(); },
+          "The names of a configuration's coordinates, in order (a path's columns).")
+      .def_property_readonly(
+          "start", [](const PythonProblem& p) { return vector(p.problem().start); },
+          "The start configuration, shape (len(coordinates),).")
+      .def_property_readonly(
+          "goal", [](const PythonProblem& p) { return vector(p.problem().goal); },
+          "The goal configuration, shape (len(coordinates),).");
 
+  m.def("_compare_in_this_process", &compareInThisProcess, py::arg("arguments"),
+        "Runs a comparison in this process (what compare starts a fresh interpreter for); not for direct use.");
   m.def("compare", &compare, py::arg("problem"), py::kw_only(),
         py::arg("planners") = std::vector<std::string>{"lazy_prm"},
         py::arg("checkers") = std::vector<std::string>{"adaptive", "discrete"}, py::arg("runs") = 3,
         py::arg("time_limit") = 10.0, py::arg("jobs") = 1, py::arg("out") = std::filesystem::path("out/compare"),
         py::arg("settings") = py::dict(),
         "Runs `prmkit compare` into `out` and returns its runs (a pandas DataFrame when pandas is installed, "
-        "else a list of dicts)");
+        "else a list of dicts).");
 }

@@ -14,10 +14,11 @@ packages=(
 case "${1:-}" in
   # `install-deps.sh test`: also what the tests and the reports use (`make test`): Catch2, Chromium for
   # the viewer's page, clang-format, GNU parallel and sqlite3 for the sweep tests, OMPL's benchmark
-  # scripts, matplotlib for plots, pybind11, numpy and pytest for the Python module, Slurm and munge
+  # scripts, matplotlib for plots, pybind11, numpy and pytest for the Python module (mypy checks its
+  # stubs; venv, pip, setuptools and wheel install it as the README says), Slurm and munge
   # for the test that runs the Slurm recipe on a single-node cluster (scripts/slurm-local.sh).
   test) packages+=(catch2 chromium clang-format parallel sqlite3 ompl-demos python3-matplotlib
-                  pybind11-dev python3-dev python3-numpy python3-pytest slurmctld slurmd slurm-client munge) ;;
+                  pybind11-dev python3-dev python3-numpy python3-pytest python3-mypy python3-venv python3-setuptools python3-wheel python3-pip slurmctld slurmd slurm-client munge) ;;
   # `install-deps.sh fuzz`: clang and its libFuzzer runtime, for `make fuzz` only.
   fuzz) packages=(clang libclang-rt-14-dev) ;;
   "") ;;

@@ -11,7 +11,8 @@ build=${1:?build folder}
 seconds=${2:?seconds per target}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_problem fuzz_moveit fuzz_urdf fuzz_omplapp fuzz_csv fuzz_mesh fuzz_mesh_files)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_problem fuzz_moveit fuzz_urdf fuzz_omplapp fuzz_csv fuzz_mesh fuzz_mesh_files
+  fuzz_ompl_parameters)
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 # Leaks inside third-party libraries are suppressed as in the ASan tests.
 export LSAN_OPTIONS="suppressions=$source_dir/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"

@@ -10,15 +10,33 @@
 set -euo pipefail
 action=${1:?start or stop}
 dir=$(realpath -m "${2:?a folder}")
+# slurm.conf takes paths unquoted, and a space, '#' or '=' would change its
+# meaning: such a folder is refused, not written into the file.
+case $dir in
+  *[!A-Za-z0-9._/+-]*)
+    echo "slurm-local.sh: folder '$dir' has characters slurm.conf cannot hold (use letters, digits, . _ / + -)" >&2
+    exit 2 ;;
+esac
+
+# A daemon's pid file holds its pid and its start time (field 22 of
+# /proc/PID/stat): stop signals a process only when both still match, so a
+# pid reused by another process since, or a pid file written by someone
+# else, is never killed.
+started_at() { awk '{ print $22 }' "/proc/$1/stat" 2>/dev/null || true; }
+remember() {  # daemon pid
+  echo "$2 $(started_at "$2")" >"$dir/$1.pid"
+}
 
 stop() {
   for daemon in slurmd slurmctld munged; do
     if [ -f "$dir/$daemon.pid" ]; then
-      pid=$(cat "$dir/$daemon.pid")
+      read -r pid start < "$dir/$daemon.pid" || true
+      rm -f "$dir/$daemon.pid"
+      case $pid in '' | *[!0-9]*) continue ;; esac
+      [ -n "${start:-}" ] && [ "$(started_at "$pid")" = "$start" ] || continue
       kill "$pid" 2>/dev/null || true
       for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-      kill -9 "$pid" 2>/dev/null || true
-      rm -f "$dir/$daemon.pid"
+      [ "$(started_at "$pid")" = "$start" ] && kill -9 "$pid" 2>/dev/null || true
     fi
   done
 }
@@ -69,12 +87,12 @@ export SLURM_CONF="$dir/slurm.conf"
 munged --foreground --force --socket="$dir/munge/munge.socket" --key-file="$dir/munge/munge.key" \
   --log-file="$dir/munged.log" --pid-file="$dir/munge/munged.pid" --seed-file="$dir/munge/munged.seed" \
   >>"$dir/munged.out" 2>&1 &
-echo $! >"$dir/munged.pid"
+remember munged $!
 for _ in $(seq 100); do [ -S "$dir/munge/munge.socket" ] && break; sleep 0.1; done
 slurmctld -D -i -f "$dir/slurm.conf" >>"$dir/slurmctld.out" 2>&1 &
-echo $! >"$dir/slurmctld.pid"
+remember slurmctld $!
 slurmd -D -f "$dir/slurm.conf" >>"$dir/slurmd.out" 2>&1 &
-echo $! >"$dir/slurmd.pid"
+remember slurmd $!
 for _ in $(seq 600); do
   state=$(sinfo -h -o %T 2>/dev/null || true)
   if [ "$state" = idle ]; then exit 0; fi

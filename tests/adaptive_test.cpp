@@ -138,6 +138,43 @@ TEST_CASE("adaptive: a motion grazing closer than eta is reported colliding and 
   REQUIRE(fine.stats().unresolved_as_colliding == 0);
 }
 
+TEST_CASE("adaptive: a check's bisection steps are bounded, what is left reported colliding and counted",
+          "[adaptive]") {
+  WallWorld world;
+  // The exact case above: six bisection steps certify the edge free.
+  AdaptiveSettings settings;
+  settings.distance_relative_error = 0.0;
+  settings.probes = 1;
+  const Config a = pose3(-0.5, 0.2, 0), b = pose3(0.5, 0.2, 0);
+  settings.max_bisection_steps = 6;
+  AdaptiveChecker enough(world.robot, world.scene, settings);
+  REQUIRE(enough.checkEdge(a, b).verdict == Verdict::Free);
+  REQUIRE(enough.stats().unresolved_as_colliding == 0);
+  settings.max_bisection_steps = 5;
+  AdaptiveChecker bounded(world.robot, world.scene, settings);
+  REQUIRE(bounded.checkEdge(a, b).verdict == Verdict::Colliding);
+  REQUIRE(bounded.stats().bisection_steps == 5);
+  REQUIRE(bounded.stats().unresolved_as_colliding == 1);
+  // A passage narrower than eta along the whole edge: without the bound,
+  // about (length / eta) steps before the first piece falls below eta; with
+  // it, the check ends after the bound, reported colliding.
+  AdaptiveSettings narrow;
+  narrow.eta = 1e-6;
+  narrow.probes = 1;
+  narrow.max_bisection_steps = 2000;
+  AdaptiveChecker checker(world.robot, world.scene, narrow);
+  REQUIRE(checker.checkEdge(pose3(-4, 0.1 + 1e-7, 0), pose3(4, 0.1 + 1e-7, 0)).verdict == Verdict::Colliding);
+  REQUIRE(checker.stats().bisection_steps == 2000);
+  REQUIRE(checker.stats().unresolved_as_colliding == 1);
+  REQUIRE_THROWS_AS(AdaptiveChecker(world.robot, world.scene,
+                                    [] {
+                                      AdaptiveSettings zero;
+                                      zero.max_bisection_steps = 0;
+                                      return zero;
+                                    }()),
+                    std::invalid_argument);
+}
+
 TEST_CASE("adaptive: settings are validated", "[adaptive]") {
   WallWorld world;
   AdaptiveSettings negative;

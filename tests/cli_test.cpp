@@ -3,6 +3,9 @@
 #include "io/yaml_reader.h"
 #include "base/input_file.h"
 #include "base/names.h"
+#include "checkers/checker_registry.h"
+#include "planner/planner_registry.h"
+#include "planner/sampler_registry.h"
 #include "test_support.h"
 
 #include <assimp/version.h>
@@ -609,6 +612,81 @@ TEST_CASE("a newcomer's first commands: usage, version, and errors that name the
     CHECK_THAT(run.err, Catch::Contains(message));
   }
   CHECK_FALSE(std::filesystem::exists(dir.path / "o"));
+
+  // Commands and options: the closest one offered, exit 2.
+  const Run plann = cli({"plann", problem.string()});
+  CHECK(plann.code == 2);
+  CHECK_THAT(plann.err, Catch::Contains("unknown command 'plann' (did you mean 'plan'?"));
+  const Run chekcer = cli({"plan", problem.string(), "--chekcer", "adaptive", "--out", out});
+  CHECK(chekcer.code == 2);
+  CHECK_THAT(chekcer.err, Catch::Contains("(did you mean '--checker'?"));
+  const Run chekcerEquals = cli({"plan", problem.string(), "--time-limt=3", "--out", out});
+  CHECK(chekcerEquals.code == 2);
+  CHECK_THAT(chekcerEquals.err, Catch::Contains("(did you mean '--time-limit'?"));
+  CHECK_FALSE(std::filesystem::exists(dir.path / "o"));
+  // help CMD, as git and cargo take it.
+  const Run helpPlan = cli({"help", "plan"});
+  CHECK(helpPlan.code == 0);
+  CHECK(helpPlan.out.find("Usage: prmkit plan [OPTIONS] [problem]") != std::string::npos);
+  CHECK(cli({"help"}).out == bare.out);
+  const Run helpTypo = cli({"help", "verfy"});
+  CHECK(helpTypo.code == 2);
+  CHECK_THAT(helpTypo.err, Catch::Contains("did you mean 'verify'?"));
+}
+
+TEST_CASE("list: every planner, checker and sampler with its settings, defaults and accepted values", "[cli]") {
+  for (const std::string what : {"planners", "checkers", "samplers"}) {
+    const Run json = cli({"list", what, "--json"});
+    INFO(what << json.err);
+    REQUIRE(json.code == 0);
+    const auto list = nlohmann::json::parse(json.out);
+    std::vector<std::string> names;
+    for (const auto& item : list) names.push_back(item.at("name").get<std::string>());
+    const std::vector<std::string> expected = what == "planners"   ? plannerNames()
+                                              : what == "checkers" ? checkerNames()
+                                                                   : samplerNames();
+    for (const std::string& name : expected) CHECK(std::find(names.begin(), names.end(), name) != names.end());
+    const Run text = cli({"list", what});
+    REQUIRE(text.code == 0);
+    for (const std::string& name : expected) CHECK_THAT(text.out, Catch::Contains(name + ": "));
+  }
+  const auto planners = nlohmann::json::parse(cli({"list", "planners", "--json"}).out);
+  auto settingsOf = [&](const std::string& name) {
+    for (const auto& item : planners)
+      if (item.at("name") == name) return item.at("settings");
+    FAIL("no planner " << name);
+    return nlohmann::json();
+  };
+  bool range = false;
+  for (const auto& setting : settingsOf("ompl:RRTConnect"))
+    range = range || (setting.at("name") == "range" &&
+                      setting.at("accepts").get<std::string>().find("10000") != std::string::npos);
+  CHECK(range);
+  bool batch = false;
+  for (const auto& setting : settingsOf("lazy_prm"))
+    batch = batch || (setting.at("name") == "batch" && setting.at("default") == "100");
+  CHECK(batch);
+  CHECK(cli({"list", "robots"}).code == 2);
+}
+
+TEST_CASE("stats.json records the version, the command line and every setting in force", "[cli]") {
+  TempDir dir;
+  const std::string out = (dir.path / "o").string();
+  const std::vector<std::string> args{"plan",  test::problemFile("maze2d").string(), "--seed", "7",
+                                      "--set", "checker.adaptive.probes=9",          "--out",  out};
+  const Run run = cli(args);
+  INFO(run.err);
+  REQUIRE(run.code == 0);
+  const auto stats = nlohmann::json::parse(test::readText(dir.path / "o" / "stats.json"));
+  CHECK(stats.at("prmkit_version") == PRMKIT_PROJECT_VERSION);
+  CHECK(stats.at("command_line") == args);
+  const auto& settings = stats.at("settings");
+  CHECK(settings.at("seed") == 7);
+  CHECK(settings.at("checker").at("type") == "adaptive");
+  CHECK(settings.at("checker").at("adaptive").at("probes") == 9);
+  CHECK(settings.at("planner").at("type") == "lazy_prm");
+  CHECK(settings.at("planner").at("lazy_prm").at("batch") == 100);
+  CHECK(settings.at("limits").at("time").get<double>() > 0);
 }
 
 TEST_CASE("the closest name is offered only for a slip", "[cli]") {

@@ -125,6 +125,40 @@ TEST_CASE("a mesh file read before gives its kept mesh only while its bytes and 
   REQUIRE_FALSE(prepareMesh(plank, true).cover.empty());
 }
 
+TEST_CASE("the mesh cache counts BVHs and covers against its bound and keeps the most recent meshes", "[hostile]") {
+  // A strip of `triangles` triangles, distinct for each `offset`.
+  const auto strip = [](int triangles, double offset) {
+    Mesh mesh;
+    for (int i = 0; i <= triangles / 2; ++i) {
+      mesh.vertices.emplace_back(offset + i * 1e-3, 0.0, 0.0);
+      mesh.vertices.emplace_back(offset + i * 1e-3, 1e-3, 1e-4 * (i % 7));
+    }
+    for (int i = 0; i + 1 < triangles / 2; ++i) {
+      mesh.triangles.push_back({2 * i, 2 * i + 1, 2 * i + 2});
+      mesh.triangles.push_back({2 * i + 1, 2 * i + 3, 2 * i + 2});
+    }
+    return mesh;
+  };
+  const int triangles = 4000;
+  const MeshCacheCounts before = meshCacheCounts();
+  const PreparedMesh first = prepareMesh(strip(triangles, 1e6), false);
+  // The BVH's nodes count, not only the mesh's vertices and triangles.
+  const std::uint64_t bvhNodes = static_cast<std::uint64_t>(first.bvh->getNumBVs()) * sizeof(fcl::BVNode<fcl::OBBRSSd>);
+  CHECK(meshCacheCounts().bytes_kept >= before.bytes_kept + bvhNodes);
+  // Distinct meshes past the bound: the cache stays within it, the oldest go, the newest stay.
+  const int meshes = static_cast<int>(kMaxMeshCacheBytes / bvhNodes) + 20;
+  for (int m = 1; m <= meshes; ++m) {
+    prepareMesh(strip(triangles, 1e6 + m), false);
+    REQUIRE(meshCacheCounts().bytes_kept <= kMaxMeshCacheBytes);
+  }
+  MeshCacheCounts counts = meshCacheCounts();
+  prepareMesh(strip(triangles, 1e6 + meshes), false);
+  CHECK(meshCacheCounts().prepared_hits == counts.prepared_hits + 1);
+  counts = meshCacheCounts();
+  prepareMesh(strip(triangles, 1e6), false);
+  CHECK(meshCacheCounts().prepared_misses == counts.prepared_misses + 1);
+}
+
 TEST_CASE("files a mesh file names get the mesh file's checks: FIFOs, folders outside, sizes", "[hostile]") {
   TempDir dir;
   fs::create_directories(dir.path / "mesh");
@@ -406,6 +440,111 @@ time_limit: 5
   CHECK(fs::is_empty(outside));
   CHECK(fs::is_directory(fs::symlink_status(out / "ompl")));
   CHECK(!fs::is_empty(out / "ompl"));
+}
+
+TEST_CASE(
+    "output folders, round four: a planted folder, a hard link, a lock held past the limit, duplicate and huge "
+    "records",
+    "[hostile]") {
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kProblem);
+  const fs::path out = dir.path / "out";
+
+  // A folder planted at an output file's name: refused before planning, no
+  // journal or temporary left, and the folder works again once it is gone.
+  fs::create_directories(out / "stats.json");
+  Run run = cli({"plan", problem.string(), "--out", out.string()});
+  CHECK(run.code == 2);
+  CHECK_THAT(run.err, Catch::Contains("stats.json' is a folder where this run writes a file"));
+  CHECK_THAT(run.out, !Catch::Contains("problem "));  // nothing planned
+  for (const auto& entry : fs::directory_iterator(out)) {
+    INFO(entry.path());
+    CHECK((entry.path().filename() == "stats.json" || entry.path().filename() == ".prmkit.lock"));
+  }
+  fs::remove(out / "stats.json");
+  run = cli({"plan", problem.string(), "--out", out.string()});
+  INFO(run.err);
+  CHECK(run.code == 0);
+
+  // A lock another process holds is waited for within the run's limit, not for ever.
+  {
+    const int held = ::open((out / ".prmkit.lock").c_str(), O_RDWR);
+    REQUIRE(held >= 0);
+    REQUIRE(::flock(held, LOCK_EX) == 0);
+    run = cli({"plan", problem.string(), "--time-limit", "1", "--out", out.string()});
+    ::close(held);
+    CHECK(run.code == 2);
+    CHECK_THAT(run.err, Catch::Contains("another prmkit run held this folder") &&
+                            Catch::Contains("until this run's time limit"));
+  }
+
+  // runs.jsonl as a hard link to a file elsewhere: refused, never appended to.
+  const auto sweep = dir.write("s.yaml", R"(name: s
+problems: [p.yaml]
+planners: [{type: prm}]
+checkers: [{type: discrete}]
+seeds: 2
+time_limit: 5
+)");
+  const fs::path sweepOut = dir.path / "sweep";
+  fs::create_directories(sweepOut);
+  const auto victim = dir.write("victim.jsonl", "");
+  fs::create_hard_link(victim, sweepOut / "runs.jsonl");
+  run = cli({"sweep", sweep.string(), "--resume", "--out", sweepOut.string(), "--no-plots"});
+  CHECK(run.code == 2);
+  CHECK_THAT(run.err, Catch::Contains("has 2 hard links"));
+  CHECK(fs::file_size(victim) == 0);
+  fs::remove(sweepOut / "runs.jsonl");
+
+  // --resume refuses a record written twice, as merge does.
+  REQUIRE(cli({"sweep", sweep.string(), "--out", sweepOut.string(), "--no-plots"}).code == 0);
+  const std::string records = test::readText(sweepOut / "runs.jsonl");
+  const std::string first = records.substr(0, records.find('\n') + 1);
+  dir.write("sweep/runs.jsonl", records + first);
+  run = cli({"sweep", sweep.string(), "--resume", "--out", sweepOut.string(), "--no-plots"});
+  CHECK(run.code == 2);
+  CHECK_THAT(run.err, Catch::Contains("twice"));
+
+  // A record carrying a huge JSON array is refused by its size, before it is parsed.
+  std::string huge = first.substr(0, first.size() - 2) + ", \"padding\": [";
+  for (int i = 0; i < 400000; ++i) huge += "[[[1]]],";
+  huge += "0]}\n";
+  dir.write("sweep/runs.jsonl", first + huge);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"sweep", sweep.string(), "--resume", "--out", sweepOut.string(), "--no-plots"},
+        std::vector<std::string>{"merge", sweep.string(), sweepOut.string(), "--out", (dir.path / "merged").string(),
+                                 "--no-plots"}}) {
+    run = cli(args);
+    INFO(args.front() << ": " << run.err);
+    CHECK(run.code == 2);
+    CHECK_THAT(run.err, Catch::Contains("runs.jsonl:2: a record of") && Catch::Contains("bytes, more than the"));
+  }
+}
+
+TEST_CASE("the local Slurm helper refuses folder names slurm.conf cannot hold and stops only what it started",
+          "[hostile]") {
+  TempDir dir;
+  const std::string script = (test::sourceDir() / "scripts" / "slurm-local.sh").string();
+  const fs::path spaced = dir.path / "a b#c";
+  const auto [refusedCode, refusedText] =
+      test::run({"/bin/bash", script, "start", spaced.string()}, dir.path / "log", true);
+  CHECK(refusedCode == 2);
+  CHECK_THAT(refusedText, Catch::Contains("has characters slurm.conf cannot hold"));
+  CHECK_FALSE(fs::exists(spaced / "slurm.conf"));
+  // A pid file naming a live process that the helper did not start: left alone.
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  const fs::path folder = dir.path / "cluster";
+  fs::create_directories(folder);
+  dir.write("cluster/slurmd.pid", fmt::format("{} 1\n", child));
+  dir.write("cluster/munged.pid", fmt::format("{}\n", child));
+  CHECK(test::run({"/bin/bash", script, "stop", folder.string()}, dir.path / "log", true).first == 0);
+  CHECK(::kill(child, 0) == 0);  // still alive
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
 }
 
 TEST_CASE("a run killed between two renames is completed by the next lock holder, dead temporaries go", "[hostile]") {

@@ -223,6 +223,16 @@ moveit: {{scene: scene0001.yaml, request: request0001.yaml}}
   REQUIRE(cli({"verify", files.request.string(), "--urdf", files.urdf.string(), "--srdf", files.srdf.string(),
                (files.dir.path / "out" / "path.csv").string()})
               .code == 0);
+  // verify takes --request as plan does: the one positional argument is then the path.
+  const auto requested = cli({"verify", "--urdf", files.urdf.string(), "--srdf", files.srdf.string(), "--request",
+                              files.request.string(), (files.dir.path / "out" / "path.csv").string()});
+  INFO(requested.out << requested.err);
+  REQUIRE(requested.code == 0);
+  REQUIRE_THAT(requested.out, Catch::Contains("collision-free"));
+  const auto noPath = cli(
+      {"verify", "--urdf", files.urdf.string(), "--srdf", files.srdf.string(), "--request", files.request.string()});
+  REQUIRE(noPath.code == 2);
+  REQUIRE_THAT(noPath.err, Catch::Contains("give the path file to verify"));
 }
 
 TEST_CASE("MoveIt files prmkit cannot honour are errors with file:line:column and exit 2", "[moveit]") {

@@ -128,10 +128,10 @@ TEST_CASE("the motion validator honours OMPL's lastValid contract", "[ompl]") {
       REQUIRE(lastValid.second <= firstCollision);
       REQUIRE(lastValid.second >= firstCollision - 2e-3);
       REQUIRE(validator.checkMotion(s1.get(), last.get()));
-      REQUIRE(verifyPath(Problem{problem.name, problem.file, problem.robot, problem.scene, a, expected, problem.planner,
-                                 problem.checker},
-                         {a, expected}, defaultVerifyEps(problem))
-                  .valid);
+      Problem segment = problem;
+      segment.start = a;
+      segment.goal = expected;
+      REQUIRE(verifyPath(segment, {a, expected}, defaultVerifyEps(problem)).valid);
       // Without a state to fill, only the parameter is returned.
       std::pair<ob::State*, double> parameterOnly{nullptr, -1.0};
       REQUIRE_FALSE(validator.checkMotion(s1.get(), s2.get(), parameterOnly));
@@ -151,8 +151,10 @@ TEST_CASE("OMPL's planners by name run on prmkit's checker and take OMPL's own p
       ++planners;
       INFO(kind.name);
       REQUIRE(kind.parameter_names);
-      // Decided by the seed, not the clock: each needs milliseconds here.
-      Problem problem = loadProblem(file, {{"planner.type=" + kind.name, "limits.time=3600"}, true});
+      // Decided by the seed, not the clock: each needs milliseconds here
+      // (the optimizing ones stop at their first path).
+      Problem problem =
+          loadProblem(file, {{"planner.type=" + kind.name, "limits.time=3600", "planner.first_solution=true"}, true});
       auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
       const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
       INFO(result.status);
@@ -188,7 +190,16 @@ TEST_CASE("OMPL's planners by name run on prmkit's checker and take OMPL's own p
          "OMPL's RRTConnect refuses 'far' for its parameter range"},
         {{"planner.type=lazy_prm", "planner.parameters.range=3"}, "planner lazy_prm takes no parameters"},
         {{"planner.type=ompl:RRTConnect", "planner.parameters=[1, 2]"},
-         "expected planner.parameters to be a map of parameter names to values"}};
+         "expected planner.parameters to be a map of parameter names to values"},
+        // OMPL's setters take these silently; its range suggestions bound them.
+        {{"planner.type=ompl:RRTConnect", "planner.parameters.range=-1"},
+         "--set planner.parameters.range: OMPL's RRTConnect: parameter range = '-1' is outside its range [0, 10000]"},
+        {{"planner.type=ompl:RRT", "planner.parameters.goal_bias=5"},
+         "parameter goal_bias = '5' is outside its range [0, 1]"},
+        {{"planner.type=ompl:KPIECE1", "planner.parameters.border_fraction=nan"},
+         "refuses 'nan' for its parameter border_fraction"},
+        {{"planner.type=ompl:RRT", "planner.parameters.range=1e300"},
+         "parameter range = '1e300' is outside its range [0, 10000]"}};
     for (const auto& [overrides, message] : cases) {
       INFO(overrides.back());
       CHECK_THROWS_WITH(loadProblem(file, {overrides, false}), Catch::Contains(message));
@@ -237,4 +248,71 @@ TEST_CASE("OMPL's planners by name give the same path for a seed, run after run"
       REQUIRE(first.check_stats.static_queries == second.check_stats.static_queries);
     }
   }
+}
+
+TEST_CASE("OMPL's optimizing planners improve their path until the cost threshold, first_solution stops them",
+          "[ompl]") {
+  // Decided by cost, not by the clock: the anytime run stops once its path
+  // is 1 % shorter than the first one the same seed finds.
+  auto plan = [](const std::vector<std::string>& overrides) {
+    std::vector<std::string> all{"planner.type=ompl:RRTstar", "seed=3", "limits.time=3600"};
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    Problem problem = test::loadForPlanning("maze2d", all);
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    REQUIRE(result.solved);
+    REQUIRE(verifyPath(problem, result.path, defaultVerifyEps(problem)).valid);
+    return result;
+  };
+  const PlanResult first = plan({"planner.first_solution=true"});
+  const double threshold = 0.99 * first.path_length;
+  const PlanResult improved = plan({fmt::format("planner.cost_threshold={}", threshold)});
+  REQUIRE(improved.path_length <= threshold);
+  REQUIRE(improved.planner_stats.samples_drawn > first.planner_stats.samples_drawn);
+}
+
+TEST_CASE("every segment of an OMPL planner's path is the checker's: intermediate states kept", "[ompl]") {
+  // RRT and RRTConnect asked to keep the states along each motion return
+  // segments their motion validator never saw as such. RRT's lie on its
+  // checked motions; OMPL 1.5's RRTConnect chains the states of its goal
+  // tree's motions in reverse, so its paths jump across them and some of
+  // those jumps collide. Each segment is checked: a path is solved and
+  // verified, or the run fails naming the segment, never solved and invalid.
+  std::size_t caught = 0;
+  for (const std::string planner : {"ompl:RRT", "ompl:RRTConnect"})
+    for (const std::string name : {"maze2d", "thin_wall"})
+      for (int seed = 1; seed <= 3; ++seed) {
+        INFO(planner << " on " << name << ", seed " << seed);
+        Problem problem =
+            test::loadForPlanning(name, {"planner.type=" + planner, "planner.parameters.intermediate_states=1",
+                                         fmt::format("seed={}", seed), "limits.time=3600"});
+        auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+        const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+        INFO(result.status_detail);
+        if (planner == "ompl:RRT") REQUIRE(result.solved);
+        if (result.solved) {
+          REQUIRE(result.path_verified);
+          REQUIRE(verifyPath(problem, result.path, defaultVerifyEps(problem)).valid);
+        } else {
+          REQUIRE(result.status == PlanStatus::Failed);
+          REQUIRE_THAT(result.status_detail, Catch::Contains("OMPL's RRTConnect returned a path whose segment") &&
+                                                 Catch::Contains("the checker finds colliding"));
+          REQUIRE_FALSE(result.colliding_edges.empty());
+          ++caught;
+        }
+      }
+  // Decided by the seeds: the check caught RRTConnect's jumps.
+  REQUIRE(caught > 0);
+}
+
+TEST_CASE("OMPL's planners: the time copying their tree for the picture is not planning time", "[ompl]") {
+  // KPIECE1 within a short limit: its reported time stays within 10 % of
+  // the limit (a tree copied for the picture once pushed it 14 % past), and
+  // its tree is in the picture all the same.
+  Problem problem = test::loadForPlanning("bug_trap_baffle", {"planner.type=ompl:KPIECE1", "limits.time=1", "seed=1"});
+  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+  INFO(result.status << " after " << result.time_s << " s");
+  REQUIRE(result.time_s <= 1.1);
+  REQUIRE(result.roadmap_vertices > 2);
 }

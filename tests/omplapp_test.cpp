@@ -296,8 +296,7 @@ std::vector<nlohmann::json> jsonLines(const std::filesystem::path& file) {
 TEST_CASE("OMPL.app .cfg as OMPL.app writes them: [benchmark], repeated [planner] keys, sampler, objective",
           "[omplapp]") {
   const std::string problem = test::replaceOnce(kConfig3D, "name = tiny_cfg\n",
-                                                "name = tiny_cfg\nsampler = obstacle_based\nobjective = length\n"
-                                                "objective.threshold = 5\n");
+                                                "name = tiny_cfg\nsampler = obstacle_based\nobjective = length\n");
   CfgFiles files(problem + kBenchmarkSections);
   const Problem loaded = loadProblem(files.cfg);
   REQUIRE(loaded.planner.sampler == "obstacle_based");
@@ -345,18 +344,73 @@ TEST_CASE("OMPL.app .cfg as OMPL.app writes them: [benchmark], repeated [planner
   const std::string summary = test::readText(out / "summary.md");
   CHECK_THAT(summary, !Catch::Contains("skipped"));
   CHECK_THAT(summary, Catch::Contains(
-                          "planner 'prm' named 'obprm' (line 42): parameter max_nearest_neighbors = '8' not applied"));
-  CHECK_THAT(summary, Catch::Contains("objective 'length' (threshold 5) recorded, not optimised"));
+                          "planner 'prm' named 'obprm' (line 41): parameter max_nearest_neighbors = '8' not applied"));
+  CHECK_THAT(summary, Catch::Contains("objective 'length': OMPL's optimizing planners improve their path until the "
+                                      "time limit; prmkit's own planners stop at their first path"));
+  // OMPL.app's renames name the runs in every output.
+  for (const std::string file : {"summary.md", "report.html"})
+    for (const std::string name : {"uniprm (prm)+adaptive", "obprm (ompl_prm)+adaptive"}) {
+      INFO(file << ": " << name);
+      CHECK_THAT(test::readText(out / file), Catch::Contains(name));
+    }
   CHECK_THAT(summary, Catch::Contains("mem_limit 1000.0 MB recorded, not enforced"));
   const std::string report = test::readText(out / "report.html");
-  CHECK_THAT(report, Catch::Contains("<li>planner 'prm' named 'obprm' (line 42): parameter max_nearest_neighbors"));
+  CHECK_THAT(report, Catch::Contains("<li>planner 'prm' named 'obprm' (line 41): parameter max_nearest_neighbors"));
   CHECK_THAT(report, Catch::Contains("<td>lazy_prm+adaptive</td>"));
+  std::size_t named = 0;
+  for (const auto& record : jsonLines(out / "runs.jsonl")) named += record.value("planner_name", "") == "obprm (prm)";
+  CHECK(named == 2);
+  std::string log;
+  for (const auto& entry : std::filesystem::directory_iterator(out / "ompl")) log += test::readText(entry.path());
+  CHECK_THAT(log, Catch::Contains("\nuniprm (ompl_prm)+adaptive[sampler=uniform]\n"));
 
   // Flags win over the file.
   const auto flagged = cli({"compare", files.cfg.string(), "--checkers", "adaptive", "--planners", "prm", "--runs", "1",
                             "--time-limit", "4", "--no-plots", "--out", (files.dir.path / "flagged").string()});
   REQUIRE(flagged.code == 0);
   REQUIRE_THAT(flagged.out, Catch::Contains("1 runs (1 seeds per combination, time limit 4 s per run"));
+}
+
+TEST_CASE("OMPL.app .cfg planner names as OMPL.app's benchmark maps them, renames in every output", "[omplapp]") {
+  // A stock .cfg's planners: kpiece, bkpiece and lbkpiece are OMPL's
+  // KPIECE1, BKPIECE1 and LBKPIECE1 (OMPL.app's CFGBenchmark::allocPlanner),
+  // spars2 its SPARStwo; a NAME.name= rename names the runs everywhere.
+  CfgFiles files(kConfig3D + R"(
+[benchmark]
+time_limit = 3600
+run_count = 1
+
+[planner]
+kpiece=
+BKPIECE=
+lbkpiece=
+rrtstar=
+rrtstar.name=RRTstar_fast
+rrtstar.range=2
+problem.objective.threshold=1e9
+cforest=
+)");
+  const auto out = files.dir.path / "compare";
+  const auto run = cli({"compare", files.cfg.string(), "--checkers", "adaptive", "--no-plots", "--out", out.string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 0);
+  std::map<std::string, std::string> shown;  // planner -> name shown
+  for (const auto& record : jsonLines(out / "runs.jsonl")) {
+    CHECK(record.at("solved").get<bool>());
+    CHECK_FALSE(record.at("unsafe").get<bool>());
+    shown[record.at("planner").get<std::string>()] = record.value("planner_name", "");
+  }
+  CHECK(shown ==
+        std::map<std::string, std::string>{
+            {"ompl:KPIECE1", ""}, {"ompl:BKPIECE1", ""}, {"ompl:LBKPIECE1", ""}, {"ompl:RRTstar", "RRTstar_fast"}});
+  const std::string summary = test::readText(out / "summary.md");
+  CHECK_THAT(summary, Catch::Contains("RRTstar_fast+adaptive[cost_threshold=1e9,range=2]"));
+  CHECK_THAT(summary,
+             Catch::Contains("planner 'cforest' (line ") && Catch::Contains("skipped: OMPL.app runs it as several"));
+  CHECK_THAT(test::readText(out / "report.html"), Catch::Contains("RRTstar_fast+adaptive"));
+  std::string log;
+  for (const auto& entry : std::filesystem::directory_iterator(out / "ompl")) log += test::readText(entry.path());
+  CHECK_THAT(log, Catch::Contains("\nRRTstar_fast+adaptive[cost_threshold=1e9,range=2]"));
 }
 
 TEST_CASE("OMPL.app .cfg in 2D without a world: an empty workspace, bounds from start and goal", "[omplapp]") {

@@ -528,7 +528,10 @@ TEST_CASE("edge check pool: verdicts in order on every thread count, a failing c
   }
 }
 
-TEST_CASE("checker pool: background items run on the workers alone, cancelled ones never start", "[planning]") {
+TEST_CASE(
+    "checker pool: background items run on the workers, the caller finishes what none started, cancelled ones "
+    "never start",
+    "[planning]") {
   Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete"});
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   {
@@ -540,15 +543,20 @@ TEST_CASE("checker pool: background items run on the workers alone, cancelled on
   }
   CheckerPool pool(*checker, 3);
   std::vector<std::atomic<int>> runs(50);
-  std::atomic<bool> onCaller{false};
+  // An item runs on the caller (worker 0, its own checker) only once the
+  // caller waits for them: the caller never waits for a worker that got no core.
+  std::atomic<bool> waiting{false}, onCallerEarly{false};
   const auto caller = std::this_thread::get_id();
-  pool.startBackground(runs.size(), [&](std::size_t worker, Checker&, std::size_t i) {
-    if (worker == 0 || std::this_thread::get_id() == caller) onCaller = true;
+  pool.startBackground(runs.size(), [&](std::size_t worker, Checker& used, std::size_t i) {
+    const bool onCaller = std::this_thread::get_id() == caller;
+    if (onCaller != (worker == 0) || (worker == 0 && &used != checker.get())) onCallerEarly = true;
+    if (onCaller && !waiting) onCallerEarly = true;
     ++runs[i];
   });
   REQUIRE_THROWS_AS(pool.run(3, [](std::size_t, Checker&, std::size_t) {}), std::logic_error);
+  waiting = true;
   pool.finishBackground(false);
-  REQUIRE_FALSE(onCaller);
+  REQUIRE_FALSE(onCallerEarly);
   for (const auto& count : runs) REQUIRE(count == 1);
   // Cancelled: each item runs at most once, none after finishBackground returns.
   for (auto& count : runs) count = 0;

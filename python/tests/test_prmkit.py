@@ -6,6 +6,7 @@ import csv
 import json
 import os
 import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -26,7 +27,8 @@ def cli(*args):
 
 
 # Timings and the process's memory differ between two runs; everything else must not.
-VARYING = {"time_s", "setup_time_s", "search_time_s", "check_time_s", "peak_memory_bytes", "time_us"}
+VARYING = {"time_s", "setup_time_s", "search_time_s", "check_time_s", "peak_memory_bytes", "peak_resident_bytes",
+           "time_us"}
 
 
 def counters(stats):
@@ -53,6 +55,8 @@ def test_plan_matches_the_command_line(tmp_path, name, planner):
     np.testing.assert_array_equal(result.path, cli_path)
     with open(out / "stats.json") as f:
         cli_stats = json.load(f)
+    # The command line is the command line's alone; everything else is shared.
+    assert cli_stats.pop("command_line")[:2] == ["plan", problem_file(name)]
     assert set(result.stats) == set(cli_stats)
     assert counters(result.stats) == counters(cli_stats)
 
@@ -94,10 +98,12 @@ def test_check_edges_matches_prmkit_check(tmp_path):
 
 def test_is_valid_start_goal_and_a_wall():
     problem = prmkit.Problem.load(problem_file("thin_wall"))
+    assert problem.start.shape == (len(problem.coordinates),)
+    assert problem.goal.shape == (len(problem.coordinates),)
     in_wall = problem.start.copy()
-    in_wall[0, 0] = 0.0  # the 2 cm wall's plane, 1.5 m from its 0.3 m slot
+    in_wall[0] = 0.0  # the 2 cm wall's plane, 1.5 m from its 0.3 m slot
     in_slot = in_wall.copy()
-    in_slot[0, 1:3] = 0.0
+    in_slot[1:3] = 0.0
     configs = np.vstack([problem.start, problem.goal, in_wall, in_slot])
     for checker in prmkit.checkers:
         assert problem.is_valid(configs, checker=checker).tolist() == [True, True, False, True]
@@ -108,8 +114,113 @@ def test_bad_input_is_a_value_error_with_the_command_lines_message():
         prmkit.Problem.load(problem_file("maze2d")).plan(planner="lazyprm")
     with pytest.raises(ValueError, match="expected an array of shape"):
         prmkit.Problem.load(problem_file("maze2d")).is_valid(np.zeros((2, 5)))
-    with pytest.raises(ValueError):
+    with pytest.raises(FileNotFoundError, match="no_such_problem.yaml"):
         prmkit.Problem.load(os.path.join(SOURCE, "no_such_problem.yaml"))
+    with pytest.raises(FileNotFoundError, match="urdf"):
+        prmkit.Problem.load(problem_file("maze2d"), urdf=os.path.join(SOURCE, "nowhere.urdf"))
+    with pytest.raises(TypeError):
+        prmkit.Problem.load(problem_file("maze2d")).plan(seed="three")
+    with pytest.raises(TypeError):
+        prmkit.Problem.load(42)
+
+
+def test_bad_content_is_a_value_error(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("robot: {type: rigid2d\n")
+    with pytest.raises(ValueError, match="bad.yaml"):
+        prmkit.Problem.load(bad)
+
+
+def test_version_and_docstrings():
+    assert prmkit.__version__.count(".") == 2
+    run = cli("--version")
+    assert run.stdout.startswith("prmkit " + prmkit.__version__ + "\n")
+    for cls in (prmkit.Problem, prmkit.Result):
+        assert cls.__doc__
+        for name, member in vars(cls).items():
+            if name.startswith("_"):
+                continue
+            assert member.__doc__, f"{cls.__name__}.{name} has no docstring"
+    assert prmkit.compare.__doc__
+
+
+def test_plan_plans_the_loaded_problem_not_the_file_again(tmp_path):
+    # The file changes (and then goes) after the load: the plan is the loaded problem's.
+    copy = tmp_path / "maze2d.yaml"
+    copy.write_text(open(problem_file("maze2d")).read())
+    problem = prmkit.Problem.load(copy)
+    before = problem.plan(seed=4, threads=1, time_limit=3600)
+    copy.write_text("robot: {type: rigid2d}\n")
+    after_change = problem.plan(seed=4, threads=1, time_limit=3600)
+    copy.unlink()
+    after_delete = problem.plan(seed=4, threads=1, time_limit=3600)
+    for r in (after_change, after_delete):
+        np.testing.assert_array_equal(r.path, before.path)
+    # Run settings apply; settings that would change the problem are refused.
+    other = problem.plan(seed=4, threads=1, time_limit=3600, settings={"planner.k": 12})
+    assert other.stats["settings"]["planner"]["k"] == 12
+    with pytest.raises(ValueError, match="not a run setting"):
+        problem.plan(settings={"robot.type": "rigid3d"})
+    with pytest.raises(ValueError, match="planner.k"):
+        problem.plan(settings={"planner.k": 0})
+
+
+def test_bounds_as_on_the_command_line():
+    problem = prmkit.Problem.load(problem_file("thin_wall"))
+    through_wall = np.vstack([problem.start, problem.goal])
+    # A step larger than the scene would check the waypoints alone.
+    with pytest.raises(ValueError, match="at most the scene's size"):
+        problem.verify(through_wall, eps=1e6)
+    with pytest.raises(ValueError, match="positive"):
+        problem.verify(through_wall, eps=-1.0)
+    assert not problem.verify(through_wall)["valid"]
+    starts = np.vstack([problem.start])
+    for jobs in (0, 257, 10**9):
+        with pytest.raises(ValueError, match="jobs"):
+            problem.check_edges(starts, starts, jobs=jobs)
+    with pytest.raises(ValueError, match="runs"):
+        prmkit.compare(problem, runs=10**9)
+    with pytest.raises(ValueError, match="jobs"):
+        prmkit.compare(problem, jobs=10**6)
+
+
+def test_verify_accepts_endpoints_at_print_precision():
+    problem = prmkit.Problem.load(problem_file("maze2d"))
+    result = problem.plan(seed=2, threads=1, time_limit=3600)
+    assert result.solved
+    # As OMPL.app's sample paths end: the goal's angle 2.6e-5 degrees off.
+    printed = result.path.copy()
+    printed[-1, 2] += np.radians(2.6e-5)
+    printed[0, 0] += 1e-6
+    assert problem.verify(printed)["valid"]
+    # A zero tolerance asks for the goal itself.
+    assert not problem.verify(printed, goal_tolerance=0.0)["valid"]
+
+
+# Plans from several threads of a fresh interpreter that has not imported
+# numpy: the first numpy use on two threads at once once deadlocked inside
+# pybind11's lookup of numpy's C API.
+THREADS_SCRIPT = '''
+import sys
+from concurrent.futures import ThreadPoolExecutor
+import prmkit
+problem = prmkit.Problem.load(sys.argv[1])
+with ThreadPoolExecutor(4) as pool:
+    results = list(pool.map(lambda s: problem.plan(seed=s, threads=1, time_limit=3600), [1, 2, 3, 4, 1, 2, 3, 4]))
+assert all(r.solved for r in results)
+assert all((a.path == b.path).all() for a, b in zip(results[:4], results[4:]))
+print("ok", len(results))
+'''
+
+
+def test_threads_in_a_fresh_interpreter():
+    env = dict(os.environ)
+    for attempt in range(5):
+        # The timeout only turns a deadlock into a failure; a run takes a few seconds.
+        run = subprocess.run([sys.executable, "-c", THREADS_SCRIPT, problem_file("maze2d")], capture_output=True,
+                             text=True, env=env, timeout=900, check=False)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == "ok 8"
 
 
 def test_planning_releases_the_gil():
@@ -140,3 +251,93 @@ def test_compare_returns_rows(tmp_path):
     assert sorted(r["checker"] for r in records) == ["adaptive", "adaptive", "discrete", "discrete"]
     assert all(r["solved"] for r in records)
     assert not any(r["unsafe"] for r in records if r["checker"] == "adaptive")
+
+
+def _without_pythonpath():
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def test_pip_install_from_a_clone_in_a_fresh_venv(tmp_path):
+    # As the README says, offline with Debian's setuptools; the module comes
+    # from the build `make test` made (PRMKIT_BUILD_DIR), so nothing compiles twice.
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    env = _without_pythonpath()
+    env["PRMKIT_BUILD_DIR"] = os.environ["PRMKIT_BUILD_DIR"]
+    run = subprocess.run([str(venv / "bin" / "pip"), "install", "--no-build-isolation", "--no-index", "--quiet",
+                          os.path.join(SOURCE, "python")], capture_output=True, text=True, env=env, cwd=tmp_path,
+                         check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    check = subprocess.run([str(venv / "bin" / "python"), "-c",
+                            "import prmkit, os; print(prmkit.__version__); print(os.path.dirname(prmkit.__file__))"],
+                           capture_output=True, text=True, env=_without_pythonpath(), cwd=tmp_path, check=False)
+    assert check.returncode == 0, check.stderr
+    version, folder = check.stdout.split("\n")[:2]
+    assert version == prmkit.__version__
+    assert folder.startswith(str(venv))
+    assert os.path.exists(os.path.join(folder, "prmkit.pyi"))
+
+
+def test_cmake_install_installs_the_module(tmp_path):
+    prefix = tmp_path / "prefix"
+    run = subprocess.run([os.environ["PRMKIT_CMAKE"], "--install", os.environ["PRMKIT_BUILD_DIR"], "--prefix",
+                          str(prefix), "--component", "python"], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    site = prefix / os.environ["PRMKIT_PYTHON_INSTALL_DIR"]
+    assert (site / "prmkit.pyi").exists()
+    env = _without_pythonpath()
+    env["PYTHONPATH"] = str(site)
+    check = subprocess.run([sys.executable, "-c", "import prmkit; print(prmkit.__file__)"], capture_output=True,
+                           text=True, env=env, cwd=tmp_path, check=False)
+    assert check.returncode == 0, check.stderr
+    assert check.stdout.startswith(str(site))
+
+
+def test_type_stubs_match_the_module():
+    # mypy's stubtest: every name, signature and property of the module against prmkit.pyi.
+    run = subprocess.run([sys.executable, "-m", "mypy.stubtest", "prmkit", "--allowlist",
+                          os.path.join(SOURCE, "python", "stubtest-allowlist.txt")],
+                         capture_output=True, text=True, check=False,
+                         env=dict(os.environ, MYPYPATH=os.environ["PYTHONPATH"]))
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_readme_example_runs_as_written(tmp_path):
+    import re
+    readme = open(os.path.join(SOURCE, "README.md")).read()
+    example = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
+    assert len(example.strip().split("\n")) <= 10
+    os.symlink(os.path.join(SOURCE, "configs"), tmp_path / "configs")
+    run = subprocess.run([sys.executable, "-c", example], cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "out" / "maze2d_checkers.png").stat().st_size > 0
+
+
+def test_compare_while_other_threads_load_and_plan(tmp_path):
+    # compare's runs are forks; other threads hold prmkit's locks (the mesh
+    # cache's while loading, OMPL's while planning) at any moment. The
+    # comparison runs in a fresh interpreter, so no run inherits a held lock.
+    stop = threading.Event()
+
+    maze = prmkit.Problem.load(problem_file("maze2d"))
+
+    def busy():
+        while not stop.is_set():
+            prmkit.Problem.load(problem_file("house"))
+            maze.plan(planner="ompl:RRTConnect", seed=1, threads=1, time_limit=3600)
+
+    others = [threading.Thread(target=busy) for _ in range(2)]
+    for t in others:
+        t.start()
+    try:
+        rows = prmkit.compare(prmkit.Problem.load(problem_file("maze2d")), planners=["lazy_prm"],
+                              checkers=["adaptive"], runs=4, time_limit=3600, jobs=2, out=tmp_path / "compare")
+    finally:
+        stop.set()
+        for t in others:
+            t.join()
+    records = rows.to_dict("records") if hasattr(rows, "to_dict") else rows
+    assert len(records) == 4
+    assert all(r["solved"] and r["failure"] == "" for r in records)
