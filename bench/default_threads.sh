@@ -11,7 +11,8 @@
 # ../shared/benchdata (third-party data, not shipped; skipped when absent),
 # runs of milliseconds, and the shipped puzzles bug_trap_baffle, twisted_slot
 # and house, runs of seconds. The two thread counts alternate run by run, so
-# a load change hits both. Needs a Release build (make demo).
+# a load change hits both. PUZZLES="..." names other shipped problems (empty:
+# none). Needs a Release build (make demo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PRMKIT=${PRMKIT:-build/release/app/prmkit}
@@ -26,7 +27,7 @@ panda=()
 if [ -d "$B" ]; then
   for r in "$B"/problems/*/request*.yaml; do panda+=("$r"); done
 fi
-puzzles=(bug_trap_baffle twisted_slot house)
+read -r -a puzzles <<< "${PUZZLES-bug_trap_baffle twisted_slot house}"
 
 run() {  # problem seed threads -> time_s status
   local args
@@ -72,6 +73,6 @@ for load in idle busy; do
     for _ in $(seq 2 "$(nproc)"); do (while :; do :; done) & busy+=($!); done
   fi
   [ ${#panda[@]} -gt 0 ] && group "MotionBenchMaker Panda (35), $load" "${panda[@]}"
-  group "puzzles ($(IFS=,; echo "${puzzles[*]}")), $load" "${puzzles[@]}"
+  [ ${#puzzles[@]} -gt 0 ] && group "puzzles ($(IFS=,; echo "${puzzles[*]}")), $load" "${puzzles[@]}"
   stop_busy
 done

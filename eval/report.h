@@ -40,6 +40,9 @@ std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experime
 /// /usr/bin/python3 and matplotlib unless `plots` is false, then
 /// report.html (reportHtml, with those plots). Reports to `out`.
 /// `notes` (what the request asked for and was not run or applied) end summary.md.
+/// The files writeReport writes into the folder (besides plots and the OMPL logs).
+inline const std::vector<std::string> kReportFiles{"runs.csv", "summary.md", "plot_runs.py", "report.html"};
+
 void writeReport(const FolderLock& folder, const std::string& experiment, const std::vector<RunRecord>& records,
                  bool plots, std::ostream& out, const std::vector<std::string>& notes = {});
 

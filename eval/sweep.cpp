@@ -229,6 +229,8 @@ Sweep loadSweep(const std::filesystem::path& file) {
 
 int runSweep(const Sweep& sweep, const SweepOptions& options, std::ostream& out) {
   const FolderLock lock(options.out, FolderLock::Wait::No);
+  // Found before the runs, not after them: a folder planted where the report writes a file.
+  requireOutputNames(options.out, kReportFiles, "--out");
   const auto runsFile = options.out / "runs.jsonl";
   if (options.fresh) std::filesystem::remove(runsFile);
   // Opened first: a runs file planted as a symlink is refused before it is read or run.

@@ -49,9 +49,15 @@ BatchSampler::SlotShares::SlotShares(std::uint64_t budget, std::size_t slots)
 
 BatchSampler::BatchSampler(CheckerPool& pool, const SamplerSettings& settings, std::vector<NodeSourceStats>& sources,
                            std::size_t firstMixSource, std::size_t nearSource)
-    : pool_(pool), sources_(sources), firstMixSource_(firstMixSource), nearSource_(nearSource) {
-  for (std::size_t w = 0; w < pool.threads(); ++w)
-    workers_.push_back(std::make_unique<Worker>(pool.checker(w), settings));
+    : pool_(pool), settings_(settings), sources_(sources), firstMixSource_(firstMixSource), nearSource_(nearSource) {
+  addWorkers();
+}
+
+void BatchSampler::addWorkers() {
+  for (std::size_t w = workers_.size(); w < pool_.threads(); ++w) {
+    workers_.push_back(std::make_unique<Worker>(pool_.checker(w), settings_));
+    if (narrowShare_) workers_.back()->sampler.shiftTowardsNarrowPassages(*narrowShare_);
+  }
 }
 
 BatchSampler::~BatchSampler() {
@@ -95,6 +101,7 @@ void BatchSampler::drawRun(Worker& worker, const std::vector<Request>& requests,
 void BatchSampler::drawAhead(const std::vector<Request>& requests, std::size_t firstFromMix, std::uint64_t budget,
                              std::function<bool()> stop) {
   dropDrawnAhead();
+  if (pool_.grow()) addWorkers();
   if (pool_.threads() < 2) return;
   const SlotShares shares(budget, requests.size());
   const std::size_t firstRun = (firstFromMix + kSlotsPerStream - 1) / kSlotsPerStream * kSlotsPerStream;
@@ -164,6 +171,7 @@ std::optional<std::vector<BatchSampler::Drawn>> BatchSampler::draw(const std::ve
                                                                    std::uint64_t budget, std::uint64_t& samplesDrawn,
                                                                    const std::function<bool()>& stop) {
   pool_.finishBackground(true);
+  if (pool_.grow()) addWorkers();
   std::vector<Drawn> drawn(requests.size());
   const SlotShares shares(budget, requests.size());
   std::atomic<bool> stopped{false};

@@ -97,7 +97,12 @@ class BatchSampler {
   RunAhead* takeAhead(const std::vector<Request>& requests, std::size_t first, std::size_t last,
                       const SlotShares& shares);
 
+  /// A Worker for each of the pool's threads that has none yet (the pool
+  /// starts its workers part-way through a run).
+  void addWorkers();
+
   CheckerPool& pool_;
+  SamplerSettings settings_;
   std::vector<NodeSourceStats>& sources_;
   std::size_t firstMixSource_, nearSource_;
   std::vector<std::unique_ptr<Worker>> workers_;

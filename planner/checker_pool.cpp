@@ -54,14 +54,26 @@ std::size_t resolveThreads(std::size_t requested) {
   return std::max<std::size_t>(1, std::thread::hardware_concurrency());
 }
 
-CheckerPool::CheckerPool(Checker& checker, std::size_t threads) : checker_(checker) {
-  for (std::size_t i = 1; i < threads; ++i) clones_.push_back(checker.clone());
+CheckerPool::CheckerPool(Checker& checker, std::size_t threads, std::chrono::steady_clock::duration helpersAfter)
+    : checker_(checker), wanted_(threads), created_(std::chrono::steady_clock::now()), helpersAfter_(helpersAfter) {
+  if (helpersAfter <= std::chrono::steady_clock::duration::zero()) startWorkers();
+}
+
+void CheckerPool::startWorkers() {
+  for (std::size_t i = 1; i < wanted_; ++i) clones_.push_back(checker_.clone());
   const int callerCpu = sched_getcpu();
-  for (std::size_t i = 1; i < threads; ++i)
+  for (std::size_t i = 1; i < wanted_; ++i)
     workers_.emplace_back([this, i, callerCpu] {
       startAwayFrom(callerCpu, i);
       work(i);
     });
+}
+
+bool CheckerPool::grow() {
+  if (!workers_.empty() || wanted_ <= 1 || background_) return false;
+  if (std::chrono::steady_clock::now() - created_ < helpersAfter_) return false;
+  startWorkers();
+  return true;
 }
 
 CheckerPool::~CheckerPool() {

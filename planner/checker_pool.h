@@ -7,6 +7,7 @@
 #include "checkers/checker.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -20,13 +21,22 @@ namespace prmkit {
 class CheckerPool {
  public:
   /// `threads` in all, counting the caller's: threads - 1 workers on clones
-  /// of `checker`; the caller works with `checker` itself (worker 0).
-  CheckerPool(Checker& checker, std::size_t threads);
+  /// of `checker`; the caller works with `checker` itself (worker 0). With
+  /// `helpersAfter`, the workers start only when grow() is called that long
+  /// after the pool was made: a run of milliseconds pays for no thread, no
+  /// clone and no hand-over, and a longer one gets every thread.
+  CheckerPool(Checker& checker, std::size_t threads,
+              std::chrono::steady_clock::duration helpersAfter = std::chrono::steady_clock::duration::zero());
   ~CheckerPool();
   CheckerPool(const CheckerPool&) = delete;
   CheckerPool& operator=(const CheckerPool&) = delete;
 
+  /// The threads working now, counting the caller's (one until the workers start).
   std::size_t threads() const { return clones_.size() + 1; }
+  /// Starts the workers once the pool has lived `helpersAfter`; true when it
+  /// did now. Called by the owner where nothing runs on the pool and its own
+  /// per-thread state can follow threads().
+  bool grow();
   /// The checker of worker `worker` (0: the caller's).
   Checker& checker(std::size_t worker) { return worker == 0 ? checker_ : *clones_[worker - 1]; }
 
@@ -66,7 +76,13 @@ class CheckerPool {
   /// started (on a busy machine it may get no core for milliseconds).
   void awaitWorkers();
 
+  /// Makes the clones and starts the workers.
+  void startWorkers();
+
   Checker& checker_;
+  std::size_t wanted_;  // threads asked for, counting the caller's
+  std::chrono::steady_clock::time_point created_;
+  std::chrono::steady_clock::duration helpersAfter_;
   std::vector<std::unique_ptr<Checker>> clones_;
   std::vector<std::jthread> workers_;
   std::mutex mutex_;

@@ -12,14 +12,15 @@ Checker& inRounds(Checker& checker) {
 }
 }  // namespace
 
-EdgeCheckPool::EdgeCheckPool(Checker& checker, std::size_t threads)
-    : checker_(inRounds(checker)), pool_(checker, threads) {}
+EdgeCheckPool::EdgeCheckPool(Checker& checker, std::size_t threads, std::chrono::steady_clock::duration helpersAfter)
+    : checker_(inRounds(checker)), pool_(checker, threads, helpersAfter) {}
 
 EdgeCheckPool::~EdgeCheckPool() { checker_.stopRounds(); }
 
 std::vector<EdgeResult> EdgeCheckPool::check(const std::vector<std::pair<const Config*, const Config*>>& edges,
                                              const std::function<void()>& callerFirst) {
   std::vector<EdgeResult> results(edges.size());
+  pool_.grow();
   try {
     pool_.run(
         edges.size(),

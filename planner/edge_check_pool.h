@@ -9,8 +9,10 @@ namespace prmkit {
 
 class EdgeCheckPool {
  public:
-  /// `threads` in all, counting the caller's (CheckerPool).
-  EdgeCheckPool(Checker& checker, std::size_t threads);
+  /// `threads` in all, counting the caller's; the workers start at the
+  /// first check `helpersAfter` after the pool was made (CheckerPool).
+  EdgeCheckPool(Checker& checker, std::size_t threads,
+                std::chrono::steady_clock::duration helpersAfter = std::chrono::steady_clock::duration::zero());
   ~EdgeCheckPool();
   EdgeCheckPool(const EdgeCheckPool&) = delete;
   EdgeCheckPool& operator=(const EdgeCheckPool&) = delete;
@@ -27,7 +29,10 @@ class EdgeCheckPool {
                                 const std::function<void()>& callerFirst = {});
   /// Other work of the same step on the same threads (CheckerPool::run),
   /// such as the new vertices' neighbour searches; no checks.
-  void run(std::size_t count, const CheckerPool::Task& task) { pool_.run(count, task); }
+  void run(std::size_t count, const CheckerPool::Task& task) {
+    pool_.grow();
+    pool_.run(count, task);
+  }
   /// The work of the workers' clones so far (the caller's checker counts its own).
   CheckStats workerStats() const { return pool_.workerStats(); }
 

@@ -20,7 +20,7 @@ LazyPrm::LazyPrm(const PlannerSettings& settings, Connection connection)
 std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
   // Samples are drawn on every thread (BatchSampler); path checks, on this
   // thread's checker, see every verdict before them.
-  CheckerPool pool(checker, resolveThreads(settings_.threads));
+  CheckerPool pool(checker, resolveThreads(settings_.threads), settings_.helpersAfter());
   SearchState state;
   state.dof = checker.robot().dof();
   const SamplerSettings sampling = samplerSettings(checker.robot());

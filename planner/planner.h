@@ -56,6 +56,16 @@ struct PlannerSettings {
   /// that declare `threads`; the roadmap, path and counters for a seed do not
   /// depend on the thread count.
   std::size_t threads = 0;
+  /// The other threads join a run only once it has lasted this long (ms;
+  /// 0: from its start): a run of milliseconds pays for no thread start, no
+  /// checker clone and no hand-over, and waits for no thread that gets no
+  /// core on a busy machine. The result does not depend on it.
+  double helpers_after = 20.0;
+  /// When helpers_after says the other threads join.
+  std::chrono::steady_clock::duration helpersAfter() const {
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double, std::milli>(helpers_after));
+  }
   /// Unknown edges (budgeted checker) with at least this confidence (%) are kept as tentative.
   double min_confidence = 90.0;
   /// Every edge of a found path is checked with the exact verifier; edges
@@ -88,6 +98,7 @@ struct PlannerSettings {
     f.number("cost_threshold", cost_threshold, {.min = 0.0, .unit = "C-space distance"});
     f.integer("shortcut_attempts", shortcut_attempts, {.min = 1.0, .max = kMaxShortcutAttempts});
     f.integer("threads", threads, {.min = 0.0, .max = kMaxPlannerThreads, .unit = "0: every core"});
+    f.number("helpers_after", helpers_after, {.min = 0.0, .max = 1e9, .unit = "ms"});
     f.number("min_confidence", min_confidence, {.min = 0.0, .max = 100.0, .unit = "%"});
   }
   /// The section of type Settings (named Settings::kSection), or its

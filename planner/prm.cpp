@@ -66,7 +66,8 @@ struct Prm::Search {
         roadmap(roadmap),
         result(result),
         expansionSource(planner.own_.expand > 0 ? nodeSource(result, "expansion") : kNoSource) {
-    if (!planner.own_.skip_same_component) pool.emplace(checker, resolveThreads(planner.settings_.threads));
+    if (!planner.own_.skip_same_component)
+      pool.emplace(checker, resolveThreads(planner.settings_.threads), planner.settings_.helpersAfter());
   }
   ~Search() {
     if (pool) planner.workerCheckStats_ += pool->workerStats();

@@ -33,6 +33,7 @@ def save(fig, path):
     followed, and a killed run leaves no half-written picture."""
     fd, temporary = tempfile.mkstemp(prefix=".prmkit-tmp-", dir=path.parent)
     try:
+        os.fchmod(fd, 0o644)  # as prmkit's other outputs (mkstemp makes 0600)
         with os.fdopen(fd, "wb") as f:
             fig.savefig(f, format=path.suffix[1:], dpi=120)
         os.replace(temporary, path)

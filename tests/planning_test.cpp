@@ -445,9 +445,12 @@ TEST_CASE("prm and lazy_prm: the path, roadmap and counters do not depend on the
   for (const std::string checkerType : {"discrete", "adaptive"}) {
     for (const auto& [planner, name, extra, solvable] : runs) {
       std::optional<PlanResult> reference;
-      for (const int threads : {1, 2, 4}) {
+      // Helpers from the start (helpers_after 0), and two threads whose
+      // helper joins part-way through the run (after 3 ms): the same result.
+      for (const auto& [threads, helpersAfter] : std::vector<std::pair<int, double>>{{1, 0}, {2, 0}, {4, 0}, {2, 3}}) {
         std::vector<std::string> settings{"planner.type=" + planner, "checker.type=" + checkerType, "seed=4",
-                                          fmt::format("planner.threads={}", threads)};
+                                          fmt::format("planner.threads={}", threads),
+                                          fmt::format("planner.helpers_after={}", helpersAfter)};
         settings.insert(settings.end(), extra.begin(), extra.end());
         Problem problem = test::loadForPlanning(name, settings);
         auto checker = makeChecker(problem.checker, problem.robot, problem.scene);

@@ -254,6 +254,11 @@ TEST_CASE("compare: same seeds for every combination, table, CSV, OMPL log, plot
   REQUIRE(fs::exists(out / "ompl" / "chain5.log"));
   REQUIRE(fs::file_size(out / "plot_chain5.png") > 1000);
   REQUIRE(fs::exists(out / "plot_chain5.svg"));
+  // The plots are readable by others as every other output is (0644, not mkstemp's 0600).
+  for (const char* file : {"plot_chain5.png", "plot_chain5.svg", "summary.md"}) {
+    INFO(file);
+    CHECK((fs::status(out / file).permissions() & fs::perms::others_read) != fs::perms::none);
+  }
   // report.html: every combination's row and this run's plots, inline.
   const std::string report = test::readText(out / "report.html");
   for (const auto& [combination, used] : seeds)
