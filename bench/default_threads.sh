@@ -15,6 +15,7 @@
 # none). Needs a Release build (make demo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/problem_args.sh
 PRMKIT=${PRMKIT:-build/release/app/prmkit}
 SEEDS=${1:-3}
 B=${PRMKIT_BENCHDATA:-../shared/benchdata}/mbm_panda_vamp
@@ -31,11 +32,7 @@ read -r -a puzzles <<< "${PUZZLES-bug_trap_baffle twisted_slot house}"
 
 run() {  # problem seed threads -> time_s status
   local args
-  if [ -f "configs/problems/$1.yaml" ]; then
-    args=("configs/problems/$1.yaml")
-  else
-    args=(--urdf "$B/panda/panda.urdf" --srdf "$B/panda/panda.srdf" --request "$1")
-  fi
+  problem_args "$1"
   local threads=()
   [ "$3" = default ] || threads=(--threads "$3")
   "$PRMKIT" plan "${args[@]}" --seed "$2" "${threads[@]}" --time-limit 60 --out "$work/t$3" > /dev/null || true

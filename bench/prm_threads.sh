@@ -18,6 +18,7 @@
 # Needs a Release build (make demo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/problem_args.sh
 PRMKIT=${PRMKIT:-build/release/app/prmkit}
 SEEDS=${1:-5}
 REPS=${REPS:-1}
@@ -37,11 +38,7 @@ fi
 
 run() {  # problem seed threads -> time_s vertices
   local args
-  if [ -f "configs/problems/$1.yaml" ]; then
-    args=("configs/problems/$1.yaml")
-  else
-    args=(--urdf "$B/panda/panda.urdf" --srdf "$B/panda/panda.srdf" --request "$B/problems/$1.yaml")
-  fi
+  problem_args "$1"
   "$PRMKIT" plan "${args[@]}" --planner "$PLANNER" --checker adaptive --seed "$2" --threads "$3" --time-limit 60 \
       --out "$work/t$3" > /dev/null || true
   python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["time_s"], s["roadmap_vertices"], s["status"])' \

@@ -68,6 +68,18 @@ std::vector<std::string> entries(const fs::path& folder) {
   return names;
 }
 
+/// kProblem as p.yaml and a sweep of it (prm, discrete, `seeds` seeds) as s.yaml in `dir`; returns the sweep file.
+fs::path writeOneProblemSweep(TempDir& dir, int seeds) {
+  dir.write("p.yaml", kProblem);
+  return dir.write("s.yaml", fmt::format(R"(name: s
+problems: [p.yaml]
+planners: [{{type: prm}}]
+checkers: [{{type: discrete}}]
+seeds: {}
+time_limit: 5
+)",
+                                         seeds));
+}
 }  // namespace
 
 TEST_CASE("a mesh file read before gives its kept mesh only while its bytes and its geometry's files are the same",
@@ -411,14 +423,7 @@ TEST_CASE("symlinks and special files planted in an output folder are replaced o
 
 TEST_CASE("a sweep's runs file and report folders planted as symlinks are refused or replaced", "[hostile]") {
   TempDir dir;
-  dir.write("p.yaml", kProblem);
-  const auto sweep = dir.write("s.yaml", R"(name: s
-problems: [p.yaml]
-planners: [{type: prm}]
-checkers: [{type: discrete}]
-seeds: 1
-time_limit: 5
-)");
+  const auto sweep = writeOneProblemSweep(dir, 1);
   const auto victim = dir.write("victim.txt", "precious\n");
   const fs::path outside = dir.path / "outside";
   fs::create_directories(outside);
@@ -479,13 +484,7 @@ TEST_CASE(
   }
 
   // runs.jsonl as a hard link to a file elsewhere: refused, never appended to.
-  const auto sweep = dir.write("s.yaml", R"(name: s
-problems: [p.yaml]
-planners: [{type: prm}]
-checkers: [{type: discrete}]
-seeds: 2
-time_limit: 5
-)");
+  const auto sweep = writeOneProblemSweep(dir, 2);
   const fs::path sweepOut = dir.path / "sweep";
   fs::create_directories(sweepOut);
   const auto victim = dir.write("victim.jsonl", "");
