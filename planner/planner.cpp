@@ -198,6 +198,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
     }
   }
   result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() - pictureSeconds_;
+  result.picture_copy_time_s = pictureSeconds_;
   result.check_stats = checker.stats() - before;
   result.check_stats += workerCheckStats_;
   if (sampler_) result.check_stats += sampler_->clearanceStats();

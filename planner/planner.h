@@ -174,6 +174,9 @@ struct PlanResult {
   /// run when the checker does not. 0 for planners that do not measure it (OMPL's).
   double search_time_s = 0.0;
   double setup_time_s = 0.0;  // before solve, counted against the time limit too (s)
+  /// Time spent copying a planner's own tree into the roadmap for the
+  /// picture (OMPL's planners), in s: not planning, so not in time_s.
+  double picture_copy_time_s = 0.0;
   PlannerStats planner_stats;
   /// Per source of roadmap nodes (each sampling strategy of the mix, then
   /// enhancement or expansion when they ran): what it drew and checked, and

@@ -11,6 +11,7 @@
 #include <ompl/base/SpaceInformation.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <map>
 #include <sstream>
 
@@ -306,13 +307,18 @@ TEST_CASE("every segment of an OMPL planner's path is the checker's: intermediat
 }
 
 TEST_CASE("OMPL's planners: the time copying their tree for the picture is not planning time", "[ompl]") {
-  // KPIECE1 within a short limit: its reported time stays within 10 % of
-  // the limit (a tree copied for the picture once pushed it 14 % past), and
-  // its tree is in the picture all the same.
+  // KPIECE1's tree is copied into the roadmap for the picture after it
+  // stops (a copy once pushed its reported time 14 % past a 1 s limit). The
+  // copy is timed on its own and left out of time_s: decided by the one
+  // monotonic clock, not by how fast this machine is.
   Problem problem = test::loadForPlanning("bug_trap_baffle", {"planner.type=ompl:KPIECE1", "limits.time=1", "seed=1"});
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-  const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
-  INFO(result.status << " after " << result.time_s << " s");
-  REQUIRE(result.time_s <= 1.1);
-  REQUIRE(result.roadmap_vertices > 2);
+  auto planner = makePlanner(problem.planner);
+  const auto started = std::chrono::steady_clock::now();
+  const PlanResult result = planner->solve(*checker, problem.start, problem.goal);
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  INFO(result.status << " after " << result.time_s << " s, copy " << result.picture_copy_time_s << " s of " << elapsed);
+  REQUIRE(result.roadmap_vertices > 2);  // the tree is in the picture
+  REQUIRE(result.picture_copy_time_s > 0.0);
+  REQUIRE(result.time_s + result.picture_copy_time_s <= elapsed);
 }
