@@ -1,5 +1,6 @@
 # Two entry points for a new user (see README.md):
 #   make demo   installs what is missing, builds the prmkit program alone in Release, plans the default problem
+#   make check  builds the Release tests and runs the fast unit tier
 #   make test   installs what is missing, builds everything (warnings are errors), runs the tests,
 #               then builds with ASan+UBSan and runs the same tests again
 JOBS ?= $(shell nproc)
@@ -7,7 +8,7 @@ DEMO_PROBLEM ?= configs/problems/maze2d.yaml
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: deps deps-test program release asan demo test test-release test-asan fuzz lin-li clean
+.PHONY: deps deps-test program release asan demo check test test-release test-asan fuzz lin-li clean
 
 deps:
 	./scripts/install-deps.sh
@@ -34,6 +35,11 @@ program: deps
 
 demo: program
 	./build/release/app/prmkit plan $(DEMO_PROBLEM) --out out/demo
+
+# The fast tier for development (CTest label `unit`, a few minutes on two
+# cores); `make test` runs every tier. Labels: docs/tests.md.
+check: release
+	cd build/release && ctest --output-on-failure -j $(JOBS) -L unit
 
 test-release: release
 	cd build/release && ctest --output-on-failure -j $(JOBS)

@@ -149,7 +149,8 @@ Mesh alphaPuzzleMesh(const AlphaPuzzleParams& p) {
 
 Mesh gearMesh(const GearParams& p) {
   if (p.teeth < 3) throw std::invalid_argument("a gear needs at least 3 teeth");
-  requireCountAtMost(p.teeth, 100'000, "gear teeth");
+  // extrudeRing makes 8 triangles per profile point, 4 points a tooth.
+  requireCountAtMost(p.teeth, static_cast<long>(kMaxMeshTriangles) / 32, "gear teeth");
   requirePositive(p.thickness, "gear thickness");
   if (!(p.bore_radius > 0 && p.bore_radius < p.root_radius && p.root_radius < p.tip_radius))
     throw std::invalid_argument("gear radii must satisfy 0 < bore_radius < root_radius < tip_radius");

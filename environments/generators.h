@@ -141,8 +141,9 @@ Mesh houseMesh(const HouseParams& params);
 std::vector<Eigen::Vector3d> houseDoors(const HouseParams& params);
 
 /// Most boxes the `random` generator makes (with `separate`, each is an
-/// obstacle with its own BVH: 100 000 load in about 10 s).
-inline constexpr long kMaxRandomObstacles = 100'000;
+/// obstacle with its own BVH and cover; in one mesh, 40 000 polygons of 24
+/// triangles stay within kMaxMeshTriangles).
+inline constexpr long kMaxRandomObstacles = 40'000;
 
 struct RandomBoxesParams {
   int count = 20;

@@ -110,11 +110,14 @@ inline bool withinCoordinateLimit(const Transform& pose) {
   return pose.matrix().allFinite() && pose.translation().cwiseAbs().maxCoeff() <= kMaxCoordinate;
 }
 
-/// Most triangles and scene nodes a mesh file may hold.
-inline constexpr std::size_t kMaxMeshTriangles = 10'000'000;
-/// Most triangles of a whole scene: one mesh file of the limit, named by
-/// many obstacles, would otherwise hold memory times their count.
-inline constexpr std::size_t kMaxSceneTriangles = 20'000'000;
+/// Most triangles and scene nodes a mesh file (or a generated mesh) may
+/// hold. A mesh costs about 0.7 GB per 10^6 triangles once its BVH (FCL's
+/// OBBRSS, two nodes of 256 bytes a triangle) and convex cover are built, and
+/// about 20 s of setup on one core: at 10^7 FCL's BVH alone ran out of 4 GB.
+inline constexpr std::size_t kMaxMeshTriangles = 1'000'000;
+/// Most triangles of a whole scene (about 2 GB built): one mesh file of the
+/// limit, named by many obstacles, would otherwise hold memory times their count.
+inline constexpr std::size_t kMaxSceneTriangles = 3'000'000;
 /// Most corners of an extruded polygon: ear clipping and the simplicity
 /// test are quadratic in them (cubic at worst).
 inline constexpr std::size_t kMaxPolygonPoints = 1000;

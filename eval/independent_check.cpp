@@ -45,6 +45,7 @@ IndependentCheck::IndependentCheck(const Robot& robot, const Scene& scene, doubl
                              ? std::make_unique<fcl::CollisionObjectd>(
                                    obstacle.checkedPrimitive()->scaled(1.0 / unit_).collisionGeometry(), pose)
                              : objectOf(obstacle.mesh.scaled(1.0 / unit_), pose));
+    obstacles_.back()->computeAABB();
   }
 }
 
@@ -59,6 +60,9 @@ bool IndependentCheck::collides(const Config& q) {
   const auto& obstacles = scene_.obstacles();
   for (std::size_t l = 0; l < links_.size(); ++l)
     for (std::size_t o = 0; o < obstacles_.size(); ++o) {
+      // FCL's own world boxes: bodies whose boxes are apart neither touch
+      // nor hold one another (thousands of obstacles, few near a link).
+      if (!links_[l]->getAABB().overlap(obstacles_[o]->getAABB())) continue;
       if (touch(*links_[l], *obstacles_[o])) return true;
       const Obstacle& obstacle = obstacles[o];
       // Primitives are solids natively; one inside a closed link has its centre inside.

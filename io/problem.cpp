@@ -287,6 +287,11 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
   }
   Problem problem;
   problem.file = file;
+  // Settings first: a typo in them is reported before any mesh is read or
+  // generated (validated again below, once a scale has changed their lengths).
+  readPlanner(in, root, problem.planner);
+  readChecker(in, root, problem.checker);
+  validateSettings(in, root, problem.checker, problem.planner);
   problem.name = root["name"] ? in.string(root["name"], "name") : defaultProblemName(file);
   if (root["description"]) in.string(root["description"], "description");
 
@@ -333,8 +338,6 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
 
   const std::array<Endpoint, 2> endpoints =
       readEndpoints(in, root, requestIn ? &*requestIn : nullptr, request ? &*request : nullptr, problem);
-  readPlanner(in, root, problem.planner);
-  readChecker(in, root, problem.checker);
   if (const auto factor = readScale(in, root)) scaleProblem(problem, *factor);
   validateSettings(in, root, problem.checker, problem.planner);
   problem.settings_source = YAML::Node(YAML::NodeType::Map);

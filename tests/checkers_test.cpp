@@ -126,6 +126,69 @@ TEST_CASE("a BVH is built only from a mesh FCL can take: no triangles or a verte
   REQUIRE(buildBvh(boxMesh({1, 1, 1}))->num_tris == 12);
 }
 
+TEST_CASE("a convex hull's concavity is the deepest measured point below its facets, as a scan of every facet finds",
+          "[checkers][hull]") {
+  // The hull keeps no planes, so they are found here from its vertices
+  // alone: every plane through three of them with all the others on one side.
+  auto bruteForceConcavity = [](const Mesh& mesh, const ConvexHull& hull) {
+    const auto& v = hull.vertices;
+    const double tolerance = 1e-9 * (1.0 + hull.radius);
+    std::vector<Eigen::Vector4d> planes;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      for (std::size_t j = i + 1; j < v.size(); ++j)
+        for (std::size_t k = j + 1; k < v.size(); ++k) {
+          Eigen::Vector3d n = (v[j] - v[i]).cross(v[k] - v[i]);
+          if (n.norm() < 1e-12) continue;
+          n.normalize();
+          double above = 0.0, below = 0.0;
+          for (const auto& w : v) {
+            const double d = n.dot(w - v[i]);
+            above = std::max(above, d);
+            below = std::min(below, d);
+          }
+          if (above <= tolerance) planes.emplace_back(n.x(), n.y(), n.z(), -n.dot(v[i]));
+          if (below >= -tolerance) planes.emplace_back(-n.x(), -n.y(), -n.z(), n.dot(v[i]));
+        }
+    double concavity = 0.0;
+    auto measure = [&](const Eigen::Vector3d& p) {
+      double depth = std::numeric_limits<double>::infinity();
+      for (const auto& plane : planes) depth = std::min(depth, -(plane.head<3>().dot(p) + plane[3]));
+      concavity = std::max(concavity, depth);
+    };
+    for (const auto& p : mesh.vertices) measure(p);
+    for (const auto& t : mesh.triangles) {
+      const auto& a = mesh.vertices[static_cast<std::size_t>(t[0])];
+      const auto& b = mesh.vertices[static_cast<std::size_t>(t[1])];
+      const auto& c = mesh.vertices[static_cast<std::size_t>(t[2])];
+      measure((a + b + c) / 3.0);
+      measure(0.5 * (a + b));
+      measure(0.5 * (b + c));
+      measure(0.5 * (c + a));
+    }
+    return concavity;
+  };
+  SpringParams spring;
+  spring.segments = 24;
+  spring.sides = 5;
+  GearParams gear;
+  gear.teeth = 6;
+  RandomBoxesParams boxes;
+  boxes.count = 6;
+  boxes.polygons = true;
+  const std::pair<const char*, Mesh> meshes[] = {{"spring", springMesh(spring)},
+                                                 {"gear", gearMesh(gear)},
+                                                 {"random polygons", randomObstaclesMesh(boxes)},
+                                                 {"box", boxMesh({1, 2, 3})}};
+  for (const auto& [name, mesh] : meshes) {
+    INFO(name);
+    const auto hull = convexHullOf(mesh);
+    REQUIRE(hull);
+    const double expected = bruteForceConcavity(mesh, *hull);
+    REQUIRE(hull->concavity == Approx(expected).margin(1e-9 * (1.0 + hull->radius)));
+    if (std::string(name) != "box") REQUIRE(hull->concavity > 0.0);
+  }
+}
+
 TEST_CASE("swept hulls: a box translating past a box, against the analytic swept distance", "[checkers][swept]") {
   // A unit cube sweeps the Minkowski sum of its path and itself: its distance
   // to the unit cube at the origin is the distance from its centre's segment
@@ -339,7 +402,7 @@ TEST_CASE("swept and adaptive: every broad phase gives the same verdicts and han
 }
 
 TEST_CASE("adaptive: the broad phase over a chain of links among many obstacles keeps every verdict",
-          "[checkers][broadphase][adaptive]") {
+          "[checkers][broadphase][adaptive][slow]") {
   // A planar five-link chain (link-link pairs after the link-obstacle ones)
   // among 150 boxes: with the AABB tree, adaptive asks the broad phase for
   // each link's cells; without one, it probes every pair. Same verdicts, no

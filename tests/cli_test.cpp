@@ -267,10 +267,10 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
        test::replaceOnce(kValidProblem, "geometry: {box: [0.2, 0.2, 0.1]}",
                          "geometry: {generator: {type: gear, teeth: 1000000000, root_radius: 0.08, tip_radius: 0.1, "
                          "bore_radius: 0.03, thickness: 0.05}}"),
-       "gear teeth is at most 100000, got 1000000000"},
+       "gear teeth is at most 31250, got 1000000000"},
       {"absurd obstacle count",
        test::replaceOnce(kValidProblem, "box: [1, 1, 0.1]", "generator: {type: random, count: 100000000}"),
-       "random obstacles count is at most 100000"},
+       "random obstacles count is at most 40000"},
       {"unknown key beside the robot's geometry",
        test::replaceOnce(kValidProblem, "geometry: {box: [0.2, 0.2, 0.1]}",
                          "geometry: {box: [0.2, 0.2, 0.1], size: 2}"),
@@ -297,6 +297,33 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
       REQUIRE_FALSE(fs::exists(out));
     }
   }
+}
+
+TEST_CASE("settings are checked before any geometry: a typo is reported, not the mesh that follows", "[cli]") {
+  // The scene names a mesh file that does not exist and a generator at its
+  // largest size: had either been read or built first, its error (or its
+  // seconds) would come before the settings' typo.
+  const std::string scene =
+      "mesh: {file: nowhere.stl}, pose: {xyz: [2, 2, 0]}}\n"
+      "    - {name: big, generator: {type: spring, segments: 31250, sides: 16}}";
+  std::string text = test::replaceOnce(kValidProblem, "box: [1, 1, 0.1], pose: {xyz: [2, 2, 0]}}", scene);
+  text += "planner: {type: lazy_prm, bacth: 200}\n";
+  TempDir dir;
+  const auto file = dir.write("p.yaml", text);
+  for (const std::string command : {"validate", "plan"}) {
+    std::vector<std::string> args{command, file.string()};
+    if (command == "plan") args.insert(args.end(), {"--out", (dir.path / "out").string()});
+    const Run run = cli(args);
+    INFO(command << ": " << run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE_THAT(run.err, Catch::Contains("p.yaml:13:") && Catch::Contains("unknown key 'bacth'"));
+    REQUIRE(run.err.find("nowhere.stl") == std::string::npos);
+  }
+  // A value out of its range is found as early.
+  const auto range = dir.write("range.yaml", test::replaceOnce(text, "bacth: 200", "batch: 0"));
+  const Run run = cli({"validate", range.string()});
+  REQUIRE(run.code == 2);
+  REQUIRE_THAT(run.err, Catch::Contains("batch") && !Catch::Contains("nowhere.stl"));
 }
 
 TEST_CASE("problem files that are not regular files or are too large are refused before they are read", "[cli]") {

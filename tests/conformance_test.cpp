@@ -108,10 +108,6 @@ using Strategies = std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshSt
 /// colliding only for the independent truth.)
 constexpr double kConformanceIndependentResolution = 1e-3;
 
-const std::vector<std::string> kShippedProblems{
-    "maze2d",       "chain5",       "thin_wall",  "spring_spring",   "gear_spindle",       "arm6_shelf",
-    "arm6_pillars", "twisted_slot", "bug_trap3d", "bug_trap_baffle", "alpha_puzzle_tight", "house"};
-
 /// FCL says the robot at parameter t of a -> b is in collision.
 bool collidesAt(const Robot& robot, const std::shared_ptr<const Robot>& shared,
                 const std::shared_ptr<const Scene>& scene, const Config& a, const Config& b, double t) {
@@ -132,7 +128,7 @@ Config pose3(double x, double y, double z) {
 
 TEMPLATE_LIST_TEST_CASE("conformance: static checks agree with FCL's collide on every shipped problem", "[conformance]",
                         Strategies) {
-  for (const auto& name : kShippedProblems) {
+  for (const auto& name : test::shippedProblems()) {
     const Problem problem = loadProblem(test::problemFile(name));
     auto checker = TestType::make(problem.robot, problem.scene);
     CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
@@ -150,10 +146,10 @@ TEMPLATE_LIST_TEST_CASE("conformance: static checks agree with FCL's collide on 
 }
 
 TEMPLATE_LIST_TEST_CASE("conformance: random edges of every shipped problem against a dense ground truth",
-                        "[conformance]", Strategies) {
+                        "[conformance][slow]", Strategies) {
   // 10 000 edges in all in the Release build: half short (PRM-like), half of any length.
-  const std::size_t perProblem = static_cast<std::size_t>(test::scaled(10000)) / kShippedProblems.size();
-  for (const auto& name : kShippedProblems) {
+  const std::size_t perProblem = static_cast<std::size_t>(test::scaled(10000)) / test::shippedProblems().size();
+  for (const auto& name : test::shippedProblems()) {
     const Problem problem = loadProblem(test::problemFile(name));
     std::vector<EdgeCase> edges =
         randomEdges(problem.robot, problem.scene, perProblem / 2, 0.1 * problem.robot->maxExtent(), 5);
@@ -173,8 +169,10 @@ TEMPLATE_LIST_TEST_CASE("conformance: random edges of every shipped problem agai
       REQUIRE(v.result.confidence <= 100.0);
       REQUIRE((v.result.verdict == Verdict::Unknown) == (v.result.confidence < 100.0));
     }
-    REQUIRE(report.colliding > 0);  // the edge sets do exercise collisions
-    REQUIRE(report.free > 0);
+    // The edge sets exercise both verdicts (`budgeted`'s budget runs out
+    // before it can call a free edge free among boxes3000's 3000 boxes).
+    REQUIRE(report.colliding > 0);
+    REQUIRE(report.free + report.unknown > 0);
     // Every Colliding verdict has a witness that FCL confirms, unless it is an
     // eta-unresolved segment (counted).
     REQUIRE(report.unconfirmed_witnesses == 0);
@@ -353,8 +351,8 @@ Mesh scaledBy(Mesh mesh, double scale) {
 }  // namespace
 
 TEMPLATE_LIST_TEST_CASE(
-    "conformance: adversarial corpus at scales 1e-5, 1e-2, 1 and 1e4, judged by the independent truth", "[conformance]",
-    Strategies) {
+    "conformance: adversarial corpus at scales 1e-5, 1e-2, 1 and 1e4, judged by the independent truth",
+    "[conformance][slow]", Strategies) {
   std::map<double, int> casesRun;
   for (const AdversarialCase& c : adversarialCorpus()) {
     for (const double scale : {1e-5, 1e-2, 1.0, 1e4}) {

@@ -8,6 +8,7 @@
 #include "io/yaml_reader.h"
 #include "io/srdf_reader.h"
 #include "io/urdf_robot.h"
+#include "environments/generators.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
@@ -289,7 +290,7 @@ TEST_CASE("work that grows faster than the input: nested SRDF groups, huge polyg
   CHECK(loadMeshFile(polygonObj("disc.obj", 500)).triangles.size() == 498);
 }
 
-TEST_CASE("YAML: nodes are counted before the tree is built, one document, names as keys", "[hostile]") {
+TEST_CASE("YAML: nodes are counted before the tree is built, one document, names as keys", "[hostile][slow]") {
   TempDir dir;
   // Files of one-byte scalars just past and just under the node limit: the
   // first is refused by the count, so its process never holds yaml-cpp's
@@ -663,4 +664,40 @@ goal: [0.5, 0.5, 0.5]
   const Run run = cli({"validate", problem.string()});
   CHECK(run.code == 2);
   CHECK(run.err.find("joint 'close' gives link 'l2' a second parent joint") != std::string::npos);
+}
+
+TEST_CASE("generators at their documented bounds: one past is refused, at the bound setup stops at the time limit",
+          "[hostile][slow]") {
+  // Bounds that fit memory: a mesh of 10^6 triangles is about 0.7 GB once
+  // built (10^7 ran FCL's BVH out of 4 GB).
+  SpringParams spring;
+  spring.sides = 16;
+  spring.segments = static_cast<int>(kMaxMeshTriangles / (2 * 16)) + 1;
+  REQUIRE_THROWS_WITH(springMesh(spring), Catch::Contains("spring segments (with these sides) is at most 31250"));
+  GearParams gear;
+  gear.teeth = 31251;
+  REQUIRE_THROWS_WITH(gearMesh(gear), Catch::Contains("gear teeth is at most 31250"));
+  RandomBoxesParams boxes;
+  boxes.count = 40001;
+  REQUIRE_THROWS_WITH(randomObstacleMeshes(boxes), Catch::Contains("random obstacles count is at most 40000"));
+  // At the bound, a 10^6-triangle spring: its hull's concavity alone once
+  // took minutes in one uninterruptible step. With a 1 s limit, the run ends
+  // as not solved (time limit), naming the setup step, exit 1: not a crash,
+  // not out of memory, not exit 3.
+  TempDir dir;
+  const auto problem = dir.write("spring.yaml", R"(robot:
+  type: rigid3d
+  geometry: {box: [0.1, 0.1, 0.1]}
+bounds: {lower: [-5, -5, -5], upper: [5, 5, 5]}
+scene:
+  obstacles:
+    - {name: s, generator: {type: spring, turns: 10, segments: 31250, sides: 16}}
+start: {xyz: [-4, -4, -4], rpy: [0, 0, 0]}
+goal: {xyz: [4, 4, 4], rpy: [0, 0, 0]}
+limits: {time: 1}
+)");
+  const test::Run run = test::cli({"plan", problem.string(), "--out", (dir.path / "out").string()});
+  INFO(run.out << run.err);
+  REQUIRE(run.code == 1);
+  REQUIRE_THAT(run.out + run.err, Catch::Contains("not solved (time limit)") && Catch::Contains("of setup"));
 }

@@ -5,7 +5,7 @@
 
 #include <catch2/catch.hpp>
 
-TEST_CASE("an installed prmkit serves a project outside it through find_package", "[install]") {
+TEST_CASE("an installed prmkit serves a project outside it through find_package", "[install][slow]") {
   const prmkit::test::TempDir dir;
   const std::string cmake = PRMKIT_CMAKE_COMMAND;
   const auto prefix = dir.path / "prefix", build = dir.path / "consumer";

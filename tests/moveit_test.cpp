@@ -336,7 +336,7 @@ TEST_CASE("Panda (moveit_resources URDF + SRDF): ready pose free, link 7 folded 
 
 TEST_CASE(
     "MotionBenchMaker: the 35 extracted Panda problems load, and lazy_prm + adaptive solves them with verified paths",
-    "[moveit][benchdata]") {
+    "[moveit][benchdata][slow]") {
   PRMKIT_REQUIRE_BENCHDATA(data);
   const fs::path mbm = data / "mbm_panda_vamp";
   const std::vector<std::string> robotFiles{"robot.file=" + (mbm / "panda" / "panda.urdf").string(),

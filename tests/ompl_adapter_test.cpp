@@ -20,7 +20,7 @@
 using namespace prmkit;
 namespace ob = ompl::base;
 
-TEST_CASE("OMPL's PRM and LazyPRM with the adaptive checker return paths that verify", "[ompl]") {
+TEST_CASE("OMPL's PRM and LazyPRM with the adaptive checker return paths that verify", "[ompl][slow]") {
   for (const std::string name : {"maze2d", "thin_wall", "chain5", "arm6_shelf"}) {
     for (const std::string planner : {"ompl_prm", "ompl_lazy_prm"}) {
       for (int seed = 1; seed <= test::scaled(2); ++seed) {
@@ -66,7 +66,7 @@ TEST_CASE("OMPL peers are deterministic for a seed", "[ompl]") {
   }
 }
 
-TEST_CASE("ompl_fcl_default: OMPL's stock 1% discrete validator, paths never called verified", "[ompl]") {
+TEST_CASE("ompl_fcl_default: OMPL's stock 1% discrete validator, paths never called verified", "[ompl][slow]") {
   int rejected = 0;
   for (int seed = 1; seed <= 3; ++seed) {
     Problem problem = loadProblem(
@@ -208,7 +208,7 @@ TEST_CASE("OMPL's planners by name run on prmkit's checker and take OMPL's own p
   }
 }
 
-TEST_CASE("compare runs OMPL's planners by name with every checker, unsafe paths counted", "[ompl]") {
+TEST_CASE("compare runs OMPL's planners by name with every checker, unsafe paths counted", "[ompl][slow]") {
   const test::TempDir dir;
   const auto out = dir.path / "compare";
   const test::Run run = test::cli({"compare", test::problemFile("thin_wall").string(), "--planners",
@@ -272,7 +272,7 @@ TEST_CASE("OMPL's optimizing planners improve their path until the cost threshol
   REQUIRE(improved.planner_stats.samples_drawn > first.planner_stats.samples_drawn);
 }
 
-TEST_CASE("every segment of an OMPL planner's path is the checker's: intermediate states kept", "[ompl]") {
+TEST_CASE("every segment of an OMPL planner's path is the checker's: intermediate states kept", "[ompl][slow]") {
   // RRT and RRTConnect asked to keep the states along each motion return
   // segments their motion validator never saw as such. RRT's lie on its
   // checked motions; OMPL 1.5's RRTConnect chains the states of its goal

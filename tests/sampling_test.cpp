@@ -65,7 +65,7 @@ TEST_CASE("sampler mixes: strategies, weights normalised, bad mixes named", "[sa
   CHECK_THROWS_WITH(parseSamplerMix(""), Catch::Contains("empty"));
 }
 
-TEST_CASE("every sampler returns only valid configurations and counts its own checks", "[sampling]") {
+TEST_CASE("every sampler returns only valid configurations and counts its own checks", "[sampling][slow]") {
   for (const std::string name : {"maze2d", "thin_wall", "twisted_slot", "arm6_shelf"}) {
     const Problem problem = loadProblem(test::problemFile(name));
     // An independent exact static check: a fresh checker of another strategy.
@@ -156,7 +156,7 @@ TEST_CASE("a mix draws from each of its strategies in proportion", "[sampling]")
   CHECK(drawn.sources[0].static_checks + drawn.sources[1].static_checks == drawn.checkerStaticQueries);
 }
 
-TEST_CASE("expansion never adds invalid nodes or unchecked edges to a PRM roadmap", "[sampling]") {
+TEST_CASE("expansion never adds invalid nodes or unchecked edges to a PRM roadmap", "[sampling][slow]") {
   for (const std::string name : {"maze2d", "thin_wall"}) {
     DYNAMIC_SECTION(name) {
       const Problem problem =

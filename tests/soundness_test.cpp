@@ -384,7 +384,7 @@ Transform randomPose(std::mt19937& rng, double extent) {
 }
 }  // namespace
 
-TEST_CASE("convex-hull distance bounds: never above the exact distance, warm GJK equals cold", "[soundness]") {
+TEST_CASE("convex-hull distance bounds: never above the exact distance, warm GJK equals cold", "[soundness][slow]") {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   const std::vector<std::pair<std::string, Mesh>> shapes = meshKinds();
@@ -457,7 +457,7 @@ TEST_CASE("convex-hull distance bounds: never above the exact distance, warm GJK
 }
 
 TEST_CASE("primitive distance bounds: never above the exact distance, tighter than the tessellation, overlap exact",
-          "[soundness]") {
+          "[soundness][slow]") {
   // Every mesh kind against a native box, sphere and cylinder. References,
   // none of them prmkit's GJK: the box against its exact mesh (FCL's
   // distance); the sphere in closed form (closest points on every
@@ -717,7 +717,7 @@ TEST_CASE(
 }
 
 TEST_CASE("a problem's scale changes its units, not its verdicts, for every robot kind and both geometries",
-          "[soundness]") {
+          "[soundness][slow]") {
   // The same random edges (bounds and coordinates scale together, so a seed
   // draws the same configurations) at 1e-5, 1 and 1e4: an exact checker's
   // verdicts do not depend on the unit, and the independent truth (stepping

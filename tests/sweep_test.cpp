@@ -86,7 +86,7 @@ checkers: [{{type: discrete}}, {{type: adaptive}}]
 }  // namespace
 
 TEST_CASE("sweep: killed with SIGKILL mid-run and resumed, exactly one row per grid point, as uninterrupted",
-          "[sweep]") {
+          "[sweep][slow]") {
   TempDir dir;
   const fs::path sweep = writeSweep(dir);
   REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --out '{}'", kBinary, sweep.string(),
@@ -136,7 +136,7 @@ TEST_CASE("sweep: killed with SIGKILL mid-run and resumed, exactly one row per g
   REQUIRE(output.find("--resume") != std::string::npos);
 }
 
-TEST_CASE("sweep: shards 1/3, 2/3, 3/3 run by GNU parallel and merged equal the unsharded sweep", "[sweep]") {
+TEST_CASE("sweep: shards 1/3, 2/3, 3/3 run by GNU parallel and merged equal the unsharded sweep", "[sweep][slow]") {
   TempDir dir;
   const fs::path sweep = writeSweep(dir);
   REQUIRE(shell(fmt::format("'{}' sweep '{}' --jobs 2 --no-plots --out '{}'", kBinary, sweep.string(),
@@ -165,7 +165,7 @@ TEST_CASE("sweep: shards 1/3, 2/3, 3/3 run by GNU parallel and merged equal the 
   REQUIRE(output.find("duplicated run") != std::string::npos);
 }
 
-TEST_CASE("sweep: a run that crashes or hangs is recorded as failed and the sweep goes on", "[sweep]") {
+TEST_CASE("sweep: a run that crashes or hangs is recorded as failed and the sweep goes on", "[sweep][slow]") {
   TempDir dir;
   // Six short runs: the healthy ones end well within run_timeout, even under sanitizers.
   const fs::path sweep = dir.write("sweep.yaml", fmt::format(R"(name: faults

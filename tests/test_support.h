@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -22,6 +23,26 @@ namespace prmkit::test {
 inline std::filesystem::path sourceDir() { return PRMKIT_SOURCE_DIR; }
 inline std::filesystem::path problemFile(const std::string& name) {
   return sourceDir() / "configs" / "problems" / (name + ".yaml");
+}
+/// Every shipped problem (configs/problems/*.yaml), by name, sorted: the
+/// one list the tests that say "every shipped problem" run.
+inline std::vector<std::string> shippedProblems() {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(sourceDir() / "configs" / "problems"))
+    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+/// The shipped problems a planner needs seconds to minutes for (narrow
+/// passages, thousands of obstacles, tight springs): left out of the tests
+/// that plan "the shipped problems that plan in milliseconds" (the puzzle,
+/// sampling and broad-phase tests plan most of them with their own seeds and
+/// limits; every one is in the conformance suite).
+inline bool takesLongToPlan(const std::string& name) {
+  for (const char* puzzle : {"alpha_puzzle", "alpha_puzzle_tight", "bug_trap3d", "bug_trap_baffle", "house",
+                             "lin_li_springs", "maze_corridor", "twisted_slot", "boxes3000"})
+    if (name == puzzle) return true;
+  return false;
 }
 /// Scales iteration counts down under sanitizers (PRMKIT_TEST_SCALE, default 1).
 inline int scaled(int n) {

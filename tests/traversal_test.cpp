@@ -7,13 +7,13 @@
 #include "geometry/collision_queries.h"
 #include "test_support.h"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 using namespace prmkit;
 
 namespace {
-const std::vector<std::string> kShippedProblems{"maze2d",        "chain5",       "thin_wall",
-                                                "spring_spring", "gear_spindle", "arm6_shelf"};
 
 std::vector<MeshPair> meshPairs(const Problem& problem, const Config& q) {
   std::vector<Transform> poses;
@@ -26,9 +26,8 @@ std::vector<MeshPair> meshPairs(const Problem& problem, const Config& q) {
 
 TEST_CASE("traversal: with no budget the verdict is exactly FCL's collide, for every order", "[traversal]") {
   for (const auto order : {TraversalOrder::DepthFirst, TraversalOrder::Coherence, TraversalOrder::Overlap}) {
-    for (const auto& name : kShippedProblems) {
+    for (const auto& name : test::shippedProblems()) {
       const Problem problem = loadProblem(test::problemFile(name));
-      CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
       TraversalSettings settings;
       settings.order = order;
       BvttTraversal traversal(settings);
@@ -39,11 +38,17 @@ TEST_CASE("traversal: with no budget the verdict is exactly FCL's collide, for e
       const int samples = test::scaled(400);
       for (int s = 0; s < samples; ++s) {
         problem.robot->sampleUniform(rng, q);
-        const TraversalResult result = traversal.check(meshPairs(problem, q), stats);
+        const std::vector<MeshPair> pairs = meshPairs(problem, q);
+        const TraversalResult result = traversal.check(pairs, stats);
         INFO(name << " order " << static_cast<int>(order) << " sample " << s);
         REQUIRE(result.complete);
         REQUIRE(result.confidence == 100.0);
-        REQUIRE(result.colliding == oracle.inCollision(q, oracleStats));
+        // FCL's collide on the same pairs' triangles (not prmkit's solids: a
+        // link inside one of boxes3000's boxes meets no triangle).
+        const bool fclCollide = std::any_of(pairs.begin(), pairs.end(), [&](const MeshPair& pair) {
+          return CollisionQueries::meshesOverlap(*pair.a, pair.pose_a, *pair.b, pair.pose_b, oracleStats);
+        });
+        REQUIRE(result.colliding == fclCollide);
         colliding += result.colliding;
       }
       REQUIRE(colliding > 0);
