@@ -66,7 +66,11 @@ struct MeshCache {
   bool makeRoom(std::uint64_t size) {
     if (size > kMaxMeshCacheBytes) return false;
     while (bytes + size > kMaxMeshCacheBytes && !order.empty()) {
-      const auto [isFile, key, id] = order.front();
+      // Plain names, not a structured binding: clang (the fuzz build) does
+      // not let a lambda capture one.
+      const bool isFile = std::get<0>(order.front());
+      const std::size_t key = std::get<1>(order.front());
+      const std::uint64_t id = std::get<2>(order.front());
       order.pop_front();
       auto drop = [&](auto& map) {
         const auto [first, last] = map.equal_range(key);
