@@ -110,6 +110,8 @@ void readPlannerParameters(const YamlReader& in, const YAML::Node& given, Planne
     if (const std::string error = kind.parameter_error(name, value); !error.empty()) in.fail(entry.second, error);
     s.parameters.emplace_back(name, value);
   }
+  if (kind.parameter_set_error)
+    if (const std::string error = kind.parameter_set_error(s.parameters); !error.empty()) in.fail(at, error);
 }
 
 void readPlannerSection(const YamlReader& in, const YAML::Node& p, PlannerSettings& s) {

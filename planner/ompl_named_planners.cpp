@@ -47,6 +47,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 namespace prmkit {
 
@@ -129,6 +130,53 @@ std::string_view omplAppName(std::string_view name) {
   return {};
 }
 
+/// Bounds prmkit adds to OMPL's range suggestions, where a value OMPL's
+/// setters take crashes OMPL 1.5.2, makes its setup throw, or holds a run
+/// far past its time limit (OMPL samples or connects the whole amount before
+/// it looks at the termination condition). Each was measured on the shipped
+/// problems with `plan --time-limit 1`; docs/commands.md lists them.
+struct MeasuredBound {
+  std::string_view planners;  // space-separated OMPL class names
+  std::string_view parameter;
+  double low, high;
+  std::string_view why;
+};
+
+constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+
+constexpr MeasuredBound kMeasuredBounds[] = {
+    // KPIECE's setup refuses a fraction below the machine epsilon or above 1.
+    {"KPIECE1 BKPIECE1", "failed_expansion_score_factor", kEpsilon, 1.0, "OMPL's setup throws outside it"},
+    {"KPIECE1 BKPIECE1 LBKPIECE1", "min_valid_path_fraction", kEpsilon, 1.0, "OMPL's setup throws outside it"},
+    // 0.3 crashed on 5 of 6 shipped problems (a node with no neighbour in
+    // its radius), 0.5 on none; FMT*'s radius factor is above 1 for its
+    // guarantees (Janson, Schmerling, Clark & Pavone 2015).
+    {"FMT BFMT", "radius_multiplier", 1.0, 50.0,
+     "below 1 OMPL's FMT crashes where a node has no neighbour in its radius"},
+    // 20 000 took 2.7 s on a 1 s limit (arm6_shelf), 100 000 took 47 s.
+    {"FMT BFMT", "num_samples", 1.0, 20000.0,
+     "OMPL's FMT draws and connects every sample before it looks at its time limit (100 000 took 47 s on a 1 s limit)"},
+    // 10^5 took 1.8 s on a 1 s limit (maze2d), 10^6 took 17 s and 0.9 GB.
+    {"BITstar ABITstar AITstar", "samples_per_batch", 1.0, 100000.0,
+     "OMPL draws and connects a whole batch before it looks at its time limit (10^6 took 17 s on a 1 s limit)"},
+};
+
+/// Whether `word` is one of the space-separated words of `words`.
+bool containsWord(std::string_view words, std::string_view word) {
+  while (!words.empty()) {
+    const std::size_t space = words.find(' ');
+    if (words.substr(0, space) == word) return true;
+    words = space == std::string_view::npos ? std::string_view() : words.substr(space + 1);
+  }
+  return false;
+}
+
+const MeasuredBound* measuredBound(std::string_view planner, std::string_view parameter) {
+  for (const MeasuredBound& bound : kMeasuredBounds)
+    if (bound.parameter == parameter && containsWord(bound.planners, planner)) return &bound;
+  return nullptr;
+}
+
 /// A planner of this kind on a throwaway one-dimensional space, to read its
 /// parameters: their names do not depend on the space.
 ob::PlannerPtr probe(const OmplNamedPlanner& planner) {
@@ -143,6 +191,21 @@ std::vector<std::string> parameterNames(const OmplNamedPlanner& planner) {
   std::sort(names.begin(), names.end());
   return names;
 }
+
+}  // namespace
+
+std::optional<std::pair<double, double>> suggestedRange(const std::string& suggestion) {
+  // OMPL's ParamSet writes "min:step:max" or "min:max" for numbers and "0,1"
+  // for a flag (GenericParam::setRangeSuggestion); all three bound a value.
+  double low = 0.0, step = 0.0, high = 0.0;
+  char tail = 0;
+  if (std::sscanf(suggestion.c_str(), "%lf:%lf:%lf%c", &low, &step, &high, &tail) == 3) return std::pair{low, high};
+  if (std::sscanf(suggestion.c_str(), "%lf:%lf%c", &low, &high, &tail) == 2) return std::pair{low, high};
+  if (std::sscanf(suggestion.c_str(), "%lf,%lf%c", &low, &high, &tail) == 2) return std::pair{low, high};
+  return std::nullopt;
+}
+
+namespace {
 
 std::string parameterError(const OmplNamedPlanner& planner, const std::string& name, const std::string& value) {
   const ob::PlannerPtr made = probe(planner);
@@ -169,17 +232,65 @@ std::string parameterError(const OmplNamedPlanner& planner, const std::string& n
   // its own range suggestion ("min:step:max", or "0,1" for a flag) bounds them.
   const ob::GenericParamPtr parameter = made->params().getParam(name);
   const std::string suggestion = parameter ? parameter->getRangeSuggestion() : std::string();
-  double low = 0.0, step = 0.0, high = 0.0;
-  char tail = 0;
   const bool flagWord = value == "true" || value == "false";  // OMPL's flags take these too
   if (flagWord) return {};
-  if (std::sscanf(suggestion.c_str(), "%lf:%lf:%lf%c", &low, &step, &high, &tail) == 3 ||
-      std::sscanf(suggestion.c_str(), "%lf,%lf%c", &low, &high, &tail) == 2) {
-    char* end = nullptr;
-    const double number = std::strtod(value.c_str(), &end);
-    if (end == value.c_str() || !std::isfinite(number) || number < low || number > high)
+  char* end = nullptr;
+  const double number = std::strtod(value.c_str(), &end);
+  const bool isNumber = end != value.c_str() && std::isfinite(number);
+  if (const auto range = suggestedRange(suggestion)) {
+    if (!isNumber || number < range->first || number > range->second)
       return fmt::format("OMPL's {}: parameter {} = '{}' is outside its range [{:g}, {:g}] (OMPL's own suggestion)",
-                         planner.name, name, value, low, high);
+                         planner.name, name, value, range->first, range->second);
+  }
+  if (const MeasuredBound* bound = measuredBound(planner.name, name)) {
+    if (!isNumber || number < bound->low || number > bound->high)
+      return fmt::format("OMPL's {}: parameter {} = '{}' is outside [{:g}, {:g}] ({})", planner.name, name, value,
+                         bound->low, bound->high, bound->why);
+  }
+  return {};
+}
+
+/// OMPL's RRT* crashes in its first sampling when a flag that needs another
+/// is set without it; the rules are its own error messages' (OMPL 1.5.2
+/// logs them and goes on with no sampler).
+struct FlagRule {
+  std::string_view planners;
+  std::string_view flag;
+  std::vector<std::vector<std::string_view>> needs;  // one of these sets, each whole
+  std::string_view rule;
+};
+
+const std::vector<FlagRule>& flagRules() {
+  static const std::vector<FlagRule> rules{
+      {"RRTstar",
+       "ordered_sampling",
+       {{"informed_sampling"}, {"sample_rejection"}},
+       "ordered sampling requires informed_sampling or sample_rejection"},
+      {"RRTstar",
+       "pruned_measure",
+       {{"informed_sampling", "tree_pruning"}},
+       "the pruned measure requires informed_sampling and tree_pruning"},
+  };
+  return rules;
+}
+
+bool flagSet(const std::vector<std::pair<std::string, std::string>>& parameters, std::string_view name) {
+  bool set = false;  // the last value given counts, as when OMPL applies them in order
+  for (const auto& [key, value] : parameters)
+    if (key == name) set = value == "1" || value == "true";
+  return set;
+}
+
+std::string parameterSetError(const OmplNamedPlanner& planner,
+                              const std::vector<std::pair<std::string, std::string>>& parameters) {
+  for (const FlagRule& rule : flagRules()) {
+    if (!containsWord(rule.planners, planner.name) || !flagSet(parameters, rule.flag)) continue;
+    const bool met = std::any_of(rule.needs.begin(), rule.needs.end(), [&](const auto& all) {
+      return std::all_of(all.begin(), all.end(), [&](std::string_view flag) { return flagSet(parameters, flag); });
+    });
+    if (!met)
+      return fmt::format("OMPL's {}: parameter {} = 1 is refused: {} (OMPL crashes without them)", planner.name,
+                         rule.flag, rule.rule);
   }
   return {};
 }
@@ -210,6 +321,9 @@ std::vector<PlannerKind> omplNamedPlannerKinds(
     kind.parameter_names = [&planner] { return parameterNames(planner); };
     kind.parameter_error = [&planner](const std::string& name, const std::string& value) {
       return parameterError(planner, name, value);
+    };
+    kind.parameter_set_error = [&planner](const std::vector<std::pair<std::string, std::string>>& parameters) {
+      return parameterSetError(planner, parameters);
     };
     kinds.push_back(std::move(kind));
   }

@@ -1,6 +1,7 @@
 #include "planner/ompl_planner.h"
 
 #include "planner/ompl_named_planners.h"
+#include "planner/overrun_watchdog.h"
 
 #include <ompl/base/ProblemDefinition.h>
 #include <ompl/base/SpaceInformation.h>
@@ -15,13 +16,32 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <numbers>
+#include <unordered_map>
 
 namespace prmkit {
 
 namespace ob = ompl::base;
 namespace og = ompl::geometric;
+
+namespace {
+
+/// The shortest `range` prmkit passes to OMPL, as a share of the robot's
+/// largest extent: RRT-Connect's connect step extends towards its target
+/// range by range without looking at its termination condition (range 1e-7
+/// on maze2d held a 1 s run past 30 s); at 1e-4 one connection is at most
+/// 10^4 steps.
+constexpr double kShortestRange = 1e-4;
+
+std::string parametersText(const std::vector<std::pair<std::string, std::string>>& parameters) {
+  std::string text;
+  for (const auto& [name, value] : parameters) text += fmt::format(" planner.parameters.{}={}", name, value);
+  return text;
+}
+
+}  // namespace
 
 OmplPlanner::OmplPlanner(PlannerSettings settings) : Planner(std::move(settings)) {
   ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
@@ -30,6 +50,16 @@ OmplPlanner::OmplPlanner(PlannerSettings settings) : Planner(std::move(settings)
 std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
   const Robot& robot = checker.robot();
   const OmplNamedPlanner* named = omplNamedPlanner(settings_.type);
+  for (const auto& [name, value] : settings_.parameters) {
+    if (name != "range") continue;
+    const double range = std::strtod(value.c_str(), nullptr);
+    if (range > 0.0 && range < kShortestRange * robot.maxExtent())
+      throw std::invalid_argument(fmt::format(
+          "planner.parameters.range: {} is below {:g} of the robot's largest extent ({:g}), the shortest prmkit "
+          "passes to OMPL (its planners extend range by range without looking at their time limit); 0 is OMPL's "
+          "default",
+          value, kShortestRange, robot.maxExtent()));
+  }
   if (named) {
     // OMPL's planners draw from RNGs of their own (the space's random
     // projection for KPIECE1, its cell choices, goal bias), seeded from
@@ -89,6 +119,10 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   const bool optimizing = named && planner->getSpecs().optimizingPaths && !settings_.first_solution;
   objective->setCostThreshold(
       ob::Cost(optimizing ? settings_.cost_threshold : std::numeric_limits<double>::infinity()));
+  // Setup, the solve and the copy of what OMPL built.
+  const OverrunWatchdog watchdog(settings_.time_limit_s - settings_.setup_time_s -
+                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
+                                 fmt::format("planner {}{}", settings_.type, parametersText(settings_.parameters)));
   planner->setup();
   const ob::PlannerStatus status = planner->solve(ob::PlannerTerminationCondition([&] {
     if (outOfTime()) return true;
@@ -126,10 +160,15 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   }
 
   // The roadmap OMPL built, for statistics and pictures (start and goal are
-  // vertices 0 and 1): a copy outside the planning time.
+  // vertices 0 and 1): a copy outside the planning time. It takes about 6 us
+  // a state (OMPL's copy, then the roadmap's), so a tree grown from more
+  // samples than kMostSamplesCopied is left out (the picture draws the path
+  // alone, and the roadmap counts its vertices): a long run's copy would
+  // otherwise last longer than its time limit.
+  constexpr std::uint64_t kMostSamplesCopied = 200'000;
   const auto copyStarted = std::chrono::steady_clock::now();
   ob::PlannerData data(si);
-  planner->getPlannerData(data);
+  if (samplesDrawn.load() <= kMostSamplesCopied) planner->getPlannerData(data);
   std::vector<Vertex> vertexOf(data.numVertices());
   for (unsigned int i = 0; i < data.numVertices(); ++i) {
     const Config q = space->toConfig(data.getVertex(i).getState());
@@ -160,12 +199,26 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
     result.status = PlanStatus::Failed;
     result.status_detail = unchecked;
   } else {
+    // The roadmap's vertex of each path state, by its exact coordinates (a
+    // tree of 10^6 states and a path of 10^5 are matched in linear time).
+    const auto hash = [](const Config& q) {
+      std::size_t h = 0;
+      for (Eigen::Index i = 0; i < q.size(); ++i) h = h * 1000003u ^ std::hash<double>{}(q[i]);
+      return h;
+    };
+    std::unordered_multimap<std::size_t, Vertex> byHash;
+    for (std::size_t v = 0; v < roadmap.vertexCount(); ++v) byHash.emplace(hash(roadmap.config(v)), v);
     vertices.emplace();
     for (std::size_t i = 0; i < solution.size(); ++i) {
       std::optional<Vertex> match;
-      for (std::size_t v = 0; v < roadmap.vertexCount() && !match; ++v)
-        if (roadmap.config(v) == solution[i]) match = v;
-      vertices->push_back(match ? *match : roadmap.addVertex(solution[i]));
+      const auto [first, last] = byHash.equal_range(hash(solution[i]));
+      for (auto it = first; it != last; ++it)  // the first vertex with these coordinates, as the roadmap holds them
+        if (roadmap.config(it->second) == solution[i] && (!match || it->second < *match)) match = it->second;
+      if (!match) {
+        match = roadmap.addVertex(solution[i]);
+        byHash.emplace(hash(solution[i]), *match);
+      }
+      vertices->push_back(*match);
       if (i > 0) roadmap.addEdge((*vertices)[i - 1], (*vertices)[i], EdgeState::Free);
     }
   }

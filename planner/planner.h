@@ -323,6 +323,9 @@ struct PlannerKind {
   /// is wrong with a value (empty when accepted). Unset: it takes none.
   std::function<std::vector<std::string>()> parameter_names = {};
   std::function<std::string(const std::string& name, const std::string& value)> parameter_error = {};
+  /// What is wrong with the parameters together (empty when accepted).
+  std::function<std::string(const std::vector<std::pair<std::string, std::string>>& parameters)> parameter_set_error =
+      {};
 };
 
 }  // namespace prmkit

@@ -4,6 +4,7 @@
 #include "eval/verify.h"
 #include "geometry/collision_queries.h"
 #include "planner/ompl_planner.h"
+#include "planner/overrun_watchdog.h"
 #include "test_support.h"
 
 #include <fmt/format.h>
@@ -14,6 +15,11 @@
 #include <chrono>
 #include <map>
 #include <sstream>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -200,12 +206,97 @@ TEST_CASE("OMPL's planners by name run on prmkit's checker and take OMPL's own p
         {{"planner.type=ompl:KPIECE1", "planner.parameters.border_fraction=nan"},
          "refuses 'nan' for its parameter border_fraction"},
         {{"planner.type=ompl:RRT", "planner.parameters.range=1e300"},
-         "parameter range = '1e300' is outside its range [0, 10000]"}};
+         "parameter range = '1e300' is outside its range [0, 10000]"},
+        // A suggestion of two numbers ("2:20") bounds too: 0 aborted OMPL.
+        {{"planner.type=ompl:STRIDE", "planner.parameters.degree=0"},
+         "parameter degree = '0' is outside its range [2, 20]"},
+        // prmkit's measured bounds, where OMPL's setters take what crashes
+        // it, throws in its setup or holds a run past its time limit.
+        {{"planner.type=ompl:KPIECE1", "planner.parameters.min_valid_path_fraction=0"},
+         "parameter min_valid_path_fraction = '0' is outside [2.22045e-16, 1] (OMPL's setup throws outside it)"},
+        {{"planner.type=ompl:BKPIECE1", "planner.parameters.failed_expansion_score_factor=2"},
+         "parameter failed_expansion_score_factor = '2' is outside [2.22045e-16, 1]"},
+        {{"planner.type=ompl:FMT", "planner.parameters.radius_multiplier=0.2"},
+         "parameter radius_multiplier = '0.2' is outside [1, 50]"},
+        {{"planner.type=ompl:BFMT", "planner.parameters.num_samples=100000"},
+         "parameter num_samples = '100000' is outside [1, 20000]"},
+        {{"planner.type=ompl:BITstar", "planner.parameters.samples_per_batch=1000000"},
+         "parameter samples_per_batch = '1000000' is outside [1, 100000]"},
+        // Flags OMPL's RRT* crashes on without the flags they need.
+        {{"planner.type=ompl:RRTstar", "planner.parameters.ordered_sampling=1"},
+         "ordered sampling requires informed_sampling or sample_rejection"},
+        {{"planner.type=ompl:RRTstar", "planner.parameters.pruned_measure=true", "planner.parameters.tree_pruning=1"},
+         "the pruned measure requires informed_sampling and tree_pruning"}};
     for (const auto& [overrides, message] : cases) {
       INFO(overrides.back());
       CHECK_THROWS_WITH(loadProblem(file, {overrides, false}), Catch::Contains(message));
     }
+    // What the rules need makes the same flags acceptable.
+    for (const std::vector<std::string>& accepted :
+         {std::vector<std::string>{"planner.type=ompl:RRTstar", "planner.parameters.ordered_sampling=1",
+                                   "planner.parameters.sample_rejection=1"},
+          {"planner.type=ompl:RRTstar", "planner.parameters.pruned_measure=1", "planner.parameters.tree_pruning=1",
+           "planner.parameters.informed_sampling=1"},
+          {"planner.type=ompl:RRTstar", "planner.parameters.ordered_sampling=1",
+           "planner.parameters.ordered_sampling=0"},
+          {"planner.type=ompl:FMT", "planner.parameters.radius_multiplier=1",
+           "planner.parameters.num_samples=20000"}}) {
+      INFO(accepted.back());
+      CHECK_NOTHROW(loadProblem(file, {accepted, false}));
+    }
   }
+
+  SECTION("a range too short for OMPL's extension steps is refused before OMPL runs") {
+    // RRT-Connect's connect step went range by range past a 1 s limit for
+    // over 30 s at 1e-7.
+    const test::TempDir dir;
+    const auto file = dir.write("tiny.yaml", test::kTinyProblem + "\n");
+    const test::Run run = test::cli({"plan", file.string(), "--planner", "ompl:RRTConnect", "--set",
+                                     "planner.parameters.range=0.0000001", "--out", (dir.path / "out").string()});
+    CHECK(run.code == 2);
+    CHECK_THAT(run.err, Catch::Contains("planner.parameters.range: 0.0000001 is below 0.0001 of the robot's largest "
+                                        "extent"));
+    CHECK_FALSE(std::filesystem::exists(dir.path / "out" / "path.csv"));
+  }
+}
+
+TEST_CASE("the overrun watchdog ends a process whose run is still going past its limit and grace", "[ompl]") {
+  // Shown in child processes: one watched scope that outlasts its limit and
+  // grace 20 times over, one that returns in time, and one while the watchdog
+  // is off. No run of OMPL's here: one that ignores its limit (FMT's whole
+  // batch, say) also stops at it on a slow enough machine.
+  const test::TempDir dir;
+  auto inChild = [&](double grace, double sleep, const std::string& name) {
+    const std::filesystem::path output = dir.path / (name + ".txt");
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      const int fd = ::open(output.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      ::dup2(fd, 2);
+      OverrunWatchdog::stopProcessOnOverrun(grace);
+      {
+        const OverrunWatchdog watchdog(0.05, "planner ompl:Test planner.parameters.x=1");
+        std::this_thread::sleep_for(std::chrono::duration<double>(sleep));
+      }
+      ::_exit(0);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    REQUIRE(WIFEXITED(status));
+    return std::pair{WEXITSTATUS(status), test::readText(output)};
+  };
+  const auto [overCode, overMessage] = inChild(0.1, 3.0, "over");
+  CHECK(overCode == 2);
+  CHECK(overMessage ==
+        "prmkit: error: planner ompl:Test planner.parameters.x=1 was still running 0.1 s after its "
+        "time limit (OMPL's planner ignores its termination condition with these parameters); "
+        "stopped, nothing written\n");
+  const auto [inTimeCode, inTimeMessage] = inChild(60.0, 0.0, "in_time");
+  CHECK(inTimeCode == 0);
+  CHECK(inTimeMessage.empty());
+  const auto [offCode, offMessage] = inChild(0.0, 0.3, "off");
+  CHECK(offCode == 0);
+  CHECK(offMessage.empty());
 }
 
 TEST_CASE("compare runs OMPL's planners by name with every checker, unsafe paths counted", "[ompl][slow]") {
