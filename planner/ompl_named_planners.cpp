@@ -275,9 +275,15 @@ const std::vector<FlagRule>& flagRules() {
 }
 
 bool flagSet(const std::vector<std::pair<std::string, std::string>>& parameters, std::string_view name) {
-  bool set = false;  // the last value given counts, as when OMPL applies them in order
-  for (const auto& [key, value] : parameters)
-    if (key == name) set = value == "1" || value == "true";
+  // The last value given counts, as when OMPL applies them in order; OMPL
+  // reads a flag's number as set when it is not zero (1e-300 sets it).
+  bool set = false;
+  for (const auto& [key, value] : parameters) {
+    if (key != name) continue;
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    set = value == "true" || (end != value.c_str() && *end == '\0' && number != 0.0);
+  }
   return set;
 }
 
@@ -289,8 +295,8 @@ std::string parameterSetError(const OmplNamedPlanner& planner,
       return std::all_of(all.begin(), all.end(), [&](std::string_view flag) { return flagSet(parameters, flag); });
     });
     if (!met)
-      return fmt::format("OMPL's {}: parameter {} = 1 is refused: {} (OMPL crashes without them)", planner.name,
-                         rule.flag, rule.rule);
+      return fmt::format("OMPL's {}: parameter {} is set without what it needs: {} (OMPL crashes without them)",
+                         planner.name, rule.flag, rule.rule);
   }
   return {};
 }

@@ -225,6 +225,9 @@ TEST_CASE("OMPL's planners by name run on prmkit's checker and take OMPL's own p
         // Flags OMPL's RRT* crashes on without the flags they need.
         {{"planner.type=ompl:RRTstar", "planner.parameters.ordered_sampling=1"},
          "ordered sampling requires informed_sampling or sample_rejection"},
+        // OMPL reads any number but 0 as a set flag.
+        {{"planner.type=ompl:RRTstar", "planner.parameters.ordered_sampling=1e-300"},
+         "ordered sampling requires informed_sampling or sample_rejection"},
         {{"planner.type=ompl:RRTstar", "planner.parameters.pruned_measure=true", "planner.parameters.tree_pruning=1"},
          "the pruned measure requires informed_sampling and tree_pruning"}};
     for (const auto& [overrides, message] : cases) {
