@@ -20,9 +20,11 @@ release: deps-test
 	cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release -DPRMKIT_WERROR=ON -DPRMKIT_BUILD_TESTS=ON
 	cmake --build build/release -j $(JOBS)
 
+# Line tables only (-g1): the sanitizers' reports keep file and line, and the
+# build skips the full debug information of every template it instantiates.
 asan: deps-test
-	cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRMKIT_WERROR=ON -DPRMKIT_SANITIZE=ON \
-	  -DPRMKIT_BUILD_TESTS=ON
+	cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+	  -DPRMKIT_WERROR=ON -DPRMKIT_SANITIZE=ON -DPRMKIT_BUILD_TESTS=ON
 	cmake --build build/asan -j $(JOBS)
 
 # The program alone: no test suite, benchmarks or test-only packages. The same

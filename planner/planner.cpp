@@ -28,6 +28,8 @@ std::string_view toString(PlanStatus status) {
       return "invalid goal";
     case PlanStatus::Failed:
       return "failed";
+    case PlanStatus::Cancelled:
+      return "cancelled";
   }
   return "failed";
 }
@@ -81,6 +83,7 @@ bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap
 bool Planner::star() const { return connection_ == Connection::Star; }
 
 bool Planner::outOfTime() const {
+  if (stopRequested_.load(std::memory_order_relaxed)) return true;
   return settings_.setup_time_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() >
          settings_.time_limit_s;
 }
@@ -197,6 +200,9 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
         result.path_length += checker.robot().distance(result.path[i], result.path[i + 1]);
     }
   }
+  // A stop asked for ends the run where its time limit would; one asked for
+  // after the run is not carried over to the next.
+  if (stopRequested_.exchange(false) && result.status == PlanStatus::TimeLimit) result.status = PlanStatus::Cancelled;
   result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() - pictureSeconds_;
   result.picture_copy_time_s = pictureSeconds_;
   result.check_stats = checker.stats() - before;

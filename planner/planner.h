@@ -5,6 +5,7 @@
 #include "planner/roadmap.h"
 #include "planner/sampler.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -153,8 +154,9 @@ struct PlannerStats {
 };
 
 /// How a planning run ended.
-enum class PlanStatus { Solved, TimeLimit, SampleLimit, InvalidStart, InvalidGoal, Failed };
-/// "solved", "time limit", "sample limit", "invalid start", "invalid goal" or "failed", as outputs spell it.
+enum class PlanStatus { Solved, TimeLimit, SampleLimit, InvalidStart, InvalidGoal, Failed, Cancelled };
+/// "solved", "time limit", "sample limit", "invalid start", "invalid goal", "failed" or "cancelled" (a
+/// stop requested by the caller ended the run), as outputs spell it.
 std::string_view toString(PlanStatus status);
 std::ostream& operator<<(std::ostream& out, PlanStatus status);
 
@@ -218,6 +220,9 @@ class Planner {
   /// tentative edges on found paths; it is needed only when the checker can
   /// answer Unknown and verify_final_path is on.
   PlanResult solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier = nullptr);
+  /// From any thread: the run in progress (or the next one) ends as at its
+  /// time limit, with status Cancelled and what it had found.
+  void requestStop() { stopRequested_.store(true); }
 
   /// The share of the shifting mix's samples (kShiftingMix) that go to the
   /// narrow-passage strategies while start and goal are apart in a roadmap
@@ -275,6 +280,7 @@ class Planner {
   Connection connection_;
   ompl::RNG rng_;
   std::chrono::steady_clock::time_point started_;
+  std::atomic<bool> stopRequested_{false};
   Checker* verifier_ = nullptr;
   bool verifyFinalPath_ = false;
   std::unique_ptr<NodeSampler> sampler_;  // made by solve(), for this call's checker and result

@@ -28,6 +28,10 @@
 #include <cstdio>
 #include <cmath>
 #include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <fstream>
 #include <filesystem>
 #include <optional>
@@ -150,20 +154,72 @@ class PythonProblem {
     PlanResult result;
     std::string stats;
     std::size_t width = 0;
+    std::optional<PlanningRun> run;
     {
       py::gil_scoped_release released;
       // As `prmkit plan`: the setup's time (here the checkers') counts against the limit.
       const auto started = std::chrono::steady_clock::now();
-      PlanningRun run =
+      run.emplace(
           setUpPlanningRun(withRunSettings(problem_, options),
                            {{}, [&]() -> std::optional<double> {
                               return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-                            }});
-      result = run.solve();
-      stats = statsJson(run.problem, run.checker->name(), result);
-      width = run.problem.robot->configSize();
+                            }}));
     }
-    return {result.solved, std::string(toString(result.status)), rows(result.path, width), fromJson(stats)};
+    // The run on a thread of its own while this one waits with the GIL
+    // released, taking it every 50 ms to let Python's signal handlers run:
+    // Ctrl-C (or any handler that raises) stops the planner, which returns
+    // what it has, and the exception is raised then.
+    std::optional<py::error_already_set> raised;  // held while the GIL is released, dropped with it
+    {
+      std::mutex mutex;
+      std::condition_variable finished;
+      bool done = false;
+      std::exception_ptr failure;
+      std::thread worker([&] {
+        try {
+          result = run->solve();
+        } catch (...) {
+          failure = std::current_exception();
+        }
+        std::lock_guard lock(mutex);
+        done = true;
+        finished.notify_one();
+      });
+      {
+        py::gil_scoped_release released;
+        std::unique_lock lock(mutex);
+        while (!finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
+          if (raised) continue;
+          lock.unlock();
+          {
+            py::gil_scoped_acquire acquired;
+            if (PyErr_CheckSignals() != 0) {
+              raised.emplace();  // takes the exception the handler raised
+              run->planner->requestStop();
+            }
+          }
+          lock.lock();
+        }
+      }
+      worker.join();
+      if (failure) std::rethrow_exception(failure);
+    }
+    {
+      py::gil_scoped_release released;
+      stats = statsJson(run->problem, run->checker->name(), result);
+      width = run->problem.robot->configSize();
+    }
+    Result answer{result.solved, std::string(toString(result.status)), rows(result.path, width), fromJson(stats)};
+    if (raised && raised->matches(PyExc_KeyboardInterrupt)) {
+      // A KeyboardInterrupt carries the run's result, as its argument and as `result`.
+      const py::object result_object = py::cast(answer);
+      py::object interrupt = py::reinterpret_borrow<py::object>(PyExc_KeyboardInterrupt)(result_object);
+      interrupt.attr("result") = result_object;
+      PyErr_SetObject(PyExc_KeyboardInterrupt, interrupt.ptr());
+      throw py::error_already_set();
+    }
+    if (raised) throw *raised;
+    return answer;
   }
 
   py::dict checkEdges(const Matrix& starts, const Matrix& ends, std::optional<std::string> checkerName,
@@ -384,7 +440,8 @@ PYBIND11_MODULE(prmkit, m) {
            py::arg("checker") = std::nullopt, py::arg("sampler") = std::nullopt, py::arg("seed") = std::nullopt,
            py::arg("time_limit") = std::nullopt, py::arg("threads") = std::nullopt, py::arg("settings") = py::dict(),
            "Plans the loaded problem as `prmkit plan` would with these options (the GIL released); settings "
-           "override run settings only (keys under planner, checker, seed and limits). Returns a Result.")
+           "override run settings only (keys under planner, checker, seed and limits). Returns a Result. Ctrl-C "
+           "stops the run: the KeyboardInterrupt raised carries its Result (status 'cancelled') as `result`.")
       .def("check_edges", &PythonProblem::checkEdges, py::arg("starts"), py::arg("ends"), py::kw_only(),
            py::arg("checker") = std::nullopt, py::arg("jobs") = 1,
            "Checks edge i from starts[i] to ends[i] as `prmkit check --edges`: verdict (free, colliding, unknown or "

@@ -23,7 +23,7 @@ class Result:
         """True when a path from the start to the goal was found and checked."""
     @property
     def status(self) -> str:
-        """How the run ended: 'solved', 'time limit', 'sample limit', ..."""
+        """How the run ended: 'solved', 'time limit', 'sample limit', 'cancelled' (Ctrl-C), ..."""
     @property
     def path(self) -> numpy.typing.NDArray[numpy.float64]:
         """The path, one row per waypoint (shape (n, len(Problem.coordinates)))."""

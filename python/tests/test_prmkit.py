@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -240,6 +241,49 @@ def test_planning_releases_the_gil():
         t.join()
     for r in results:
         np.testing.assert_array_equal(r.path, alone.path)
+
+
+# A wall across the whole space: the goal cannot be reached, so a plan runs
+# until its limits (an hour, 10^9 samples) or a stop.
+WALLED_PROBLEM = """name: walled
+robot:
+  type: rigid2d
+  geometry: {box: [0.2, 0.2, 0.1]}
+bounds: {lower: [0, 0], upper: [4, 4]}
+scene:
+  obstacles:
+    - {name: wall, box: [0.4, 10, 1], pose: {xyz: [2, 2, 0]}}
+start: [0.5, 0.5, 0]
+goal: [3.5, 3.5, 0]
+limits: {time: 3600, samples: 1000000000}
+"""
+
+INTERRUPT_SCRIPT = """
+import sys, prmkit
+problem = prmkit.Problem.load(sys.argv[1])
+print("planning", flush=True)
+try:
+    problem.plan(planner=sys.argv[2], seed=1, threads=1)
+    print("returned")
+except KeyboardInterrupt as e:
+    print(e.result.status, e.result.solved, e.args[0] is e.result, e.result.stats["samples_drawn"] > 0)
+"""
+
+
+@pytest.mark.parametrize("planner", ["lazy_prm", "prm", "ompl:RRTConnect"])
+def test_ctrl_c_stops_a_plan_with_what_it_found(tmp_path, planner):
+    import signal
+    problem = tmp_path / "walled.yaml"
+    problem.write_text(WALLED_PROBLEM)
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPT_SCRIPT, str(problem), planner], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "planning"
+    time.sleep(0.5)  # into the plan call: the script's next line
+    child.send_signal(signal.SIGINT)
+    # The timeout only turns a run that goes on into a failure; the stop takes milliseconds.
+    out, err = child.communicate(timeout=600)
+    assert child.returncode == 0, err
+    assert out.strip() == "cancelled False True True"
 
 
 def test_compare_returns_rows(tmp_path):
