@@ -10,6 +10,7 @@
 #include <ompl/geometric/planners/prm/LazyPRM.h>
 #include <ompl/geometric/planners/prm/PRM.h>
 #include <ompl/util/Console.h>
+#include <ompl/util/Exception.h>
 #include <ompl/util/RandomNumbers.h>
 
 #include <fmt/format.h>
@@ -123,12 +124,21 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   const OverrunWatchdog watchdog(settings_.time_limit_s - settings_.setup_time_s -
                                      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
                                  fmt::format("planner {}{}", settings_.type, parametersText(settings_.parameters)));
-  planner->setup();
-  const ob::PlannerStatus status = planner->solve(ob::PlannerTerminationCondition([&] {
-    if (outOfTime()) return true;
-    if (!pdef->hasExactSolution()) return false;
-    return !optimizing || objective->isSatisfied(pdef->getSolutionPath()->cost(objective));
-  }));
+  ob::PlannerStatus status;
+  try {
+    planner->setup();
+    status = planner->solve(ob::PlannerTerminationCondition([&] {
+      if (outOfTime()) return true;
+      if (!pdef->hasExactSolution()) return false;
+      return !optimizing || objective->isSatisfied(pdef->getSolutionPath()->cost(objective));
+    }));
+  } catch (const ompl::Exception& e) {
+    // OMPL's setters take values its setup or solve then refuses by
+    // throwing: with parameters given, they are the input to name.
+    if (settings_.parameters.empty()) throw;
+    throw std::invalid_argument(fmt::format("OMPL's {} refused its parameters ({}): {}", planner->getName(),
+                                            parametersText(settings_.parameters).substr(1), e.what()));
+  }
 
   const auto& motions = *si->getMotionValidator();
   result.planner_stats.samples_drawn = samplesDrawn.load();

@@ -249,6 +249,18 @@ TEST_CASE("OMPL's planners by name run on prmkit's checker and take OMPL's own p
     }
   }
 
+  SECTION("a value OMPL's setup throws on is bad input naming the parameters, not an internal error") {
+    // The reader refuses this value; a planner made from settings that
+    // bypass it shows what any such value OMPL throws on becomes.
+    Problem problem = test::loadForPlanning("maze2d", {"planner.type=ompl:KPIECE1"});
+    problem.planner.parameters = {{"min_valid_path_fraction", "0"}};
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    CHECK_THROWS_MATCHES(makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal),
+                         std::invalid_argument,
+                         Catch::Matchers::Message("OMPL's KPIECE1 refused its parameters "
+                                                  "(planner.parameters.min_valid_path_fraction=0): The minimum valid "
+                                                  "path fraction must be in the range (0,1]"));
+  }
   SECTION("a range too short for OMPL's extension steps is refused before OMPL runs") {
     // RRT-Connect's connect step went range by range past a 1 s limit for
     // over 30 s at 1e-7.
