@@ -74,22 +74,6 @@ PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
   return checkSegments(path, settings_.path_queue, settings_.static_path_probes);
 }
 
-int AdaptiveChecker::cellCount(const Config& a, const Config& b) const {
-  int count = std::max(settings_.probes, 1);
-  if (settings_.probe_step > 0.0) {
-    const double steps = robot_->distance(a, b) / (settings_.probe_step * robot_->maxExtent());
-    if (steps < count) count = std::max(1, static_cast<int>(std::ceil(steps)));
-  }
-  return count;
-}
-
-const std::vector<int>& AdaptiveChecker::cellOrder(std::size_t cells) {
-  if (cellOrders_.size() <= cells) cellOrders_.resize(cells + 1);
-  std::vector<int>& order = cellOrders_[cells];
-  if (order.empty()) order = spreadOrder(cells);
-  return order;
-}
-
 AdaptiveChecker::Sample::SegmentSpeeds& AdaptiveChecker::twistsAt(std::uint32_t sampleIndex, std::uint32_t segment) {
   auto& all = samples_[sampleIndex].speeds;
   auto found =
@@ -348,67 +332,30 @@ int AdaptiveChecker::uncoveredStretches(std::size_t s, const UnsettledPair& pair
   }
 }
 
-template <class ProbeCentre>
-std::optional<AdaptiveChecker::Collision> AdaptiveChecker::inProbeOrder(ProbeCentre&& probe) {
-  // Probe i of every segment before probe i + 1 of any (the resolution order
-  // Bohlin and Kavraki use for lazy PRM's paths): a collision anywhere on the
-  // path ends the check before free segments are paid for.
-  std::size_t most = 0;
-  for (const auto& cells : cells_) most = std::max(most, cells.size());
-  for (std::size_t round = 0; round < most; ++round)
-    for (std::size_t s = 0; s < cells_.size(); ++s)
-      if (round < cells_[s].size())
-        if (auto collision = probe(s, static_cast<std::size_t>(cellOrder(cells_[s].size())[round]))) return collision;
-  return std::nullopt;
-}
-
-std::uint64_t AdaptiveChecker::knownStaticFree(std::size_t s, const std::string& key) const {
-  const std::size_t cells = cells_[s].size();
-  if (const auto found = staticFree_.find(key); found != staticFree_.end() && found->second.count == cells)
-    return found->second.cells;
-  // The edge checked the other way: cell k is cell cells - 1 - k there (the
-  // centres coincide up to the interpolation's rounding, which a shortcut to
-  // a collision may ignore).
-  // The key is the two nodes' bytes; the other way round it is the halves swapped.
-  const std::size_t half = key.size() / 2;
-  if (const auto found = staticFree_.find(key.substr(half) + key.substr(0, half));
-      found != staticFree_.end() && found->second.count == cells) {
-    std::uint64_t mirrored = 0;
-    for (std::size_t k = 0; k < cells; ++k)
-      if (found->second.cells >> k & 1u) mirrored |= std::uint64_t{1} << (cells - 1 - k);
-    return mirrored;
-  }
-  return 0;
-}
-
-void AdaptiveChecker::keepStaticFree(std::size_t s, std::string key, std::uint64_t freeCells) {
-  if (freeCells == 0) return;
-  if (staticFree_.size() >= settings_.cache_nodes) staticFree_.clear();
-  staticFree_[std::move(key)] = StaticFreeCells{freeCells, static_cast<std::uint32_t>(cells_[s].size())};
-}
-
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::staticProbes() {
   std::vector<std::string> keys(cells_.size());
   std::vector<std::uint64_t> freeCells(cells_.size());
   for (std::size_t s = 0; s < cells_.size(); ++s) {
-    keys[s] = configKey(path_[s]) + configKey(path_[s + 1]);
-    freeCells[s] = knownStaticFree(s, keys[s]);
+    keys[s] = StaticFreeCells::key(path_[s], path_[s + 1]);
+    freeCells[s] = staticFree_.known(keys[s], cells_[s].size());
   }
-  const auto hit = inProbeOrder([&](std::size_t s, std::size_t cell) -> std::optional<Collision> {
-    const std::uint64_t bit = std::uint64_t{1} << cell;
-    if (freeCells[s] & bit) {
-      ++stats_.static_probes_reused;
-      return std::nullopt;
-    }
-    const double t = cellCentre(cell, cells_[s].size());
-    robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
-    if (collision_.inCollision(splitConfig_, stats_)) return Collision{s, t};
-    freeCells[s] |= bit;
-    return std::nullopt;
-  });
+  const auto hit =
+      schedule_.inRounds(cells_.size(), cellsOf(), [&](std::size_t s, std::size_t cell) -> std::optional<Collision> {
+        const std::uint64_t bit = std::uint64_t{1} << cell;
+        if (freeCells[s] & bit) {
+          ++stats_.static_probes_reused;
+          return std::nullopt;
+        }
+        const double t = cellCentre(cell, cells_[s].size());
+        robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
+        if (collision_.inCollision(splitConfig_, stats_)) return Collision{s, t};
+        freeCells[s] |= bit;
+        return std::nullopt;
+      });
   // A segment found colliding leaves the roadmap; the others keep what was learnt.
   for (std::size_t s = 0; s < cells_.size(); ++s)
-    if (!hit || hit->segment != s) keepStaticFree(s, std::move(keys[s]), freeCells[s]);
+    if (!hit || hit->segment != s)
+      staticFree_.keep(std::move(keys[s]), cells_[s].size(), freeCells[s], settings_.cache_nodes);
   return hit;
 }
 
@@ -511,7 +458,8 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
       for (std::uint32_t p = 0; p < pairs_.size(); ++p) addPair(p, ~std::uint64_t{0});
     }
   }
-  return inProbeOrder([&](std::size_t s, std::size_t cell) { return probeCentre(s, cell, nodes); });
+  return schedule_.inRounds(cells_.size(), cellsOf(),
+                            [&](std::size_t s, std::size_t cell) { return probeCentre(s, cell, nodes); });
 }
 
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size_t s, std::size_t cell,
@@ -670,7 +618,9 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
   path_ = path;
   cells_.resize(segmentCount);
   for (std::size_t s = 0; s < segmentCount; ++s)
-    cells_[s].assign(static_cast<std::size_t>(cellCount(path[s], path[s + 1])), kNoSample);
+    cells_[s].assign(
+        static_cast<std::size_t>(probeCellCount(*robot_, path[s], path[s + 1], settings_.probes, settings_.probe_step)),
+        kNoSample);
   PathResult result;
   result.segments.resize(segmentCount);
   auto colliding = [&](const Collision& hit) {

@@ -5,6 +5,7 @@
 // reports a colliding edge as free.
 #include "geometry/bvh_distance.h"
 #include "checkers/checker.h"
+#include "checkers/path_probes.h"
 #include "geometry/collision_queries.h"
 #include "checkers/settings_fields.h"
 
@@ -164,11 +165,10 @@ class AdaptiveChecker final : public Checker {
   /// static checks at the probes' centres first when `staticFirst`), then
   /// certifies them, in one queue or one by one in path order (`oneQueue`).
   PathResult checkSegments(std::span<const Config> path, bool oneQueue, bool staticFirst);
-  /// Cells of a segment: one per probe_step of the C-space extent, at least
-  /// one and at most `probes`.
-  int cellCount(const Config& a, const Config& b) const;
-  static double cellCentre(std::size_t cell, std::size_t cells) {
-    return (static_cast<double>(cell) + 0.5) / static_cast<double>(cells);
+  /// Each segment's cell count, for the probe schedule (cells per segment:
+  /// probeCellCount with `probes` and `probe_step`).
+  auto cellsOf() const {
+    return [this](std::size_t s) { return cells_[s].size(); };
   }
   /// The samples nearest a cell's centre on either side where an unsettled
   /// pair (unsettled_[s][u]) was measured, or the segment's nodes, with the
@@ -200,30 +200,19 @@ class AdaptiveChecker final : public Checker {
     return pairs_[p].obstacle >= 0 ? linkMotionBounds_[s][static_cast<std::size_t>(pairs_[p].link)]
                                    : selfMotionBounds_[s][p - firstSelfPair_];
   }
-  /// The order in which a segment of `cells` cells is probed (van der Corput).
-  const std::vector<int>& cellOrder(std::size_t cells);
   /// The distance probes: each segment is cut into cells (cellCount) and
   /// every pair not settled by the nodes' cached bounds gets a distance bound
   /// at each cell's centre, asked for the pair's motion bound over half a
   /// cell, so that a pair that clears it everywhere is certified on the whole
   /// segment (SSL 2005, Eq. 1 between neighbouring centres, and from the end
   /// centres to the nodes with the nodes' distances taken as 0), in rounds
-  /// (inProbeOrder).
+  /// (the probe schedule's rounds).
   /// Returns the first probe found in collision (confirmed on the exact geometry).
   std::optional<Collision> probeCells(const std::vector<std::uint32_t>& nodes);
   /// A static collision check at every probe's centre, in the probes' order,
   /// skipping the centres an earlier path check found free (staticFree_);
   /// the first in collision.
   std::optional<Collision> staticProbes();
-  /// The cells of segment s (its nodes' bytes `key`) already found free by
-  /// static probes, as a bit set over its cells (0 if none are known).
-  std::uint64_t knownStaticFree(std::size_t s, const std::string& key) const;
-  /// Records which cells of segment s were found free, for later path checks.
-  void keepStaticFree(std::size_t s, std::string key, std::uint64_t freeCells);
-  /// Calls probe(segment, cell) on every cell of the path in rounds (cell i of
-  /// every segment before cell i + 1 of any); the first collision it returns.
-  template <class ProbeCentre>
-  std::optional<Collision> inProbeOrder(ProbeCentre&& probe);
   /// One probe: the centre of segment s's cell, for every pair still active there.
   std::optional<Collision> probeCentre(std::size_t s, std::size_t cell, const std::vector<std::uint32_t>& nodes);
   /// Certifies what the probes left of segment s: for each unsettled pair,
@@ -330,7 +319,7 @@ class AdaptiveChecker final : public Checker {
   /// [segment][u * cells + k]: unsettled_[segment][u]'s bound at centre k, where measured.
   std::vector<std::vector<double>> measuredLowers_;
   static constexpr std::uint32_t kNoSample = std::numeric_limits<std::uint32_t>::max();
-  std::vector<std::vector<int>> cellOrders_;  // by cell count
+  ProbeSchedule schedule_;
   std::priority_queue<Element> queue_;
   std::vector<std::size_t> open_;  // unresolved elements per segment
   Config splitConfig_;
@@ -340,17 +329,8 @@ class AdaptiveChecker final : public Checker {
   std::span<const Config> path_;                         // the path being checked
   std::unordered_map<std::string, std::uint32_t> samplesByKey_;
 
-  /// The cells of a roadmap edge whose static probe passed in an earlier
-  /// path check, keyed by the edge's nodes' bytes in the direction checked.
-  /// A lazy planner's candidate paths share most edges with the one before,
-  /// whose check stopped at its first collision: the static probes of its
-  /// other edges are not repeated. Only a shortcut to a collision: free
-  /// segments are still certified by distances.
-  struct StaticFreeCells {
-    std::uint64_t cells;  // bit k: cell k's centre was found free
-    std::uint32_t count;  // the segment's cell count when it was probed
-  };
-  std::unordered_map<std::string, StaticFreeCells> staticFree_;
+  /// The cells of roadmap edges an earlier path check's static probes found free.
+  StaticFreeCells staticFree_;
 
   /// The pairs' known bounds at roadmap configurations, keyed by the configuration's bytes.
   using NodeBounds = std::unordered_map<std::string, std::vector<std::pair<std::uint32_t, DistanceBound>>>;

@@ -309,31 +309,32 @@ EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
 }
 
 PathResult SweptChecker::doCheckPath(std::span<const Config> path) {
+  // Static probes over the whole path in the probe schedule's rounds, one
+  // per 1 % of the C-space extent, at most path_probes a segment; then
+  // segment by segment.
+  constexpr double kProbeStep = 0.01;
   const std::size_t segments = path.size() - 1;
-  std::vector<std::vector<int>> orders(segments);
-  std::size_t rounds = 0;
-  for (std::size_t s = 0; s < segments && settings_.path_probes > 0; ++s) {
-    const double steps = robot_->distance(path[s], path[s + 1]) / (0.01 * robot_->maxExtent());
-    const auto cells = static_cast<std::size_t>(std::clamp(std::ceil(steps), 1.0, double(settings_.path_probes)));
-    orders[s] = spreadOrder(cells);
-    rounds = std::max(rounds, cells);
-  }
+  std::vector<std::size_t> cells(segments, 0);
+  for (std::size_t s = 0; s < segments && settings_.path_probes > 0; ++s)
+    cells[s] =
+        static_cast<std::size_t>(probeCellCount(*robot_, path[s], path[s + 1], settings_.path_probes, kProbeStep));
   Config q;
-  for (std::size_t round = 0; round < rounds; ++round)
-    for (std::size_t s = 0; s < segments; ++s) {
-      if (round >= orders[s].size()) continue;
-      const double t = (orders[s][round] + 0.5) / static_cast<double>(orders[s].size());
-      robot_->interpolate(path[s], path[s + 1], t, q);
-      if (!collision_.inCollision(q, stats_)) continue;
-      ++stats_.edges_checked;
-      PathResult result;
-      result.segments.resize(segments);
-      result.segments[s] = EdgeResult{Verdict::Colliding, 100.0, t};
-      result.verdict = Verdict::Colliding;
-      result.first_colliding = s;
-      return result;
-    }
-  return Checker::doCheckPath(path);
+  const auto hit = schedule_.inRounds(
+      segments, [&](std::size_t s) { return cells[s]; },
+      [&](std::size_t s, std::size_t cell) -> std::optional<std::pair<std::size_t, double>> {
+        const double t = cellCentre(cell, cells[s]);
+        robot_->interpolate(path[s], path[s + 1], t, q);
+        if (!collision_.inCollision(q, stats_)) return std::nullopt;
+        return std::pair{s, t};
+      });
+  if (!hit) return Checker::doCheckPath(path);
+  ++stats_.edges_checked;
+  PathResult result;
+  result.segments.resize(segments);
+  result.segments[hit->first] = EdgeResult{Verdict::Colliding, 100.0, hit->second};
+  result.verdict = Verdict::Colliding;
+  result.first_colliding = hit->first;
+  return result;
 }
 
 }  // namespace prmkit

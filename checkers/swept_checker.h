@@ -13,6 +13,7 @@
 // reports a colliding edge as free.
 #include "geometry/bvh_distance.h"
 #include "checkers/checker.h"
+#include "checkers/path_probes.h"
 #include "geometry/collision_queries.h"
 #include "checkers/settings_fields.h"
 #include "geometry/swept_hull.h"
@@ -137,6 +138,7 @@ class SweptChecker final : public Checker {
 
   SweptSettings settings_;
   double eta_;
+  ProbeSchedule schedule_;
   CollisionQueries collision_;
   BvhDistance distance_;
   std::vector<BodyPair> pairs_;

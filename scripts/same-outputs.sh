@@ -3,8 +3,8 @@
 # limit lifted so only the seed and the sample limits decide) with two prmkit
 # binaries and diffs what must not change when code is reorganised: path.csv,
 # path.txt and every counter of stats.json (times and memory left out).
-#   [PLANNER=NAME] scripts/same-outputs.sh OLD_PRMKIT NEW_PRMKIT [PROBLEM.yaml...]
-# PLANNER plans every problem with that planner instead of its own.
+#   [PLANNER=NAME] [CHECKER=NAME] scripts/same-outputs.sh OLD_PRMKIT NEW_PRMKIT [PROBLEM.yaml...]
+# PLANNER and CHECKER plan every problem with that planner or checker instead of its own.
 # Exits 0 when every output agrees, 1 otherwise (printing the differences).
 set -uo pipefail
 old=${1:?old prmkit binary}
@@ -22,7 +22,7 @@ for problem in "${problems[@]}"; do
     binary=$old
     [ "$side" = new ] && binary=$new
     mkdir -p "$work/$side/$name"
-    "$binary" plan "$problem" --seed 1 ${PLANNER:+--planner "$PLANNER"} --set limits.time=3600 --out "$work/$side/$name" \
+    "$binary" plan "$problem" --seed 1 ${PLANNER:+--planner "$PLANNER"} ${CHECKER:+--checker "$CHECKER"} --set limits.time=3600 --out "$work/$side/$name" \
       >"$work/$side-$name.log" 2>&1
     echo $? >"$work/$side/$name.code"
   done
@@ -30,11 +30,13 @@ for problem in "${problems[@]}"; do
 import json, pathlib, re, sys
 old, new, name = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
 volatile = re.compile(r"(time|_s$|bytes|resident)")
+# The command line names each binary's own output folder.
+where = {"command_line"}
 def counters(folder):
     path = folder / "stats.json"
     if not path.exists():
         return None
-    return {k: v for k, v in json.loads(path.read_text()).items() if not volatile.search(k)}
+    return {k: v for k, v in json.loads(path.read_text()).items() if not volatile.search(k) and k not in where}
 problems = []
 if (old.parent / f"{name}.code").read_text() != (new.parent / f"{name}.code").read_text():
     problems.append("exit codes differ")

@@ -1,6 +1,7 @@
 #include "checkers/adaptive_checker.h"
 #include "checkers/checker_registry.h"
 #include "checkers/discrete_checker.h"
+#include "checkers/path_probes.h"
 #include "checkers/swept_checker.h"
 #include "geometry/swept_hull.h"
 #include "geometry/collision_queries.h"
@@ -102,6 +103,56 @@ TEST_CASE("discrete checker: sphere near a box, static checks and bounds", "[che
   auto copy = checker->clone();
   REQUIRE(copy->stats().static_queries == 0);
   REQUIRE(copy->name() == "discrete");
+}
+
+TEST_CASE("the path probe schedule: cell counts, rounds across segments and the memo of free cells", "[checkers]") {
+  const auto robot = test::loadForPlanning("maze2d").robot;
+  Config a(3), b(3);
+  a << 1, 1, 0;
+  b << 2, 1, 0;
+  const double step = robot->distance(a, b) / robot->maxExtent() / 4.5;  // 4.5 steps from a to b: 5 cells
+  CHECK(probeCellCount(*robot, a, b, 15, step) == 5);
+  CHECK(probeCellCount(*robot, a, b, 3, step) == 3);   // at most `most`
+  CHECK(probeCellCount(*robot, a, b, 0, step) == 1);   // at least one
+  CHECK(probeCellCount(*robot, a, a, 15, step) == 1);  // a segment of length 0
+  CHECK(probeCellCount(*robot, a, b, 15, 0.0) == 15);  // no step: `most`
+  CHECK(cellCentre(2, 5) == 0.5);
+
+  // Round r probes cell order(n)[r] of every segment with more than r cells, in segment order.
+  ProbeSchedule schedule;
+  CHECK(schedule.order(4) == std::vector<int>{2, 1, 3, 0});
+  const std::vector<std::size_t> cells{4, 1, 2};
+  std::vector<std::pair<std::size_t, std::size_t>> visited;
+  const auto none = schedule.inRounds(
+      cells.size(), [&](std::size_t s) { return cells[s]; },
+      [&](std::size_t s, std::size_t cell) -> std::optional<int> {
+        visited.emplace_back(s, cell);
+        return std::nullopt;
+      });
+  CHECK_FALSE(none);
+  CHECK(visited ==
+        std::vector<std::pair<std::size_t, std::size_t>>{{0, 2}, {1, 0}, {2, 1}, {0, 1}, {2, 0}, {0, 3}, {0, 0}});
+  std::size_t probes = 0;
+  const auto first = schedule.inRounds(
+      cells.size(), [&](std::size_t s) { return cells[s]; },
+      [&](std::size_t s, std::size_t cell) -> std::optional<std::size_t> {
+        ++probes;
+        return s == 2 && cell == 0 ? std::optional<std::size_t>(s) : std::nullopt;
+      });
+  CHECK(first == std::optional<std::size_t>(2));
+  CHECK(probes == 5);  // ends at the first answer
+
+  // Free cells kept for a -> b are known for b -> a mirrored, only with the same count.
+  StaticFreeCells memo;
+  memo.keep(StaticFreeCells::key(a, b), 4, 0b0011, 10);
+  CHECK(memo.known(StaticFreeCells::key(a, b), 4) == 0b0011);
+  CHECK(memo.known(StaticFreeCells::key(b, a), 4) == 0b1100);
+  CHECK(memo.known(StaticFreeCells::key(a, b), 5) == 0);
+  CHECK(memo.known(StaticFreeCells::key(a, a), 4) == 0);
+  // At its capacity it starts again.
+  memo.keep(StaticFreeCells::key(a, a), 4, 0b1, 1);
+  CHECK(memo.known(StaticFreeCells::key(a, b), 4) == 0);
+  CHECK(memo.known(StaticFreeCells::key(a, a), 4) == 0b1);
 }
 
 TEST_CASE("checkPath stops at the first colliding segment", "[checkers]") {
