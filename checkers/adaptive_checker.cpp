@@ -34,7 +34,8 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
       settings_(settings),
       eta_(settings.eta > 0.0 ? settings.eta : defaultEta(*scene_, *robot_)),
       collision_(robot_, scene_, settings.geometry),
-      distance_() {
+      distance_(),
+      nodeBounds_(static_cast<std::size_t>(settings.cache_nodes)) {
   validateFields(settings_, "adaptive");
   pairs_ = bodyPairs(*robot_, *scene_);
   distance_.enclosingSpheres(robot_->links(), scene_->obstacles(), linkSpheres_, obstacleSpheres_);
@@ -44,7 +45,7 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
 
 AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
     : AdaptiveChecker(other.robot_, other.scene_, other.settings_) {
-  rounds_ = other.rounds_;  // a clone made in rounds shares the node cache
+  nodeBounds_ = other.nodeBounds_.sharingRounds();  // a clone made in rounds shares the node cache
 }
 
 std::string AdaptiveChecker::description() const {
@@ -167,11 +168,10 @@ double AdaptiveChecker::motionBound(const Element& e) {
 std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node, std::string key) {
   if (const auto found = samplesByKey_.find(key); found != samplesByKey_.end()) return found->second;
   const std::uint32_t index = newSample(q);
-  const NodeBounds& cache = rounds_ ? rounds_->settled : nodeCache_;
   if (node)
-    if (const auto cached = cache.find(key); cached != cache.end()) {
+    if (const NodeBoundCache::Bounds* cached = nodeBounds_.find(key)) {
       Sample& sample = samples_[index];
-      for (const auto& [p, bound] : cached->second) {
+      for (const auto& [p, bound] : *cached) {
         sample.bounds[p] = bound;
         sample.from_cache[p] = true;
         sample.touched.push_back(p);
@@ -673,83 +673,21 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
 
 void AdaptiveChecker::keepNodeBounds(const std::vector<std::uint32_t>& nodes) {
   // Only the pairs measured there: the probes leave most of a node's pairs unmeasured.
-  if (rounds_) {
-    std::vector<std::tuple<std::string, std::uint32_t, DistanceBound>> learnt;
-    for (std::uint32_t index : nodes) {
-      const Sample& sample = samples_[index];
-      if (sample.touched.empty()) continue;
-      std::string key = configKey(sample.q);
-      for (const std::uint32_t p : sample.touched) learnt.emplace_back(key, p, sample.bounds[p]);
-    }
-    std::lock_guard lock(rounds_->mutex);
-    rounds_->learnt.insert(rounds_->learnt.end(), std::make_move_iterator(learnt.begin()),
-                           std::make_move_iterator(learnt.end()));
-    return;
-  }
-  if (nodeCache_.size() + nodes.size() > settings_.cache_nodes) nodeCache_.clear();
+  std::vector<std::pair<std::string, NodeBoundCache::Bounds>> measured;
+  measured.reserve(nodes.size());
   for (std::uint32_t index : nodes) {
     const Sample& sample = samples_[index];
-    if (sample.touched.empty()) continue;
-    auto& kept = nodeCache_[configKey(sample.q)];
-    kept.clear();
-    for (const std::uint32_t p : sample.touched) kept.emplace_back(p, sample.bounds[p]);
+    NodeBoundCache::Bounds bounds;
+    for (const std::uint32_t p : sample.touched) bounds.emplace_back(p, sample.bounds[p]);
+    measured.emplace_back(sample.touched.empty() ? std::string() : configKey(sample.q), std::move(bounds));
   }
+  nodeBounds_.keep(std::move(measured));
 }
 
-namespace {
-/// A total order on bounds of one pair at one node: the higher lower bound,
-/// then the lower upper bound, then the other fields, so that merging bounds
-/// learnt in parallel does not depend on the order they arrived in.
-bool betterBound(const DistanceBound& a, const DistanceBound& b) {
-  const auto fields = [](const DistanceBound& d) {
-    return std::tuple(d.lower, -d.upper, d.direction_gap, d.closest_a, d.closest_b, d.support_a, d.support_b,
-                      d.direction.x(), d.direction.y(), d.direction.z(), d.convex_contact);
-  };
-  return fields(a) > fields(b);
-}
-}  // namespace
+void AdaptiveChecker::doStartRounds() { nodeBounds_.startRounds(); }
 
-void AdaptiveChecker::doStartRounds() {
-  if (rounds_) return;
-  rounds_ = std::make_shared<SharedNodeBounds>();
-  rounds_->settled = std::move(nodeCache_);
-  nodeCache_.clear();
-}
+void AdaptiveChecker::doEndRound() { nodeBounds_.endRound(); }
 
-void AdaptiveChecker::doEndRound() {
-  if (!rounds_) return;
-  auto& learnt = rounds_->learnt;
-  NodeBounds& settled = rounds_->settled;
-  // By node and pair, the best bound first.
-  std::sort(learnt.begin(), learnt.end(), [](const auto& x, const auto& y) {
-    if (std::get<0>(x) != std::get<0>(y)) return std::get<0>(x) < std::get<0>(y);
-    if (std::get<1>(x) != std::get<1>(y)) return std::get<1>(x) < std::get<1>(y);
-    return betterBound(std::get<2>(x), std::get<2>(y));
-  });
-  std::size_t newNodes = 0;
-  for (std::size_t i = 0; i < learnt.size(); ++i)
-    if ((i == 0 || std::get<0>(learnt[i]) != std::get<0>(learnt[i - 1])) && !settled.contains(std::get<0>(learnt[i])))
-      ++newNodes;
-  if (settled.size() + newNodes > settings_.cache_nodes) settled.clear();
-  for (std::size_t i = 0; i < learnt.size(); ++i) {
-    auto& [key, pair, bound] = learnt[i];
-    if (i > 0 && std::get<0>(learnt[i - 1]) == key && std::get<1>(learnt[i - 1]) == pair) continue;
-    auto& kept = settled[key];
-    const auto known = std::find_if(kept.begin(), kept.end(),
-                                    [&, pairIndex = pair](const auto& entry) { return entry.first == pairIndex; });
-    if (known == kept.end())
-      kept.emplace_back(pair, bound);
-    else if (betterBound(bound, known->second))
-      known->second = bound;
-  }
-  learnt.clear();
-}
-
-void AdaptiveChecker::doStopRounds() {
-  if (!rounds_) return;
-  doEndRound();
-  nodeCache_ = std::move(rounds_->settled);
-  rounds_.reset();
-}
+void AdaptiveChecker::doStopRounds() { nodeBounds_.stopRounds(); }
 
 }  // namespace prmkit

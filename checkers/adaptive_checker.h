@@ -5,6 +5,7 @@
 // reports a colliding edge as free.
 #include "geometry/bvh_distance.h"
 #include "checkers/checker.h"
+#include "checkers/node_bound_cache.h"
 #include "checkers/path_probes.h"
 #include "geometry/collision_queries.h"
 #include "checkers/settings_fields.h"
@@ -332,20 +333,8 @@ class AdaptiveChecker final : public Checker {
   /// The cells of roadmap edges an earlier path check's static probes found free.
   StaticFreeCells staticFree_;
 
-  /// The pairs' known bounds at roadmap configurations, keyed by the configuration's bytes.
-  using NodeBounds = std::unordered_map<std::string, std::vector<std::pair<std::uint32_t, DistanceBound>>>;
-  NodeBounds nodeCache_;
-  /// The node cache in rounds (Checker::startRounds), shared with the clones
-  /// made since: checks read `settled` and add what they measured to `learnt`;
-  /// endRound merges `learnt` into `settled`, keeping the better of two bounds
-  /// for the same node and pair (betterBound), so the result does not depend
-  /// on the order in which the checks ran.
-  struct SharedNodeBounds {
-    NodeBounds settled;
-    std::mutex mutex;
-    std::vector<std::tuple<std::string, std::uint32_t, DistanceBound>> learnt;  // guarded by mutex
-  };
-  std::shared_ptr<SharedNodeBounds> rounds_;
+  /// The pairs' known bounds at roadmap configurations, kept across checks.
+  NodeBoundCache nodeBounds_;
   void doStartRounds() override;
   void doEndRound() override;
   void doStopRounds() override;
