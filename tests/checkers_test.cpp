@@ -1,6 +1,7 @@
 #include "checkers/adaptive_checker.h"
 #include "checkers/checker_registry.h"
 #include "checkers/discrete_checker.h"
+#include "checkers/node_bound_cache.h"
 #include "checkers/path_probes.h"
 #include "checkers/swept_checker.h"
 #include "geometry/swept_hull.h"
@@ -153,6 +154,48 @@ TEST_CASE("the path probe schedule: cell counts, rounds across segments and the 
   memo.keep(StaticFreeCells::key(a, a), 4, 0b1, 1);
   CHECK(memo.known(StaticFreeCells::key(a, b), 4) == 0);
   CHECK(memo.known(StaticFreeCells::key(a, a), 4) == 0b1);
+}
+
+TEST_CASE("the node-bound cache: kept per node, bounded, and in rounds merged by the better bound in any order",
+          "[checkers]") {
+  const auto bound = [](double lower) {
+    DistanceBound b;
+    b.lower = lower;
+    b.upper = lower + 1.0;
+    return b;
+  };
+  NodeBoundCache cache(2);
+  CHECK(cache.find("a") == nullptr);
+  cache.keep({{"a", {{0, bound(1.0)}, {3, bound(2.0)}}}, {"", {}}});
+  REQUIRE(cache.find("a"));
+  CHECK(cache.find("a")->size() == 2);
+  CHECK(cache.find("a")->at(1).second.lower == 2.0);
+  cache.keep({{"a", {{5, bound(4.0)}}}});  // a node's entry replaces what was kept
+  REQUIRE(cache.find("a")->size() == 1);
+  CHECK(cache.find("a")->front().first == 5);
+  cache.keep({{"b", {{0, bound(1.0)}}}, {"c", {{0, bound(1.0)}}}});  // past two nodes it starts again
+  CHECK(cache.find("a") == nullptr);
+  CHECK(cache.find("b"));
+
+  // In rounds a clone shares the cache; what checks learn is read only after endRound.
+  cache.startRounds();
+  NodeBoundCache clone = cache.sharingRounds();
+  CHECK(clone.find("b"));
+  for (const auto& [first, second] : {std::pair{1.0, 3.0}, std::pair{3.0, 1.0}}) {
+    const std::size_t settled = clone.find("b")->size();
+    cache.keep({{"b", {{7, bound(first)}}}});
+    clone.keep({{"b", {{7, bound(second)}}}});
+    CHECK(clone.find("b")->size() == settled);
+    cache.endRound();
+    const NodeBoundCache::Bounds* merged = clone.find("b");
+    REQUIRE(merged);
+    REQUIRE(merged->size() == 2);
+    CHECK(merged->back().first == 7);
+    CHECK(merged->back().second.lower == 3.0);  // the better bound, whichever check came first
+  }
+  cache.stopRounds();
+  REQUIRE(cache.find("b"));
+  CHECK(cache.find("b")->size() == 2);
 }
 
 TEST_CASE("checkPath stops at the first colliding segment", "[checkers]") {
