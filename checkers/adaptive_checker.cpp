@@ -205,23 +205,15 @@ std::uint32_t AdaptiveChecker::newSample(const Config& q) {
 std::optional<DistanceBound> AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t pair, double threshold,
                                                      std::uint32_t neighbour) {
   Sample& sample = samples_[sampleIndex];
-  DistanceBound& bound = sample.bounds[pair];
-  if (bound.answers(threshold, settings_.distance_relative_error)) {
-    if (sample.from_cache[pair]) ++stats_.cache_hits;
-    if (bound.touching() && confirmTouching(sampleIndex, pair)) return std::nullopt;
-    return bound;
-  }
-  // Copied: `bound` is overwritten below, and the hint may be that very bound's predecessor.
-  const DistanceBound hint = samples_[neighbour].bounds[pair];
-  const auto [a, b] = placedBodies(sampleIndex, pair);
-  if (!bound.known()) sample.touched.push_back(pair);
-  sample.from_cache[pair] = false;
-  const BoundOrContact found =
-      distanceOrContact(distance_, collision_, a, b, threshold, settings_.distance_relative_error,
-                        settings_.geometry == Geometry::Convex, stats_, &hint);
-  bound = found.bound;
-  if (found.contact) return std::nullopt;
-  return bound;
+  bool computed = false;
+  const auto found = pairBoundAt(
+      sample.bounds, sample.touched, pair, threshold, samples_[neighbour].bounds[pair],
+      [&] { return placedBodies(sampleIndex, pair); },
+      {distance_, collision_, settings_.distance_relative_error, settings_.geometry == Geometry::Convex, stats_},
+      computed);
+  if (!computed && sample.from_cache[pair]) ++stats_.cache_hits;
+  if (computed) sample.from_cache[pair] = false;
+  return found;
 }
 
 std::pair<PlacedBody, PlacedBody> AdaptiveChecker::placedBodies(std::uint32_t sampleIndex, std::uint32_t pair) {
@@ -237,11 +229,6 @@ std::pair<PlacedBody, PlacedBody> AdaptiveChecker::placedBodies(std::uint32_t sa
   const auto other = static_cast<std::size_t>(p.other_link);
   return {PlacedBody{*links[link].bvh, &links[link].cover, sample.poses[link]},
           PlacedBody{*links[other].bvh, &links[other].cover, sample.poses[other]}};
-}
-
-bool AdaptiveChecker::confirmTouching(std::uint32_t sampleIndex, std::uint32_t pair) {
-  const auto [a, b] = placedBodies(sampleIndex, pair);
-  return collision_.overlap(a, b, stats_);
 }
 
 bool AdaptiveChecker::certify(const Element& e, double l, std::optional<Collision>& collision) {

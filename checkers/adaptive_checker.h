@@ -6,6 +6,7 @@
 #include "geometry/bvh_distance.h"
 #include "checkers/checker.h"
 #include "checkers/node_bound_cache.h"
+#include "checkers/pair_bounds.h"
 #include "checkers/path_probes.h"
 #include "geometry/collision_queries.h"
 #include "checkers/settings_fields.h"
@@ -266,8 +267,6 @@ class AdaptiveChecker final : public Checker {
   bool directionalCertificate(const Element& element, const DistanceBound& a, const DistanceBound& b);
   /// The pair's two meshes in their poses at a sample.
   std::pair<PlacedBody, PlacedBody> placedBodies(std::uint32_t sample, std::uint32_t pair);
-  /// The exact collision test agrees that the pair touches at the sample.
-  bool confirmTouching(std::uint32_t sample, std::uint32_t pair);
   /// The sample named `key` (at q), created if new; a path node starts from the node cache.
   std::uint32_t sampleAt(const Config& q, bool node, std::string key);
   /// A fresh sample at q, with no name (no other check step will look it up).

@@ -156,28 +156,20 @@ SweptChecker::Swept SweptChecker::sweptTest(const Element& e) {
 std::optional<DistanceBound> SweptChecker::boundAt(std::uint32_t sampleIndex, std::uint32_t pair, double threshold,
                                                    std::uint32_t neighbour) {
   Sample& sample = samples_[sampleIndex];
-  DistanceBound& bound = sample.bounds[pair];
   const BodyPair& p = pairs_[pair];
   const auto& links = robot_->links();
-  const auto link = static_cast<std::size_t>(p.link);
-  const PlacedBody body{*links[link].bvh, &links[link].cover, sample.poses[link]};
-  const auto other = static_cast<std::size_t>(std::max(p.other_link, 0));
-  const PlacedBody otherBody = p.obstacle >= 0
-                                   ? placedObstacle(scene_->obstacles()[static_cast<std::size_t>(p.obstacle)])
-                                   : PlacedBody{*links[other].bvh, &links[other].cover, sample.poses[other]};
-  if (bound.answers(threshold, settings_.distance_relative_error)) {
-    if (bound.touching() && collision_.overlap(body, otherBody, stats_)) return std::nullopt;
-    return bound;
-  }
-  // Copied: `bound` is overwritten below.
-  const DistanceBound hint = samples_[neighbour].bounds[pair];
-  if (!bound.known()) sample.touched.push_back(pair);
-  const BoundOrContact found =
-      distanceOrContact(distance_, collision_, body, otherBody, threshold, settings_.distance_relative_error,
-                        settings_.geometry == Geometry::Convex, stats_, &hint);
-  bound = found.bound;
-  if (found.contact) return std::nullopt;
-  return bound;
+  const auto bodies = [&] {
+    const auto link = static_cast<std::size_t>(p.link);
+    const PlacedBody body{*links[link].bvh, &links[link].cover, sample.poses[link]};
+    const auto other = static_cast<std::size_t>(std::max(p.other_link, 0));
+    return std::pair{body, p.obstacle >= 0 ? placedObstacle(scene_->obstacles()[static_cast<std::size_t>(p.obstacle)])
+                                           : PlacedBody{*links[other].bvh, &links[other].cover, sample.poses[other]}};
+  };
+  bool computed = false;
+  return pairBoundAt(
+      sample.bounds, sample.touched, pair, threshold, samples_[neighbour].bounds[pair], bodies,
+      {distance_, collision_, settings_.distance_relative_error, settings_.geometry == Geometry::Convex, stats_},
+      computed);
 }
 
 bool SweptChecker::certifiedByDistances(const Element& e, std::optional<std::uint32_t>& contact) {

@@ -13,6 +13,7 @@
 // reports a colliding edge as free.
 #include "geometry/bvh_distance.h"
 #include "checkers/checker.h"
+#include "checkers/pair_bounds.h"
 #include "checkers/path_probes.h"
 #include "geometry/collision_queries.h"
 #include "checkers/settings_fields.h"

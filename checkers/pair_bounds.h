@@ -1,0 +1,55 @@
+#pragma once
+// The per-sample bound table of the exact strategies: at each sample of a
+// motion, one distance bound per body pair (SSL 2005's d(q) for each pair),
+// computed only where a certificate asks for it and refined only as far as
+// it asks, starting from a neighbouring sample's closest features.
+#include "geometry/collision_queries.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace prmkit {
+
+/// What a pair's distance is measured with.
+struct PairDistance {
+  BvhDistance& distance;
+  CollisionQueries& collision;
+  double relative_error;  // distance_relative_error
+  bool convex;            // geometry: convex (the hulls first)
+  CheckStats& stats;
+};
+
+/// The bound of `pair` in the sample's table `bounds`, computed or refined
+/// until it answers `threshold` (m); a new computation starts from `hint`
+/// (the pair's bound at a neighbouring sample) and adds the pair to
+/// `touched` when it had none. `bodies()` places the pair's two bodies at
+/// the sample, called only when a query needs them. Empty when the pair
+/// touches there, confirmed on the exact geometry. `computed`: whether a
+/// distance query ran.
+template <class Bodies>
+std::optional<DistanceBound> pairBoundAt(std::vector<DistanceBound>& bounds, std::vector<std::uint32_t>& touched,
+                                         std::uint32_t pair, double threshold, const DistanceBound& hint,
+                                         Bodies&& bodies, const PairDistance& with, bool& computed) {
+  DistanceBound& bound = bounds[pair];
+  computed = false;
+  if (bound.answers(threshold, with.relative_error)) {
+    if (bound.touching()) {
+      const auto [a, b] = bodies();
+      if (with.collision.overlap(a, b, with.stats)) return std::nullopt;
+    }
+    return bound;
+  }
+  // Copied: `bound` is overwritten below, and the hint may be that very bound's predecessor.
+  const DistanceBound start = hint;
+  const auto [a, b] = bodies();
+  if (!bound.known()) touched.push_back(pair);
+  computed = true;
+  const BoundOrContact found = distanceOrContact(with.distance, with.collision, a, b, threshold, with.relative_error,
+                                                 with.convex, with.stats, &start);
+  bound = found.bound;
+  if (found.contact) return std::nullopt;
+  return bound;
+}
+
+}  // namespace prmkit
