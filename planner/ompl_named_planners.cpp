@@ -48,6 +48,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 
 namespace prmkit {
 
@@ -134,7 +135,7 @@ std::string_view omplAppName(std::string_view name) {
 /// setters take crashes OMPL 1.5.2, makes its setup throw, or holds a run
 /// far past its time limit (OMPL samples or connects the whole amount before
 /// it looks at the termination condition). Each was measured on the shipped
-/// problems with `plan --time-limit 1`; docs/commands.md lists them.
+/// problems with `plan --time-limit 1`; docs/problem-format.md lists them.
 struct MeasuredBound {
   std::string_view planners;  // space-separated OMPL class names
   std::string_view parameter;
@@ -192,8 +193,7 @@ std::vector<std::string> parameterNames(const OmplNamedPlanner& planner) {
   return names;
 }
 
-}  // namespace
-
+/// The bounds of an OMPL range suggestion; none for any other text (a parameter without one).
 std::optional<std::pair<double, double>> suggestedRange(const std::string& suggestion) {
   // OMPL's ParamSet writes "min:step:max" or "min:max" for numbers and "0,1"
   // for a flag (GenericParam::setRangeSuggestion); all three bound a value.
@@ -204,8 +204,6 @@ std::optional<std::pair<double, double>> suggestedRange(const std::string& sugge
   if (std::sscanf(suggestion.c_str(), "%lf,%lf%c", &low, &high, &tail) == 2) return std::pair{low, high};
   return std::nullopt;
 }
-
-namespace {
 
 std::string parameterError(const OmplNamedPlanner& planner, const std::string& name, const std::string& value) {
   const ob::PlannerPtr made = probe(planner);

@@ -9,7 +9,6 @@
 #include <ompl/base/Planner.h>
 
 #include <functional>
-#include <optional>
 #include <string_view>
 
 namespace prmkit {
@@ -38,10 +37,6 @@ std::vector<PlannerKind> omplNamedPlannerKinds(
 /// OMPL's parameters of the planner named `type` ("ompl:NAME"), each with
 /// its default and OMPL's own range suggestion; empty for another type.
 std::vector<FieldDescription> omplParameterDescriptions(std::string_view type);
-
-/// The bounds of an OMPL range suggestion ("min:step:max", "min:max" or the
-/// flag's "0,1"); none for any other text (a parameter without one).
-std::optional<std::pair<double, double>> suggestedRange(const std::string& suggestion);
 
 /// Applies `parameters` to `planner` by OMPL's names; throws std::invalid_argument naming the one refused.
 void applyOmplParameters(ompl::base::Planner& planner,
