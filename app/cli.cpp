@@ -84,6 +84,7 @@ Command planCommand(CLI::App& app, std::ostream& out, const std::vector<std::str
     std::string planner, checker, sampler, out = "out";
     long seed = -1, threads = 0;
     double timeLimit = 0;
+    RoadmapOptions roadmaps;
   };
   auto a = std::make_shared<Args>();
   auto* sub = app.add_subcommand("plan", "plan a problem and write path.csv, stats.json, scene.svg, scene.html");
@@ -103,6 +104,13 @@ Command planCommand(CLI::App& app, std::ostream& out, const std::vector<std::str
                   "the result does not depend on it)")
       ->check(CLI::Range(0L, 256L));
   sub->add_option("--out", a->out, "output folder (default: out)");
+  sub->add_option("--queries", a->roadmaps.queries_file,
+                  "plan these start/goal pairs one after the other on one roadmap instead of the problem's own "
+                  "(YAML, docs/problem-format.md); writes queries.csv");
+  sub->add_option("--roadmap", a->roadmaps.roadmap_file,
+                  "plan on the roadmap in this file (written by --save-roadmap; docs/roadmap-format.md)");
+  sub->add_option("--save-roadmap", a->roadmaps.save_roadmap_file,
+                  "write the roadmap to this file after the last query");
   return {sub, [a, sub, &out, &commandLine] {
             const std::string file = a->problem.problemFile();
             std::vector<std::pair<std::string, std::string>> flags;
@@ -113,7 +121,7 @@ Command planCommand(CLI::App& app, std::ostream& out, const std::vector<std::str
             if (sub->count("--time-limit"))
               flags.emplace_back("--time-limit", fmt::format("limits.time={}", a->timeLimit));
             if (sub->count("--threads")) flags.emplace_back("--threads", fmt::format("planner.threads={}", a->threads));
-            return plan(file, a->problem.loadOptions(flags), a->out, out, commandLine);
+            return plan(file, a->problem.loadOptions(flags), a->out, out, commandLine, a->roadmaps);
           }};
 }
 

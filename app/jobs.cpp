@@ -7,6 +7,8 @@
 #include "io/stats_json.h"
 #include "io/scene_svg.h"
 #include "io/path_files.h"
+#include "io/queries_file.h"
+#include "io/roadmap_file.h"
 #include "io/viewer_page.h"
 #include "base/setup_deadline.h"
 #include "planner/planner_registry.h"
@@ -15,6 +17,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -35,7 +38,8 @@ std::chrono::steady_clock::time_point lockDeadline(std::chrono::steady_clock::ti
 }
 
 /// The files plan writes into its folder.
-const std::vector<std::string> kPlanOutputs{"path.csv", "path.txt", "stats.json", "scene.svg", "scene.html"};
+const std::vector<std::string> kPlanOutputs{"path.csv",   "path.txt",  "queries.csv",
+                                            "stats.json", "scene.svg", "scene.html"};
 
 /// Commits under the folder's lock, waiting for another run's at most until `deadline`.
 void commitUnderLock(OutputFiles& files, const std::string& outDir, std::ostream& out,
@@ -45,11 +49,62 @@ void commitUnderLock(OutputFiles& files, const std::string& outDir, std::ostream
 }
 }  // namespace
 
+namespace {
+/// The summary of one planning result, as plan prints it (`prefix` before each of its lines).
+void printResult(const Problem& problem, const PlanResult& result, const std::string& prefix, std::ostream& out) {
+  const auto& c = result.check_stats;
+  if (result.solved)
+    out << fmt::format("{}solved in {:.3f} s: {} waypoints, path length {:.4g} (C-space units){}\n", prefix,
+                       result.time_s, result.path.size(), result.path_length,
+                       result.path_verified ? "" : "; not verified by an exact checker");
+  else
+    out << fmt::format("{}not solved ({}) after {:.3f} s of planning and {:.3f} s of setup (time limit {:g} s)\n",
+                       prefix,
+                       result.status_detail.empty() ? std::string(toString(result.status)) : result.status_detail,
+                       result.time_s, result.setup_time_s, problem.planner.time_limit_s);
+  if (result.planner_stats.tentative_edges > 0)
+    out << fmt::format("{}{} tentative edges (Unknown, confidence >= {:g}%), {} rejected by the exact verifier\n",
+                       prefix, result.planner_stats.tentative_edges, problem.planner.min_confidence,
+                       result.planner_stats.verification_failures);
+  out << fmt::format(
+      "{}roadmap {} vertices{}, {} edges; checker: {} static queries, {} edges checked, {}{} BV tests, {} triangle "
+      "tests, {:.3f} s\n",
+      prefix, result.roadmap_vertices,
+      result.roadmap_vertices_reused > 0 ? fmt::format(" ({} reused)", result.roadmap_vertices_reused) : "",
+      result.roadmap_edges, c.static_queries, c.edges_checked,
+      c.distance_queries > 0
+          ? fmt::format("{} distance queries, {} bisection steps, ", c.distance_queries, c.bisection_steps)
+          : "",
+      c.bv_tests, c.primitive_tests, c.time_s);
+  for (const NodeSourceStats& source : result.node_sources)
+    out << fmt::format(
+        "{}nodes from {}: {} nodes from {} samples drawn, {:.1f} static checks per node, {} nodes on the path\n",
+        prefix, source.source, source.nodes, source.samples_drawn, source.staticChecksPerNode(), source.nodes_on_path);
+}
+
+/// What stats.json records of a roadmap read for the run.
+nlohmann::ordered_json roadmapReadJson(const PlanningRun& run) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  if (!run.roadmap_read) return j;
+  const RoadmapRead& r = *run.roadmap_read;
+  j["roadmap_read"] = {{"file", r.file.string()},
+                       {"vertices", r.vertices},
+                       {"edges", r.edges},
+                       {"verdicts_kept", r.verdicts_kept},
+                       {"vertices_dropped", r.vertices_dropped},
+                       {"edges_dropped", r.edges_dropped},
+                       {"static_checks", r.static_checks},
+                       {"time_s", r.time_s}};
+  return j;
+}
+}  // namespace
+
 int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out,
-         const std::vector<std::string>& commandLine) {
+         const std::vector<std::string>& commandLine, const RoadmapOptions& roadmaps) {
   const auto started = std::chrono::steady_clock::now();
   requireOutputFolder(outDir, "--out");
   requireOutputNames(outDir, kPlanOutputs, "--out");
+  if (!roadmaps.save_roadmap_file.empty()) requireOutputFile(roadmaps.save_roadmap_file, "--save-roadmap");
   // The time limit covers setup: loading and building the checkers stop at
   // the deadline (base/setup_deadline.h), and what is left of the
   // limit after them goes to planning.
@@ -65,67 +120,94 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
   try {
     // The deadline ends with the checkers; what setup took counts against the limit.
     run = setUpPlanningRun(file, options,
-                           {setDeadline, [&]() -> std::optional<double> {
+                           {setDeadline,
+                            [&]() -> std::optional<double> {
                               deadline.reset();
                               return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-                            }});
+                            },
+                            roadmaps.roadmap_file});
   } catch (const SetupTimeLimit& e) {
     const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out << fmt::format("not solved (time limit): {} after {:.3f} s of setup (time limit {:g} s)\n", e.what(), setup,
                        timeLimit);
     OutputFiles files;
-    files.remove("path.csv");
-    files.remove("path.txt");
+    for (const char* stale : {"path.csv", "path.txt", "queries.csv"}) files.remove(stale);
     files.add("stats.json", setupTimeLimitJson(file, e.what(), setup, timeLimit));
     commitUnderLock(files, outDir, out, lockDeadline(started, timeLimit));
     return kFailed;
   }
   const Problem& problem = run.problem;
   const Checker* checker = run.checker.get();
+  if (!roadmaps.save_roadmap_file.empty() && !run.planner->keepsRoadmap())
+    throw InputError(
+        fmt::format("--save-roadmap: planner {} builds what it plans on per query and keeps no roadmap "
+                    "(prm, lazy_prm and their *_star forms do)",
+                    problem.planner.type));
+  std::vector<std::pair<Config, Config>> queries;
+  if (!roadmaps.queries_file.empty())
+    for (QueryEnds& ends : readQueries(roadmaps.queries_file, problem))
+      queries.emplace_back(std::move(ends.start), std::move(ends.goal));
   out << fmt::format("problem {} ({}, {} dof): planner {}, checker {}, seed {}\n", problem.name, problem.robot->kind(),
                      problem.robot->dof(), problem.planner.type, checker->description(), problem.planner.seed);
   if (isOmplAppConfig(file))
     for (const auto& note : readOmplAppBenchmark(file).notes) out << fmt::format("note: {}\n", note);
+  if (const auto& r = run.roadmap_read)
+    out << fmt::format("roadmap read from {}: {} vertices, {} edges, {:.3f} s{}\n", r->file.string(), r->vertices,
+                       r->edges, r->time_s,
+                       r->verdicts_kept ? "; its verdicts kept (same robot, scene and checker)"
+                                        : fmt::format("; built for another scene or checker: vertices checked again "
+                                                      "({} dropped, with {} edges), edges to be checked again",
+                                                      r->vertices_dropped, r->edges_dropped));
   out << std::flush;  // the header before the work, also into a pipe
-  const PlanResult result = run.solve();
-  const auto& c = result.check_stats;
-  if (result.solved)
-    out << fmt::format("solved in {:.3f} s: {} waypoints, path length {:.4g} (C-space units){}\n", result.time_s,
-                       result.path.size(), result.path_length,
-                       result.path_verified ? "" : "; not verified by an exact checker");
-  else
-    out << fmt::format("not solved ({}) after {:.3f} s of planning and {:.3f} s of setup (time limit {:g} s)\n",
-                       result.status_detail.empty() ? std::string(toString(result.status)) : result.status_detail,
-                       result.time_s, result.setup_time_s, problem.planner.time_limit_s);
-  if (result.planner_stats.tentative_edges > 0)
-    out << fmt::format("{} tentative edges (Unknown, confidence >= {:g}%), {} rejected by the exact verifier\n",
-                       result.planner_stats.tentative_edges, problem.planner.min_confidence,
-                       result.planner_stats.verification_failures);
-  out << fmt::format(
-      "roadmap {} vertices, {} edges; checker: {} static queries, {} edges checked, {}{} BV tests, {} triangle tests, "
-      "{:.3f} s\n",
-      result.roadmap_vertices, result.roadmap_edges, c.static_queries, c.edges_checked,
-      c.distance_queries > 0
-          ? fmt::format("{} distance queries, {} bisection steps, ", c.distance_queries, c.bisection_steps)
-          : "",
-      c.bv_tests, c.primitive_tests, c.time_s);
-  for (const NodeSourceStats& source : result.node_sources)
-    out << fmt::format(
-        "nodes from {}: {} nodes from {} samples drawn, {:.1f} static checks per node, {} nodes on the path\n",
-        source.source, source.nodes, source.samples_drawn, source.staticChecksPerNode(), source.nodes_on_path);
   OutputFiles files;
-  if (result.solved) {
-    files.add("path.csv", pathCsv(*problem.robot, result.path));
-    files.add("path.txt", pathText(result.path));
+  PlanResult last;
+  bool allSolved = true;
+  if (queries.empty()) {
+    last = run.solve();
+    printResult(problem, last, "", out);
+    allSolved = last.solved;
+    if (last.solved) {
+      files.add("path.csv", pathCsv(*problem.robot, last.path));
+      files.add("path.txt", pathText(last.path));
+    } else {
+      files.remove("path.csv");
+      files.remove("path.txt");
+    }
+    files.remove("queries.csv");
+    files.add("stats.json", statsJson(problem, checker->name(), last, commandLine, roadmapReadJson(run)));
   } else {
+    std::vector<PlanResult> results;
+    std::vector<std::vector<Config>> paths;
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+      PlanResult result = run.planner->solve(*run.checker, queries[i].first, queries[i].second, run.verifier.get());
+      printResult(problem, result, fmt::format("query {}: ", i + 1), out);
+      out << std::flush;
+      allSolved = allSolved && result.solved;
+      paths.push_back(result.path);
+      if (i + 1 == queries.size()) last = result;  // the picture's: the last query's roadmap and path
+      // The roadmap copies for the picture are not kept for the other queries.
+      result.roadmap_configs.clear();
+      result.roadmap_edge_list.clear();
+      results.push_back(std::move(result));
+    }
+    out << fmt::format("{} of {} queries solved\n",
+                       std::count_if(results.begin(), results.end(), [](const PlanResult& r) { return r.solved; }),
+                       results.size());
     files.remove("path.csv");
     files.remove("path.txt");
+    files.add("queries.csv", queriesCsv(*problem.robot, paths));
+    files.add("stats.json",
+              queriesStatsJson(problem, checker->name(), queries, results, commandLine, roadmapReadJson(run)));
   }
-  files.add("stats.json", statsJson(problem, checker->name(), result, commandLine));
-  files.add("scene.svg", sceneSvg(problem, result));
-  files.add("scene.html", viewerPage(viewerData(problem, checker->name(), result)));
+  files.add("scene.svg", sceneSvg(problem, last));
+  files.add("scene.html", viewerPage(viewerData(problem, checker->name(), last)));
   commitUnderLock(files, outDir, out, lockDeadline(started, problem.planner.time_limit_s));
-  return result.solved ? kOk : kFailed;
+  if (!roadmaps.save_roadmap_file.empty() && run.planner->roadmap())
+    out << fmt::format(
+        "wrote {}\n", writeFileAtomically(roadmaps.save_roadmap_file,
+                                          roadmapText(problem, *run.planner->roadmap(), run.planner->nodeSourceNames()))
+                          .string());
+  return allSolved ? kOk : kFailed;
 }
 
 namespace {

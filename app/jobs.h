@@ -17,10 +17,18 @@ constexpr int kFailed = 1;  // no solution within the limits, or the path collid
 constexpr int kBadInput = 2;
 constexpr int kInternalError = 3;  // not the input's fault: a bug, memory, a file that cannot be written
 
-/// `prmkit plan`: path.csv, path.txt, stats.json, scene.svg, scene.html in `outDir`.
+/// What `plan` does with roadmaps besides planning the problem's query.
+struct RoadmapOptions {
+  std::string queries_file;       // start/goal pairs planned in turn on one roadmap, instead of the problem's
+  std::string roadmap_file;       // a roadmap file the first query plans on
+  std::string save_roadmap_file;  // where the roadmap goes after the last query
+};
+
+/// `prmkit plan`: path.csv, path.txt, stats.json, scene.svg, scene.html in
+/// `outDir` (with queries: queries.csv instead of the path files).
 /// `commandLine` (the arguments after the program's name) goes into stats.json.
 int plan(const std::string& file, LoadOptions options, const std::string& outDir, std::ostream& out,
-         const std::vector<std::string>& commandLine = {});
+         const std::vector<std::string>& commandLine = {}, const RoadmapOptions& roadmaps = {});
 
 struct CheckOptions {
   std::string edgesFile;

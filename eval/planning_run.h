@@ -10,8 +10,20 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace prmkit {
+
+/// A roadmap file the run's planner starts from (docs/roadmap-format.md).
+struct RoadmapRead {
+  std::filesystem::path file;
+  std::size_t vertices = 0, edges = 0;  // as the planner got them
+  std::size_t vertices_dropped = 0, edges_dropped = 0;
+  /// The file's fingerprint was the problem's: its verdicts were kept.
+  bool verdicts_kept = false;
+  std::uint64_t static_checks = 0;  // of its vertices, when the fingerprints differ
+  double time_s = 0.0;
+};
 
 struct PlanningRun {
   Problem problem;
@@ -19,6 +31,7 @@ struct PlanningRun {
   /// The exact checker that verifies tentative edges of found paths.
   std::unique_ptr<Checker> verifier;
   std::unique_ptr<Planner> planner;
+  std::optional<RoadmapRead> roadmap_read;
 
   PlanResult solve() { return planner->solve(*checker, problem.start, problem.goal, verifier.get()); }
 };
@@ -30,6 +43,10 @@ struct PlanningRunHooks {
   /// Called once the checkers are built; returns the setup time (s) to count
   /// against the time limit, or nothing to count none.
   std::function<std::optional<double>()> setupDone;
+  /// A roadmap file (docs/roadmap-format.md) the planner plans its first
+  /// query on, read once the checkers are built (its time is setup time);
+  /// InputError for a planner that does not keep a roadmap.
+  std::filesystem::path roadmap = {};
 };
 
 /// Throws what loadProblem, makeChecker and makePlanner throw.

@@ -22,6 +22,17 @@ std::string pathCsv(const Robot& robot, const std::vector<Config>& path) {
   return out;
 }
 
+std::string queriesCsv(const Robot& robot, const std::vector<std::vector<Config>>& paths) {
+  std::string out = fmt::format("query,{}\n", fmt::join(robot.coordinateNames(), ","));
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    for (const auto& q : paths[i]) {
+      out += fmt::format("{}", i + 1);
+      for (Eigen::Index c = 0; c < q.size(); ++c) out += fmt::format(",{:.17g}", q[c]);
+      out += '\n';
+    }
+  return out;
+}
+
 namespace {
 /// The cell as a finite number, or InputError at file:line:column.
 double finiteNumber(const std::string& cell, const std::filesystem::path& file, int line, std::size_t column) {

@@ -14,6 +14,10 @@ namespace prmkit {
 
 /// Header = coordinate names, one configuration per row, full precision.
 std::string pathCsv(const Robot& robot, const std::vector<Config>& path);
+/// Several paths in one table (plan --queries): a header `query` and the
+/// coordinate names, one row per waypoint, each path's rows under its query's
+/// number (from 1); queries without a path have no rows.
+std::string queriesCsv(const Robot& robot, const std::vector<std::vector<Config>>& paths);
 /// Reads a CSV of numbers whose first line must be `header`; one row of
 /// numbers per line, each passed through `canonicalize` (which throws
 /// std::invalid_argument on a row it refuses). Throws InputError with

@@ -23,6 +23,7 @@
 #include <numbers>
 #include <optional>
 #include <set>
+#include <span>
 
 namespace prmkit {
 
@@ -213,7 +214,7 @@ void scaleProblem(Problem& problem, double factor) {
 
 /// Start and goal lie within the bounds and collide with nothing (on the
 /// meshes: the verdict every geometry agrees with).
-void checkEndpoints(const Problem& problem, const std::array<Endpoint, 2>& endpoints) {
+void checkEndpoints(const Problem& problem, std::span<const Endpoint> endpoints) {
   const Robot& robot = *problem.robot;
   CollisionQueries collision(problem.robot, problem.scene, Geometry::Mesh);
   for (const auto& e : endpoints) {
@@ -236,6 +237,20 @@ void checkEndpoints(const Problem& problem, const std::array<Endpoint, 2>& endpo
   }
 }
 
+}  // namespace
+
+Config readEndpointConfig(const YamlReader& in, const YAML::Node& node, const std::string& what,
+                          const Problem& problem) {
+  // Read as the unscaled problem reads its endpoints: a pose's translation
+  // and the coordinates in the file's units, canonical before the scale.
+  Config q = readConfig(in, node, what, *problem.robot);
+  if (problem.scale != 1.0) problem.robot->scaleConfig(q, problem.scale);
+  const Endpoint endpoint{&in, node, &q, what.c_str()};
+  checkEndpoints(problem, {&endpoint, 1});
+  return q;
+}
+
+namespace {
 /// Start and goal, from the problem file or the MoveIt request.
 std::array<Endpoint, 2> readEndpoints(const YamlReader& in, const YAML::Node& root, const YamlReader* requestIn,
                                       const MotionPlanRequest* request, Problem& problem) {
@@ -338,7 +353,10 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
 
   const std::array<Endpoint, 2> endpoints =
       readEndpoints(in, root, requestIn ? &*requestIn : nullptr, request ? &*request : nullptr, problem);
-  if (const auto factor = readScale(in, root)) scaleProblem(problem, *factor);
+  if (const auto factor = readScale(in, root)) {
+    scaleProblem(problem, *factor);
+    problem.scale = *factor;
+  }
   validateSettings(in, root, problem.checker, problem.planner);
   problem.settings_source = YAML::Node(YAML::NodeType::Map);
   for (const char* key : {"planner", "checker", "seed", "limits", "scale"})

@@ -30,6 +30,9 @@ struct Problem {
   /// them again with more overrides without reading any file.
   YAML::Node settings_source;
 
+  /// The factor `scale` multiplied every length by (1: none).
+  double scale = 1.0;
+
   /// Diagonal of the region the problem lives in (scene and robot bounds), in metres.
   double sceneSize() const;
 };
@@ -54,6 +57,14 @@ std::string defaultProblemName(const std::filesystem::path& file);
 /// before the robot and the scene are loaded: `plan` sets its setup deadline from it.
 Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options = {},
                     const std::function<void(double seconds)>& onTimeLimit = {});
+
+/// A configuration at `node` written as a problem file writes its start and
+/// goal (the robot's coordinates as a list, or a pose for a rigid body), in
+/// the problem file's units (then scaled by problem.scale), canonical, within
+/// the bounds and free of collision on the meshes, as the problem's own
+/// endpoints must be. Throws InputError at the node; `what` names it.
+Config readEndpointConfig(const YamlReader& in, const YAML::Node& node, const std::string& what,
+                          const Problem& problem);
 
 /// The keys of a problem file that withRunSettings may override.
 inline constexpr std::array<const char*, 4> kRunSettingKeys{"planner", "checker", "seed", "limits"};

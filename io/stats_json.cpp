@@ -90,17 +90,9 @@ nlohmann::ordered_json settingsJson(const Problem& problem) {
   return j;
 }
 
-std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result,
-                      const std::vector<std::string>& commandLine) {
-  nlohmann::ordered_json j;
-  j["prmkit_version"] = PRMKIT_VERSION;
-  if (!commandLine.empty()) j["command_line"] = commandLine;
-  j["problem_file"] = problem.file.string();
-  j["problem"] = problem.name;
-  j["robot"] = problem.robot->kind();
-  j["planner"] = problem.planner.type;
-  j["checker"] = checkerName;
-  j["seed"] = problem.planner.seed;
+namespace {
+/// What statsJson and each query of queriesStatsJson share: the outcome and the counters.
+void addOutcome(nlohmann::ordered_json& j, const Problem& problem, const PlanResult& result) {
   j["solved"] = result.solved;
   j["status"] = toString(result.status);
   if (!result.status_detail.empty()) j["status_detail"] = result.status_detail;
@@ -110,18 +102,84 @@ std::string statsJson(const Problem& problem, const std::string& checkerName, co
   j["time_limit_s"] = problem.planner.time_limit_s;
   j["roadmap_vertices"] = result.roadmap_vertices;
   j["roadmap_edges"] = result.roadmap_edges;
+  // Only where a roadmap was reused, so that a single run's file keeps its keys.
+  if (result.roadmap_vertices_reused > 0 || result.earlier_queries > 0) {
+    j["roadmap_vertices_reused"] = result.roadmap_vertices_reused;
+    j["earlier_queries"] = result.earlier_queries;
+  }
   j["roadmap_bytes_per_vertex"] =
       result.roadmap_vertices > 0 ? static_cast<double>(result.roadmap_memory.vertex_bytes) / result.roadmap_vertices
                                   : 0.0;
   j["roadmap_bytes_per_edge"] =
       result.roadmap_edges > 0 ? static_cast<double>(result.roadmap_memory.edge_bytes) / result.roadmap_edges : 0.0;
-  j["peak_resident_bytes"] = peakResidentBytes();
+}
+
+void addPath(nlohmann::ordered_json& j, const PlanResult& result) {
   j["waypoints"] = result.path.size();
   j["path_length"] = result.path_length;
   j["path_verified"] = result.path_verified;
   addRunCounters(j, result.planner_stats, result.node_sources, result.check_stats);
+}
+
+nlohmann::ordered_json runHeader(const Problem& problem, const std::string& checkerName,
+                                 const std::vector<std::string>& commandLine) {
+  nlohmann::ordered_json j;
+  j["prmkit_version"] = PRMKIT_VERSION;
+  if (!commandLine.empty()) j["command_line"] = commandLine;
+  j["problem_file"] = problem.file.string();
+  j["problem"] = problem.name;
+  j["robot"] = problem.robot->kind();
+  j["planner"] = problem.planner.type;
+  j["checker"] = checkerName;
+  j["seed"] = problem.planner.seed;
+  return j;
+}
+
+std::string finish(nlohmann::ordered_json& j, const Problem& problem, const nlohmann::ordered_json& extra) {
+  for (const auto& [key, value] : extra.items()) j[key] = value;
   j["settings"] = settingsJson(problem);
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+nlohmann::ordered_json configJson(const Config& q) {
+  auto list = nlohmann::ordered_json::array();
+  for (Eigen::Index i = 0; i < q.size(); ++i) list.push_back(q[i]);
+  return list;
+}
+}  // namespace
+
+std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result,
+                      const std::vector<std::string>& commandLine, const nlohmann::ordered_json& extra) {
+  nlohmann::ordered_json j = runHeader(problem, checkerName, commandLine);
+  addOutcome(j, problem, result);
+  j["peak_resident_bytes"] = peakResidentBytes();
+  addPath(j, result);
+  return finish(j, problem, extra);
+}
+
+std::string queriesStatsJson(const Problem& problem, const std::string& checkerName,
+                             const std::vector<std::pair<Config, Config>>& queries,
+                             const std::vector<PlanResult>& results, const std::vector<std::string>& commandLine,
+                             const nlohmann::ordered_json& extra) {
+  nlohmann::ordered_json j = runHeader(problem, checkerName, commandLine);
+  auto list = nlohmann::ordered_json::array();
+  std::size_t solved = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    nlohmann::ordered_json query;
+    query["query"] = i + 1;
+    query["start"] = configJson(queries.at(i).first);
+    query["goal"] = configJson(queries.at(i).second);
+    addOutcome(query, problem, results[i]);
+    addPath(query, results[i]);
+    list.push_back(std::move(query));
+    solved += results[i].solved;
+  }
+  j["queries"] = std::move(list);
+  j["solved_queries"] = solved;
+  j["roadmap_vertices"] = results.empty() ? 0 : results.back().roadmap_vertices;
+  j["roadmap_edges"] = results.empty() ? 0 : results.back().roadmap_edges;
+  j["peak_resident_bytes"] = peakResidentBytes();
+  return finish(j, problem, extra);
 }
 
 std::string setupTimeLimitJson(const std::filesystem::path& file, const std::string& detail, double setupTime,

@@ -25,8 +25,18 @@ void addRunCounters(nlohmann::ordered_json& j, const PlannerStats& planner, cons
 /// planner's shared fields, its family's section and parameters, the
 /// checker's geometry and its strategy's section), so that a run can be
 /// reproduced from its outputs.
+/// `extra` (an object) adds its keys before the settings.
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result,
-                      const std::vector<std::string>& commandLine = {});
+                      const std::vector<std::string>& commandLine = {},
+                      const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
+/// stats.json of `plan --queries`: the problem, planner, checker and seed as
+/// statsJson writes them, then `queries`, one object per query (its `start`
+/// and `goal`, then the keys of a single run's outcome and counters), the
+/// roadmap's final sizes and `solved_queries`.
+std::string queriesStatsJson(const Problem& problem, const std::string& checkerName,
+                             const std::vector<std::pair<Config, Config>>& queries,
+                             const std::vector<PlanResult>& results, const std::vector<std::string>& commandLine = {},
+                             const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
 /// The settings in force for a problem's run, as statsJson records them.
 nlohmann::ordered_json settingsJson(const Problem& problem);
 /// stats.json of a run whose time limit ran out during setup: no problem was

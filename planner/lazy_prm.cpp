@@ -17,17 +17,20 @@ LazyPrm::LazyPrm(const PlannerSettings& settings, Connection connection)
   validateFields(own_, fmt::format("planner.{}", LazyPrmSettings::kSection));
 }
 
-std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
+std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
+                                                   PlanResult& result) {
   // Samples are drawn on every thread (BatchSampler); path checks, on this
   // thread's checker, see every verdict before them.
   CheckerPool pool(checker, resolveThreads(settings_.threads), settings_.helpersAfter());
   SearchState state;
+  state.query = query;
+  state.components = RoadmapComponents(roadmap);
   state.dof = checker.robot().dof();
   const SamplerSettings sampling = samplerSettings(checker.robot());
-  const std::size_t firstMixSource = nodeSource(result, sampling.mix.front().strategy);
+  const std::size_t firstMixSource = sampler_->firstSource();
   state.enhancement_source = own_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
   state.join_source = own_.join > 0 ? nodeSource(result, "join") : kNoSource;
-  if (own_.join > 0) state.join_rng.emplace(settings_.seed ^ kJoinStream);
+  if (own_.join > 0) state.join_rng.emplace(querySeed() ^ kJoinStream);
   state.pool = &pool;
   state.sampler.emplace(pool, sampling, result.node_sources, firstMixSource, state.enhancement_source);
   state.shifting = sampling.shifting;
@@ -47,16 +50,17 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
 std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Roadmap& roadmap, PlanResult& result,
                                                           SearchState& state) {
   state.eager = own_.eager_edges == LazyPrmSettings::EagerEdges::Always;
-  connectBatch({1}, checker, roadmap, result, state);
+  const auto [start, goal] = state.query;
+  connectBatch(endsToConnect(), checker, roadmap, result, state);
   prepareNextBatch(roadmap, result, state);
   while (true) {
     std::optional<std::vector<Vertex>> path;
-    if (!state.components.proven() || state.components.connected(0, 1)) {
+    if (!state.components.proven() || state.components.connected(start, goal)) {
       ++result.planner_stats.graph_searches;
       const WallTimer timer(result.search_time_s);
-      path = roadmap.shortestPath(0, 1);
+      path = roadmap.shortestPath(start, goal);
       if (!path) {
-        state.components.rebuild(roadmap, 0, 1);
+        state.components.rebuild(roadmap, start, goal);
         roadmap.searchFrom(state.components.largerEnd());
       }
     }
@@ -241,8 +245,8 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
     // The last search found no path: the search root's component, and the
     // other end's when smaller, are exact (RoadmapComponents::rebuild); the
     // other end's set otherwise holds every vertex outside the root's.
-    startComponent = state.components.componentOf(0);
-    goalComponent = state.components.componentOf(1);
+    startComponent = state.components.componentOf(state.query.start);
+    goalComponent = state.components.componentOf(state.query.goal);
     if (enhanced > 0) {
       grow = startComponent.size() <= goalComponent.size() ? &startComponent : &goalComponent;
       meanLength = roadmap.edgeCount() > 0 ? roadmap.meanEdgeLength() : 0.05 * checker.robot().maxExtent();
@@ -280,7 +284,7 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
   }
   const std::uint64_t batchDrawn = result.planner_stats.samples_drawn - drawnBefore;
   // The join's samples come after the batch's, from the budget the batch left.
-  if (join && !state.components.connected(0, 1))
+  if (join && !state.components.connected(state.query.start, state.query.goal))
     joinEnds(checker, roadmap, result, state, startComponent, goalComponent);
   std::vector<Vertex> added;
   for (std::size_t s = 0; s < batch; ++s) {

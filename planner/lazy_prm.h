@@ -91,7 +91,7 @@ class LazyPrm final : public Planner {
     /// are removed). After a removal they are rebuilt only when a search
     /// finds no path; until new edges join start and goal again, no search
     /// is run (each costs O(E log V)).
-    RoadmapComponents components{2};
+    RoadmapComponents components;
     /// Ends of edges found in collision, with the edge's length: node
     /// enhancement samples around them (Bohlin & Kavraki 2000, section 3.3),
     /// where the free space is narrow and the uniform batch rarely lands.
@@ -110,13 +110,15 @@ class LazyPrm final : public Planner {
     /// the roadmap has the size that sets the batch's: its slots from the
     /// mix are drawn ahead meanwhile (BatchSampler::drawAhead).
     std::vector<std::uint32_t> next_streams;
+    RoadmapQuery query;
     /// New edges are checked as they are made (own_.eager_edges).
     bool eager = false;
     std::uint64_t lazy_edges_added = 0;    // edges added unchecked
     std::uint64_t lazy_edges_removed = 0;  // of those, found colliding by path checks
   };
 
-  std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;
+  std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
+                                            PlanResult& result) override;
   /// Searches, checks paths and grows the roadmap until a path stands or a limit is hit.
   std::optional<std::vector<Vertex>> searchGrowing(Checker& checker, Roadmap& roadmap, PlanResult& result,
                                                    SearchState& state);

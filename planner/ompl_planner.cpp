@@ -48,7 +48,8 @@ OmplPlanner::OmplPlanner(PlannerSettings settings) : Planner(std::move(settings)
   ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
 }
 
-std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
+std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
+                                                       PlanResult& result) {
   const Robot& robot = checker.robot();
   const OmplNamedPlanner* named = omplNamedPlanner(settings_.type);
   for (const auto& [name, value] : settings_.parameters) {
@@ -87,8 +88,8 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
 
   auto pdef = std::make_shared<ob::ProblemDefinition>(si);
   ob::ScopedState<> start(space), goal(space);
-  space->fromConfig(roadmap.config(0), start.get());
-  space->fromConfig(roadmap.config(1), goal.get());
+  space->fromConfig(roadmap.config(query.start), start.get());
+  space->fromConfig(roadmap.config(query.goal), goal.get());
   pdef->setStartAndGoalStates(start, goal);
   auto objective = std::make_shared<ob::PathLengthOptimizationObjective>(si);
   pdef->setOptimizationObjective(objective);
@@ -121,7 +122,7 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   objective->setCostThreshold(
       ob::Cost(optimizing ? settings_.cost_threshold : std::numeric_limits<double>::infinity()));
   // Setup, the solve and the copy of what OMPL built.
-  const OverrunWatchdog watchdog(settings_.time_limit_s - settings_.setup_time_s -
+  const OverrunWatchdog watchdog(settings_.time_limit_s - setupCharged() -
                                      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
                                  fmt::format("planner {}{}", settings_.type, parametersText(settings_.parameters)));
   ob::PlannerStatus status;
@@ -170,7 +171,7 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   }
 
   // The roadmap OMPL built, for statistics and pictures (start and goal are
-  // vertices 0 and 1): a copy outside the planning time. It takes about 6 us
+  // the query's vertices): a copy outside the planning time. It takes about 6 us
   // a state (OMPL's copy, then the roadmap's), so a tree grown from more
   // samples than kMostSamplesCopied is left out (the picture draws the path
   // alone, and the roadmap counts its vertices): a long run's copy would
@@ -183,9 +184,9 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   for (unsigned int i = 0; i < data.numVertices(); ++i) {
     const Config q = space->toConfig(data.getVertex(i).getState());
     if (data.isStartVertex(i))
-      vertexOf[i] = 0;
+      vertexOf[i] = query.start;
     else if (data.isGoalVertex(i))
-      vertexOf[i] = 1;
+      vertexOf[i] = query.goal;
     else
       vertexOf[i] = roadmap.addVertex(q);
   }

@@ -22,9 +22,12 @@ class OmplPlanner final : public Planner {
   explicit OmplPlanner(PlannerSettings settings);
   /// ompl_prm, ompl_lazy_prm, ompl_fcl_default and OMPL's planners by name.
   static std::vector<PlannerKind> kinds();
+  /// OMPL's planners grow a tree or roadmap of their own per query.
+  bool keepsRoadmap() const override { return false; }
 
  private:
-  std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;
+  std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
+                                            PlanResult& result) override;
   bool checksEdgesWithChecker() const override { return settings_.type != "ompl_fcl_default"; }
   bool verifiesFinalPath() const override { return false; }
   bool usesNodeSampler() const override { return false; }

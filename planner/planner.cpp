@@ -84,8 +84,57 @@ bool Planner::star() const { return connection_ == Connection::Star; }
 
 bool Planner::outOfTime() const {
   if (stopRequested_.load(std::memory_order_relaxed)) return true;
-  return settings_.setup_time_s + std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() >
+  return setupCharged_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() >
          settings_.time_limit_s;
+}
+
+void Planner::setTimeLimit(double seconds) {
+  if (!(seconds > 0) || std::isnan(seconds)) throw std::invalid_argument("planner time limit must be positive");
+  settings_.time_limit_s = seconds;
+}
+
+void Planner::setSetupTime(double seconds) {
+  if (!(seconds >= 0) || !std::isfinite(seconds))
+    throw std::invalid_argument("planner setup time must be a finite time >= 0");
+  settings_.setup_time_s = seconds;
+}
+
+std::uint32_t Planner::querySeed() const {
+  // The first query draws what a planner that answers one query draws; each
+  // later one its own streams (the same samples again would add the same
+  // vertices). Knuth's multiplicative hash spreads the query numbers.
+  return queries_ == 0 ? settings_.seed : settings_.seed ^ static_cast<std::uint32_t>(queries_ * 2654435761u);
+}
+
+void Planner::adoptRoadmap(std::unique_ptr<Roadmap> roadmap, std::vector<std::string> sourceNames) {
+  if (!keepsRoadmap())
+    throw std::logic_error(fmt::format("planner {} does not plan on a given roadmap", settings_.type));
+  roadmap_ = std::move(roadmap);
+  sourceNames_ = std::move(sourceNames);
+  // A roadmap of earlier work: its queries' seeds must differ from the first.
+  queries_ = std::max<std::size_t>(queries_, 1);
+}
+
+void Planner::clear() {
+  roadmap_.reset();
+  sourceNames_.clear();
+  queries_ = 0;
+}
+
+RoadmapQuery Planner::addQuery(const Config& start, const Config& goal) {
+  Roadmap& roadmap = *roadmap_;
+  endsToConnect_.clear();
+  const bool empty = roadmap.vertexCount() == 0;
+  RoadmapQuery query;
+  const auto end = [&](const Config& q, bool connect) {
+    if (const auto existing = roadmap.findVertex(q)) return *existing;
+    const Vertex v = roadmap.addVertex(q);
+    if (connect) endsToConnect_.push_back(v);
+    return v;
+  };
+  query.start = end(start, !empty);
+  query.goal = end(goal, true);
+  return query;
 }
 
 std::size_t Planner::neighbourCount(std::size_t n, std::size_t dof) const {
@@ -147,7 +196,7 @@ SamplerSettings Planner::samplerSettings(const Robot& robot) const {
   // they find: on MotionBenchMaker's Panda cage (100 requests, lazy_prm +
   // adaptive) the median run took 0.43 s shifted against 0.11 s uniform.
   const bool shifting = settings_.sampler == kShiftingMix && robot.boundsArePositions();
-  return SamplerSettings{parseSamplerMix(settings_.sampler), settings_.sampler_sigma, settings_.seed, shifting};
+  return SamplerSettings{parseSamplerMix(settings_.sampler), settings_.sampler_sigma, querySeed(), shifting};
 }
 
 void Planner::shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result) {
@@ -165,15 +214,24 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   started_ = std::chrono::steady_clock::now();
   verifier_ = verifier;
   verifyFinalPath_ = verifiesFinalPath() && settings_.verify_final_path.value_or(checker.confidenceBased());
-  rng_ = ompl::RNG(settings_.seed);
+  if (!keepsRoadmap()) clear();
+  if (roadmap_ && &roadmap_->robot() != &checker.robot())
+    throw std::logic_error("a planner's queries must be of the robot its roadmap was built for");
+  if (queries_ == 0) rng_ = ompl::RNG(settings_.seed);  // later queries go on with its stream
+  setupCharged_ = queries_ == 0 ? settings_.setup_time_s : 0.0;
   sampler_.reset();
   samplesTaken_ = 0;
   workerCheckStats_ = CheckStats{};
   pictureSeconds_ = 0.0;
   const CheckStats before = checker.stats();
   PlanResult result;
-  Roadmap roadmap(checker.robot());
-  result.setup_time_s = settings_.setup_time_s;
+  if (!roadmap_) roadmap_ = std::make_unique<Roadmap>(checker.robot());
+  Roadmap& roadmap = *roadmap_;
+  result.earlier_queries = queries_;
+  result.roadmap_vertices_reused = roadmap.vertexCount();
+  // The node sources earlier queries named keep their indices.
+  for (const std::string& name : sourceNames_) nodeSource(result, name);
+  result.setup_time_s = setupCharged_;
   if (outOfTime()) {
     result.status = PlanStatus::TimeLimit;  // used up before planning began
   } else if (!checker.isValid(start)) {
@@ -181,12 +239,11 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   } else if (!checker.isValid(goal)) {
     result.status = PlanStatus::InvalidGoal;
   } else {
-    roadmap.addVertex(start);
-    roadmap.addVertex(goal);
+    const RoadmapQuery query = addQuery(start, goal);
     if (usesNodeSampler()) {
       sampler_ = std::make_unique<NodeSampler>(checker, samplerSettings(checker.robot()), result.node_sources);
     }
-    if (auto vertices = search(checker, roadmap, result)) {
+    if (auto vertices = search(checker, roadmap, query, result)) {
       result.solved = true;
       result.status = PlanStatus::Solved;
       for (Vertex v : *vertices) {
@@ -209,6 +266,9 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   result.check_stats += workerCheckStats_;
   if (sampler_) result.check_stats += sampler_->clearanceStats();
   sampler_.reset();  // it refers to this call's checker and result
+  ++queries_;
+  sourceNames_.clear();
+  for (const NodeSourceStats& source : result.node_sources) sourceNames_.push_back(source.source);
   result.roadmap_vertices = roadmap.vertexCount();
   result.roadmap_edges = roadmap.edgeCount();
   result.roadmap_memory = roadmap.memoryUse();

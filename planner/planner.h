@@ -187,6 +187,11 @@ struct PlanResult {
   CheckStats check_stats;
   std::size_t roadmap_vertices = 0;
   std::size_t roadmap_edges = 0;
+  /// Of roadmap_vertices, those the roadmap held before this query (earlier
+  /// queries' and a loaded roadmap's): 0 for a planner's first query on a new roadmap.
+  std::size_t roadmap_vertices_reused = 0;
+  /// The planner's queries before this one on the same roadmap.
+  std::size_t earlier_queries = 0;
   RoadmapMemory roadmap_memory;
   /// The final roadmap, for pictures: vertex configurations and edges with
   /// their states; empty above kPictureRoadmapVertices vertices.
@@ -207,6 +212,12 @@ inline constexpr std::size_t kPictureRoadmapVertices = 20000;
 /// Most colliding edges kept for pictures.
 inline constexpr std::size_t kPictureCollidingEdges = 5000;
 
+/// A query's ends as vertices of the roadmap.
+struct RoadmapQuery {
+  Vertex start = 0;
+  Vertex goal = 1;
+};
+
 class Planner {
  public:
   /// How many neighbours a new vertex is connected to: `k` (or all within
@@ -219,7 +230,32 @@ class Planner {
   /// as the difference over this call. `verifier` (an exact checker) checks
   /// tentative edges on found paths; it is needed only when the checker can
   /// answer Unknown and verify_final_path is on.
+  /// A planner that keeps its roadmap (keepsRoadmap) answers each call on the
+  /// roadmap the calls before it left (PRM's many queries on one roadmap,
+  /// Kavraki et al. 1996): start and goal join it as vertices (an end equal
+  /// to a vertex it has is that vertex), every edge keeps its verdict, and
+  /// each call has its own time limit and sample budget (the setup time
+  /// counts against the first). The first call's result does not depend on
+  /// whether more follow.
   PlanResult solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier = nullptr);
+  /// The time limit of the calls to solve from now on (s, > 0).
+  void setTimeLimit(double seconds);
+  /// The time spent before the first solve (s, >= 0), counted against its limit.
+  void setSetupTime(double seconds);
+  /// Whether a second solve plans on the first one's roadmap. False for
+  /// planners that build a structure of their own per query (OMPL's trees).
+  virtual bool keepsRoadmap() const { return true; }
+  /// The roadmap the last solve left (nothing before the first, or after clear()).
+  const Roadmap* roadmap() const { return roadmap_.get(); }
+  /// The names of the node sources its vertices' `source` indices refer to.
+  const std::vector<std::string>& nodeSourceNames() const { return sourceNames_; }
+  /// Plans the next query on `roadmap` (built for the robot of the checker
+  /// that will be passed to solve) instead of the one it has; `sourceNames`
+  /// names its vertices' sources. Throws std::logic_error for a planner that
+  /// does not keep its roadmap.
+  void adoptRoadmap(std::unique_ptr<Roadmap> roadmap, std::vector<std::string> sourceNames);
+  /// Forgets the roadmap: the next solve starts from nothing, as a new planner's first.
+  void clear();
   /// From any thread: the run in progress (or the next one) ends as at its
   /// time limit, with status Cancelled and what it had found.
   void requestStop() { stopRequested_.store(true); }
@@ -231,9 +267,19 @@ class Planner {
   static double narrowPassageShare(std::size_t vertices);
 
  protected:
-  /// Grows `roadmap` (start = vertex 0, goal = vertex 1) until a path is found
-  /// or a limit is hit; returns the vertex path or nothing.
-  virtual std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) = 0;
+  /// Grows `roadmap`, which holds the query's ends (and, for a planner that
+  /// keeps its roadmap, what earlier queries left), until a path from
+  /// query.start to query.goal is found or a limit is hit; returns the vertex
+  /// path or nothing.
+  virtual std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
+                                                    PlanResult& result) = 0;
+  /// The query's ends that are new vertices and need edges to the roadmap:
+  /// both, but on an empty roadmap the goal alone (the start has nothing
+  /// else to join; the goal's neighbours include it).
+  std::vector<Vertex> endsToConnect() const { return endsToConnect_; }
+  /// The seed of this query's random streams: the planner's seed for its
+  /// first query, one derived from it and the query's number after.
+  std::uint32_t querySeed() const;
   /// False when edges are checked by something other than the checker (OMPL's
   /// stock discrete motion validator): the path is then never called verified.
   virtual bool checksEdgesWithChecker() const { return true; }
@@ -265,6 +311,8 @@ class Planner {
   /// Neighbour count for a roadmap of n vertices (k, or e(1 + 1/d) log n for *_star).
   std::size_t neighbourCount(std::size_t n, std::size_t dof) const;
   bool outOfTime() const;
+  /// The setup time counted against this call's time limit (s).
+  double setupCharged() const { return setupCharged_; }
   bool star() const;
   /// What to do with an edge verdict: the state to give the edge, or nothing
   /// when it must not be in the roadmap. Counts tentative edges.
@@ -292,6 +340,15 @@ class Planner {
   double pictureSeconds_ = 0.0;
 
  private:
+  /// Adds the query's ends to the roadmap (or finds them there).
+  RoadmapQuery addQuery(const Config& start, const Config& goal);
+
+  std::unique_ptr<Roadmap> roadmap_;
+  std::vector<std::string> sourceNames_;
+  std::size_t queries_ = 0;  // solve calls on roadmap_
+  /// Setup time counted against this call's limit (the first query's alone).
+  double setupCharged_ = 0.0;
+  std::vector<Vertex> endsToConnect_;
   void shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result);
 };
 

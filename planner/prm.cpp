@@ -65,6 +65,8 @@ struct Prm::Search {
         checker(checker),
         roadmap(roadmap),
         result(result),
+        attempts(roadmap.vertexCount(), 0),
+        failures(roadmap.vertexCount(), 0),
         expansionSource(planner.own_.expand > 0 ? nodeSource(result, "expansion") : kNoSource) {
     if (!planner.own_.skip_same_component)
       pool.emplace(checker, resolveThreads(planner.settings_.threads), planner.settings_.helpersAfter());
@@ -102,6 +104,27 @@ struct Prm::Search {
 
   /// Queues the edges from v (just added) to its neighbours, for the round's check.
   void queueEdges(Vertex v) { queueRound({v}); }
+
+  /// Edges of a roadmap this planner did not build (read from a file whose
+  /// verdicts were not taken) are checked before anything else: every edge
+  /// of a PRM roadmap has its verdict, and colliding ones are not kept.
+  void checkUncheckedEdges() {
+    std::vector<Edge> unchecked;
+    for (const Edge e : boost::make_iterator_range(boost::edges(roadmap.graph())))
+      if (roadmap.graph()[e].state == EdgeState::Unchecked) unchecked.push_back(e);
+    for (const Edge e : unchecked) {
+      const Vertex a = boost::source(e, roadmap.graph()), b = boost::target(e, roadmap.graph());
+      const EdgeResult edge = checker.checkEdge(roadmap.config(a), roadmap.config(b));
+      ++result.planner_stats.edges_attempted;
+      if (const auto state = planner.acceptEdge(edge, result)) {
+        roadmap.graph()[e].state = *state;
+        continue;
+      }
+      ++result.planner_stats.edges_colliding;
+      roadmap.removeEdge(e);
+    }
+    components = RoadmapComponents(roadmap);
+  }
 
   /// Queues the edges from each of a round's new vertices (consecutive, in
   /// order) to its neighbours among the vertices before it, as if each had
@@ -157,6 +180,7 @@ struct Prm::Search {
 
   /// Checks the queued edges and adds them in the order they were queued.
   void checkQueued() {
+    if (queued.empty()) return;  // nothing to check, nothing to draw ahead for (a query whose ends are vertices)
     if (!pool) {
       for (const auto& [v, n] : queued)
         if (!components.connected(n, v)) addChecked(v, n, checker.checkEdge(roadmap.config(n), roadmap.config(v)));
@@ -240,20 +264,23 @@ struct Prm::Search {
   }
 };
 
-std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
+std::optional<std::vector<Vertex>> Prm::search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
+                                               PlanResult& result) {
   Search search(*this, checker, roadmap, result);
-  search.queueEdges(1);  // the goal may see the start directly
+  search.checkUncheckedEdges();
+  const auto [start, goal] = query;
+  search.queueRound(endsToConnect());  // on a new roadmap the goal alone, which may see the start directly
   search.checkQueued();
   // Components only grow; after a tentative edge fails verification they may
   // claim a connection that is gone, so then every round tries a search.
   bool edgeRemoved = false;
   while (true) {
-    if (search.components.connected(0, 1)) {
+    if (search.components.connected(start, goal)) {
       ++result.planner_stats.graph_searches;
       std::optional<std::vector<Vertex>> path;
       {
         const WallTimer timer(result.search_time_s);
-        path = roadmap.shortestPath(0, 1);
+        path = roadmap.shortestPath(start, goal);
       }
       if (path) {
         if (confirmTentative(*path, roadmap, result)) return path;

@@ -38,7 +38,8 @@ class Prm final : public Planner {
 
  private:
   struct Search;
-  std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;
+  std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
+                                            PlanResult& result) override;
 
   PrmSettings own_;
 };

@@ -59,6 +59,12 @@ std::vector<Vertex> Roadmap::neighbours(Vertex v, std::size_t k, double radius) 
   return found;
 }
 
+std::optional<Vertex> Roadmap::findVertex(const Config& q) const {
+  for (Vertex v = 0; v < vertexCount(); ++v)
+    if (graph_[v].q.size() == q.size() && graph_[v].q == q) return v;
+  return std::nullopt;
+}
+
 double Roadmap::goalDistance(Vertex v, Vertex goal) const {
   if (goalOfCache_ != goal) goalDistance_.clear();
   goalOfCache_ = goal;
@@ -182,6 +188,11 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPathFromScratch(Vertex start
 
 RoadmapComponents::RoadmapComponents(std::size_t count) : rank_(count, 0), parent_(count) {
   for (std::size_t v = 0; v < count; ++v) parent_[v] = v;
+}
+
+RoadmapComponents::RoadmapComponents(const Roadmap& roadmap) : RoadmapComponents(roadmap.vertexCount()) {
+  for (const Edge e : boost::make_iterator_range(boost::edges(roadmap.graph())))
+    join(boost::source(e, roadmap.graph()), boost::target(e, roadmap.graph()));
 }
 
 void RoadmapComponents::addVertex() {

@@ -99,6 +99,10 @@ class Roadmap {
 
   RoadmapMemory memoryUse() const;
 
+  /// The robot whose configurations the vertices are.
+  const Robot& robot() const { return robot_; }
+  /// The first vertex whose configuration is exactly `q`, if any (a sweep over the vertices).
+  std::optional<Vertex> findVertex(const Config& q) const;
   const RoadmapGraph& graph() const { return graph_; }
   RoadmapGraph& graph() { return graph_; }
   const Config& config(Vertex v) const { return graph_[v].q; }
@@ -140,6 +144,8 @@ class RoadmapComponents {
  public:
   /// Singletons for vertices 0 .. count - 1.
   explicit RoadmapComponents(std::size_t count = 0);
+  /// The components of `roadmap`'s vertices and present edges (proven).
+  explicit RoadmapComponents(const Roadmap& roadmap);
   /// A singleton for the next vertex.
   void addVertex();
   void join(Vertex a, Vertex b);

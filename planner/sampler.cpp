@@ -93,8 +93,21 @@ NodeSampler::NodeSampler(Checker& checker, const SamplerSettings& settings, std:
     cumulative += share.weight;
     cumulativeWeights_.push_back(cumulative);
     weighted_ += share.weight > 0.0;
-    sources_.push_back(NodeSourceStats{share.strategy});
   }
+  // The mix's sources follow each other: where an earlier query on the same
+  // roadmap left them (its vertices refer to them by index), else at the end.
+  auto mixAt = [&](std::size_t first) {
+    for (std::size_t i = 0; i < settings.mix.size(); ++i)
+      if (sources_[first + i].source != settings.mix[i].strategy) return false;
+    return true;
+  };
+  for (std::size_t first = 0; first + settings.mix.size() <= sources_.size(); ++first)
+    if (mixAt(first)) {
+      firstSource_ = first;
+      break;
+    }
+  if (firstSource_ == sources_.size())
+    for (const SamplerShare& share : settings.mix) sources_.push_back(NodeSourceStats{share.strategy});
   state_ = si_->allocState();
 }
 

@@ -93,13 +93,15 @@ class NodeSampler {
   /// strategies (equally) and the rest uniformly; other mixes are left as
   /// they are. Draws make no random choice while one strategy has all the weight.
   void shiftTowardsNarrowPassages(double share);
+  /// Index in the sources of the mix's first strategy; the others follow it.
+  std::size_t firstSource() const { return firstSource_; }
   /// Work of the clearance queries (max_clearance, medial_axis), which are not the checker's.
   const CheckStats& clearanceStats() const { return clearanceStats_; }
 
  private:
   Checker& checker_;
   std::vector<NodeSourceStats>& sources_;
-  std::size_t firstSource_;  // index in sources_ of the mix's first strategy
+  std::size_t firstSource_;  // index in sources_ of the mix's first strategy (the others follow it)
   bool shifting_;
   std::vector<double> cumulativeWeights_;
   std::size_t weighted_ = 0;  // strategies of positive weight

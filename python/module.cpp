@@ -14,6 +14,8 @@
 #include "planner/planner_registry.h"
 #include "base/input_file.h"
 #include "io/path_files.h"
+#include "io/output_folder.h"
+#include "io/roadmap_file.h"
 
 #include <nlohmann/json.hpp>
 #include <pybind11/numpy.h>
@@ -117,6 +119,137 @@ struct Result {
   py::object stats;
 };
 
+/// Plans start to goal with `run`'s planner on a thread of its own while this
+/// one waits with the GIL released, taking it every 50 ms to let Python's
+/// signal handlers run: Ctrl-C (or any handler that raises) stops the
+/// planner, which returns what it has, and the exception is raised then; a
+/// KeyboardInterrupt carries the run's Result as its argument and as `result`.
+Result solveInterruptibly(PlanningRun& run, const Config& start, const Config& goal) {
+  PlanResult result;
+  std::optional<py::error_already_set> raised;  // held while the GIL is released, dropped with it
+  {
+    std::mutex mutex;
+    std::condition_variable finished;
+    bool done = false;
+    std::exception_ptr failure;
+    std::thread worker([&] {
+      try {
+        result = run.planner->solve(*run.checker, start, goal, run.verifier.get());
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      std::lock_guard lock(mutex);
+      done = true;
+      finished.notify_one();
+    });
+    {
+      py::gil_scoped_release released;
+      std::unique_lock lock(mutex);
+      while (!finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
+        if (raised) continue;
+        lock.unlock();
+        {
+          py::gil_scoped_acquire acquired;
+          if (PyErr_CheckSignals() != 0) {
+            raised.emplace();  // takes the exception the handler raised
+            run.planner->requestStop();
+          }
+        }
+        lock.lock();
+      }
+    }
+    worker.join();
+    if (failure) std::rethrow_exception(failure);
+  }
+  std::string stats;
+  {
+    py::gil_scoped_release released;
+    stats = statsJson(run.problem, run.checker->name(), result);
+  }
+  Result answer{result.solved, std::string(toString(result.status)), rows(result.path, run.problem.robot->configSize()),
+                fromJson(stats)};
+  if (raised && raised->matches(PyExc_KeyboardInterrupt)) {
+    const py::object result_object = py::cast(answer);
+    py::object interrupt = py::reinterpret_borrow<py::object>(PyExc_KeyboardInterrupt)(result_object);
+    interrupt.attr("result") = result_object;
+    PyErr_SetObject(PyExc_KeyboardInterrupt, interrupt.ptr());
+    throw py::error_already_set();
+  }
+  if (raised) throw *raised;
+  return answer;
+}
+
+/// problem.planner(...): a planner with its checkers whose roadmap stays
+/// between its queries (Planner::solve), saved and read as `prmkit plan
+/// --save-roadmap` and `--roadmap` do. One query at a time: a second thread's
+/// solve waits for the first.
+class PythonPlanner {
+ public:
+  explicit PythonPlanner(PlanningRun run) : run_(std::make_unique<PlanningRun>(std::move(run))) {}
+
+  Result solve(const std::optional<py::object>& start, const std::optional<py::object>& goal,
+               std::optional<double> timeLimit) {
+    const Config from = start ? endpoint(*start, "start") : run_->problem.start;
+    const Config to = goal ? endpoint(*goal, "goal") : run_->problem.goal;
+    if (timeLimit && !(*timeLimit > 0 && std::isfinite(*timeLimit)))
+      throw py::value_error(fmt::format("time_limit must be a number of seconds > 0, got {}", *timeLimit));
+    std::unique_lock<std::mutex> lock;
+    {
+      py::gil_scoped_release released;
+      lock = std::unique_lock(mutex_);
+    }
+    const double limit = run_->planner->settings().time_limit_s;
+    if (timeLimit) run_->planner->setTimeLimit(*timeLimit);
+    struct Restore {
+      Planner& planner;
+      double limit;
+      ~Restore() { planner.setTimeLimit(limit); }
+    } restore{*run_->planner, limit};
+    return solveInterruptibly(*run_, from, to);
+  }
+
+  void save(const std::filesystem::path& file) {
+    std::unique_lock<std::mutex> lock;
+    {
+      py::gil_scoped_release released;
+      lock = std::unique_lock(mutex_);
+    }
+    const Roadmap* roadmap = run_->planner->roadmap();
+    if (!run_->planner->keepsRoadmap())
+      throw py::value_error(
+          fmt::format("planner {} builds what it plans on per query and keeps no roadmap (prm, "
+                      "lazy_prm and their *_star forms do)",
+                      run_->problem.planner.type));
+    if (!roadmap) throw py::value_error("the planner has no roadmap yet: solve a query first");
+    py::gil_scoped_release released;
+    requireOutputFile(file, "path");
+    writeFileAtomically(file, roadmapText(run_->problem, *roadmap, run_->planner->nodeSourceNames()));
+  }
+
+  std::size_t vertices() const {
+    const Roadmap* roadmap = run_->planner->roadmap();
+    return roadmap ? roadmap->vertexCount() : 0;
+  }
+  std::size_t edges() const {
+    const Roadmap* roadmap = run_->planner->roadmap();
+    return roadmap ? roadmap->edgeCount() : 0;
+  }
+  std::string name() const { return run_->problem.planner.type; }
+
+ private:
+  /// One configuration from an array-like of shape (d,), canonical and within the bounds.
+  Config endpoint(const py::object& value, const char* what) const {
+    const Robot& robot = *run_->problem.robot;
+    const Matrix row = py::module_::import("numpy").attr("asarray")(value, "float64").attr("reshape")(1, -1);
+    Config q = configs(robot, row, what).front();
+    if (!robot.inBounds(q)) throw py::value_error(fmt::format("{}: the configuration is out of bounds", what));
+    return q;
+  }
+
+  std::unique_ptr<PlanningRun> run_;  // the planner refers to its checkers: they stay where they are
+  std::mutex mutex_;
+};
+
 class PythonProblem {
  public:
   static PythonProblem load(const std::filesystem::path& file, std::optional<std::filesystem::path> urdf,
@@ -140,86 +273,50 @@ class PythonProblem {
     return p;
   }
 
-  Result plan(std::optional<std::string> planner, std::optional<std::string> checker,
-              std::optional<std::string> sampler, std::optional<long> seed, std::optional<double> timeLimit,
-              std::optional<long> threads, const py::dict& settings) const {
+  /// The run settings of plan and planner as the command line's options, in its order.
+  LoadOptions runOptions(const std::optional<std::string>& planner, const std::optional<std::string>& checker,
+                         const std::optional<std::string>& sampler, std::optional<long> seed,
+                         std::optional<double> timeLimit, std::optional<long> threads, const py::dict& settings) const {
     LoadOptions options{settingOverrides(settings), true};
-    // The CLI's options, in its order; messages name the keyword argument.
+    // Messages name the keyword argument.
     if (planner) options.options.emplace_back("planner", "planner.type=" + *planner);
     if (checker) options.options.emplace_back("checker", "checker.type=" + *checker);
     if (sampler) options.options.emplace_back("sampler", "planner.sampler=" + *sampler);
     if (seed) options.options.emplace_back("seed", fmt::format("seed={}", *seed));
     if (timeLimit) options.options.emplace_back("time_limit", fmt::format("limits.time={}", *timeLimit));
     if (threads) options.options.emplace_back("threads", fmt::format("planner.threads={}", *threads));
-    PlanResult result;
-    std::string stats;
-    std::size_t width = 0;
-    std::optional<PlanningRun> run;
-    {
-      py::gil_scoped_release released;
-      // As `prmkit plan`: the setup's time (here the checkers') counts against the limit.
-      const auto started = std::chrono::steady_clock::now();
-      run.emplace(
-          setUpPlanningRun(withRunSettings(problem_, options),
-                           {{}, [&]() -> std::optional<double> {
-                              return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-                            }}));
-    }
-    // The run on a thread of its own while this one waits with the GIL
-    // released, taking it every 50 ms to let Python's signal handlers run:
-    // Ctrl-C (or any handler that raises) stops the planner, which returns
-    // what it has, and the exception is raised then.
-    std::optional<py::error_already_set> raised;  // held while the GIL is released, dropped with it
-    {
-      std::mutex mutex;
-      std::condition_variable finished;
-      bool done = false;
-      std::exception_ptr failure;
-      std::thread worker([&] {
-        try {
-          result = run->solve();
-        } catch (...) {
-          failure = std::current_exception();
-        }
-        std::lock_guard lock(mutex);
-        done = true;
-        finished.notify_one();
-      });
-      {
-        py::gil_scoped_release released;
-        std::unique_lock lock(mutex);
-        while (!finished.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; })) {
-          if (raised) continue;
-          lock.unlock();
-          {
-            py::gil_scoped_acquire acquired;
-            if (PyErr_CheckSignals() != 0) {
-              raised.emplace();  // takes the exception the handler raised
-              run->planner->requestStop();
-            }
-          }
-          lock.lock();
-        }
-      }
-      worker.join();
-      if (failure) std::rethrow_exception(failure);
-    }
-    {
-      py::gil_scoped_release released;
-      stats = statsJson(run->problem, run->checker->name(), result);
-      width = run->problem.robot->configSize();
-    }
-    Result answer{result.solved, std::string(toString(result.status)), rows(result.path, width), fromJson(stats)};
-    if (raised && raised->matches(PyExc_KeyboardInterrupt)) {
-      // A KeyboardInterrupt carries the run's result, as its argument and as `result`.
-      const py::object result_object = py::cast(answer);
-      py::object interrupt = py::reinterpret_borrow<py::object>(PyExc_KeyboardInterrupt)(result_object);
-      interrupt.attr("result") = result_object;
-      PyErr_SetObject(PyExc_KeyboardInterrupt, interrupt.ptr());
-      throw py::error_already_set();
-    }
-    if (raised) throw *raised;
-    return answer;
+    return options;
+  }
+
+  /// A run of this problem with these run settings, its setup's time (here the
+  /// checkers') counted against the limit as `prmkit plan` counts it; with the GIL released.
+  PlanningRun setUp(const LoadOptions& options, const std::filesystem::path& roadmap = {}) const {
+    py::gil_scoped_release released;
+    const auto started = std::chrono::steady_clock::now();
+    return setUpPlanningRun(withRunSettings(problem_, options),
+                            {{},
+                             [&]() -> std::optional<double> {
+                               return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                             },
+                             roadmap});
+  }
+
+  std::unique_ptr<PythonPlanner> makePlanner(std::optional<std::string> planner, std::optional<std::string> checker,
+                                             std::optional<std::string> sampler, std::optional<long> seed,
+                                             std::optional<double> timeLimit, std::optional<long> threads,
+                                             const py::dict& settings,
+                                             std::optional<std::filesystem::path> roadmap) const {
+    if (roadmap) requireFile(*roadmap, "roadmap");
+    return std::make_unique<PythonPlanner>(
+        setUp(runOptions(planner, checker, sampler, seed, timeLimit, threads, settings),
+              roadmap ? *roadmap : std::filesystem::path()));
+  }
+
+  Result plan(std::optional<std::string> planner, std::optional<std::string> checker,
+              std::optional<std::string> sampler, std::optional<long> seed, std::optional<double> timeLimit,
+              std::optional<long> threads, const py::dict& settings) const {
+    PlanningRun run = setUp(runOptions(planner, checker, sampler, seed, timeLimit, threads, settings));
+    return solveInterruptibly(run, run.problem.start, run.problem.goal);
   }
 
   py::dict checkEdges(const Matrix& starts, const Matrix& ends, std::optional<std::string> checkerName,
@@ -429,6 +526,22 @@ PYBIND11_MODULE(prmkit, m) {
       .def("__repr__",
            [](const Result& r) { return fmt::format("<prmkit.Result {} ({} waypoints)>", r.status, r.path.shape(0)); });
 
+  py::class_<PythonPlanner>(m, "Planner", "A planner and its checkers on one problem, made by Problem.planner.")
+      .def("solve", &PythonPlanner::solve, py::kw_only(), py::arg("start") = std::nullopt,
+           py::arg("goal") = std::nullopt, py::arg("time_limit") = std::nullopt,
+           "Plans from start to goal (the problem's own by default; arrays of shape (len(coordinates),)) on the "
+           "roadmap earlier calls left (prm, lazy_prm and their *_star forms; OMPL's planners start over), "
+           "with its own time limit (s) and sample budget. Returns a Result; Ctrl-C as in Problem.plan.")
+      .def("save", &PythonPlanner::save, py::arg("path"),
+           "Writes the roadmap to `path` (docs/roadmap-format.md), as `prmkit plan --save-roadmap`.")
+      .def_property_readonly("name", &PythonPlanner::name, "The planner's name.")
+      .def_property_readonly("roadmap_vertices", &PythonPlanner::vertices,
+                             "Vertices of the roadmap (0 before a solve).")
+      .def_property_readonly("roadmap_edges", &PythonPlanner::edges, "Edges of the roadmap.")
+      .def("__repr__", [](const PythonPlanner& p) {
+        return fmt::format("<prmkit.Planner {} ({} vertices)>", p.name(), p.vertices());
+      });
+
   py::class_<PythonProblem>(m, "Problem",
                             "A problem file loaded as `prmkit plan` loads it; plan, check and verify on it.")
       .def_static("load", &PythonProblem::load, py::arg("file"), py::kw_only(), py::arg("urdf") = std::nullopt,
@@ -442,6 +555,12 @@ PYBIND11_MODULE(prmkit, m) {
            "Plans the loaded problem as `prmkit plan` would with these options (the GIL released); settings "
            "override run settings only (keys under planner, checker, seed and limits). Returns a Result. Ctrl-C "
            "stops the run: the KeyboardInterrupt raised carries its Result (status 'cancelled') as `result`.")
+      .def("planner", &PythonProblem::makePlanner, py::kw_only(), py::arg("planner") = std::nullopt,
+           py::arg("checker") = std::nullopt, py::arg("sampler") = std::nullopt, py::arg("seed") = std::nullopt,
+           py::arg("time_limit") = std::nullopt, py::arg("threads") = std::nullopt, py::arg("settings") = py::dict(),
+           py::arg("roadmap") = std::nullopt,
+           "A planner with these options (as plan takes them) whose roadmap stays between its solve() calls; "
+           "roadmap= plans on a roadmap file written by Planner.save or `prmkit plan --save-roadmap`.")
       .def("check_edges", &PythonProblem::checkEdges, py::arg("starts"), py::arg("ends"), py::kw_only(),
            py::arg("checker") = std::nullopt, py::arg("jobs") = 1,
            "Checks edge i from starts[i] to ends[i] as `prmkit check --edges`: verdict (free, colliding, unknown or "

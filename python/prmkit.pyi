@@ -31,6 +31,27 @@ class Result:
     def stats(self) -> Dict[str, Any]:
         """stats.json of the run as a dict (times in s, counters)."""
 
+class Planner:
+    """A planner and its checkers on one problem, made by Problem.planner."""
+
+    def solve(
+        self,
+        *,
+        start: Optional[_Configs] = None,
+        goal: Optional[_Configs] = None,
+        time_limit: Optional[float] = None,
+    ) -> Result: ...
+    def save(self, path: _Path) -> None: ...
+    @property
+    def name(self) -> str:
+        """The planner's name."""
+    @property
+    def roadmap_vertices(self) -> int:
+        """Vertices of the roadmap (0 before a solve)."""
+    @property
+    def roadmap_edges(self) -> int:
+        """Edges of the roadmap."""
+
 class Problem:
     """A problem file loaded as `prmkit plan` loads it; plan, check and verify on it."""
 
@@ -54,6 +75,18 @@ class Problem:
         threads: Optional[int] = None,
         settings: Dict[str, Any] = ...,
     ) -> Result: ...
+    def planner(
+        self,
+        *,
+        planner: Optional[str] = None,
+        checker: Optional[str] = None,
+        sampler: Optional[str] = None,
+        seed: Optional[int] = None,
+        time_limit: Optional[float] = None,
+        threads: Optional[int] = None,
+        settings: Dict[str, Any] = ...,
+        roadmap: Optional[_Path] = None,
+    ) -> Planner: ...
     def check_edges(
         self, starts: _Configs, ends: _Configs, *, checker: Optional[str] = None, jobs: int = 1
     ) -> Dict[str, Any]: ...

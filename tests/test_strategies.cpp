@@ -28,7 +28,8 @@ SequentialPrm::SequentialPrm(const PlannerSettings& settings)
   validateFields(own_, "planner.sequential_prm");
 }
 
-std::optional<std::vector<Vertex>> SequentialPrm::search(Checker& checker, Roadmap& roadmap, PlanResult& result) {
+std::optional<std::vector<Vertex>> SequentialPrm::search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
+                                                         PlanResult& result) {
   const std::size_t dof = checker.robot().dof();
   while (const auto sample = sampleValid(result)) {
     const Vertex v = roadmap.addVertex(sample->q, sample->source);
@@ -44,7 +45,7 @@ std::optional<std::vector<Vertex>> SequentialPrm::search(Checker& checker, Roadm
     }
     if ((v - 1) % own_.search_every != 0) continue;  // v - 1 samples added (0 and 1 are start and goal)
     ++result.planner_stats.graph_searches;
-    if (auto path = roadmap.shortestPath(0, 1)) return path;
+    if (auto path = roadmap.shortestPath(query.start, query.goal)) return path;
   }
   return std::nullopt;  // sampleValid set the status (time or sample limit)
 }

@@ -30,9 +30,12 @@ class SequentialPrm final : public Planner {
  public:
   static constexpr std::string_view kName = "sequential_prm";
   explicit SequentialPrm(const PlannerSettings& settings);
+  /// Its searches count the vertices from 2 (start and goal) on: one query per roadmap.
+  bool keepsRoadmap() const override { return false; }
 
  private:
-  std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, PlanResult& result) override;
+  std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
+                                            PlanResult& result) override;
   SequentialPrmSettings own_;
 };
 

@@ -62,6 +62,43 @@ def test_plan_matches_the_command_line(tmp_path, name, planner):
     assert counters(result.stats) == counters(cli_stats)
 
 
+@pytest.mark.parametrize("planner", ["lazy_prm", "prm"])
+def test_a_planner_answers_many_queries_on_one_roadmap(tmp_path, planner):
+    problem = prmkit.Problem.load(problem_file("maze2d"))
+    made = problem.planner(planner=planner, seed=3, threads=1)
+    assert made.roadmap_vertices == 0
+    first = made.solve()
+    # The first query is the one plan answers.
+    alone = problem.plan(planner=planner, seed=3, threads=1)
+    assert first.solved and np.array_equal(first.path, alone.path)
+    assert counters(first.stats) == counters(alone.stats)
+    vertices = made.roadmap_vertices
+    # Another query on the same roadmap, with its own time limit.
+    start, goal = np.array([1.0, 3.0, 0.0]), [9.0, 7.0, 0.0]
+    other = made.solve(start=start, goal=goal, time_limit=30)
+    assert other.solved
+    assert other.stats["roadmap_vertices_reused"] == vertices and other.stats["earlier_queries"] == 1
+    assert np.array_equal(other.path[0], start) and np.array_equal(other.path[-1], goal)
+    query = prmkit.Problem.load(problem_file("maze2d"), settings={"start": start.tolist(), "goal": goal})
+    assert query.verify(other.path)["valid"]
+    # Saved and read back: the problem's own query again, without a sample.
+    saved = tmp_path / "maze.roadmap"
+    made.save(saved)
+    assert saved.read_text().startswith("prmkit roadmap 1\n")
+    again = problem.planner(planner=planner, roadmap=saved).solve()
+    assert again.solved and again.stats["samples_drawn"] == 0
+    assert again.stats["roadmap_vertices_reused"] == made.roadmap_vertices
+    # What cannot be: a start outside the bounds, a roadmap for OMPL's planners.
+    with pytest.raises(ValueError, match="out of bounds"):
+        made.solve(start=[20.0, 1.0, 0.0])
+    with pytest.raises(ValueError, match="takes no roadmap"):
+        problem.planner(planner="ompl:RRTConnect", roadmap=saved)
+    with pytest.raises(ValueError, match="keeps no roadmap"):
+        problem.planner(planner="ompl:RRTConnect").save(tmp_path / "x.roadmap")
+    with pytest.raises(FileNotFoundError):
+        problem.planner(roadmap=tmp_path / "missing.roadmap")
+
+
 def test_check_edges_matches_prmkit_check(tmp_path):
     problem = prmkit.Problem.load(problem_file("thin_wall"))
     rng = np.random.default_rng(7)
@@ -208,7 +245,7 @@ import prmkit
 problem = prmkit.Problem.load(sys.argv[1])
 with ThreadPoolExecutor(4) as pool:
     results = list(pool.map(lambda s: problem.plan(seed=s, threads=1, time_limit=3600), [1, 2, 3, 4, 1, 2, 3, 4]))
-assert all(r.solved for r in results)
+assert all(r.solved for r in results), [(r.status, r.stats["samples_drawn"], r.stats["time_s"], r.stats["setup_time_s"]) for r in results]
 assert all((a.path == b.path).all() for a, b in zip(results[:4], results[4:]))
 print("ok", len(results))
 '''
@@ -261,9 +298,14 @@ limits: {time: 3600, samples: 1000000000}
 INTERRUPT_SCRIPT = """
 import signal, sys, prmkit
 problem = prmkit.Problem.load(sys.argv[1])
-print("planning", flush=True)
+announced = False
 while True:
     try:
+        # Announced inside the try: an interrupt that lands just after the
+        # line was written is caught too.
+        if not announced:
+            announced = True
+            print("planning", flush=True)
         problem.plan(planner=sys.argv[2], seed=1, threads=1)
         print("returned")
         break
