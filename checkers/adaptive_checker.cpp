@@ -71,7 +71,6 @@ EdgeResult AdaptiveChecker::doCheckEdge(const Config& a, const Config& b) {
 }
 
 PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
-  stats_.edges_checked += path.size() - 1;
   return checkSegments(path, settings_.path_queue, settings_.static_path_probes);
 }
 

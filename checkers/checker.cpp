@@ -102,14 +102,16 @@ PathResult Checker::checkPath(std::span<const Config> path) {
   WallTimer timer(stats_.time_s);
   ++stats_.paths_checked;
   if (path.size() < 2) return PathResult{};
-  return doCheckPath(path);
+  PathResult result = doCheckPath(path);
+  // One meaning for every strategy, counted here alone: the segments given a verdict.
+  for (const auto& segment : result.segments) stats_.edges_checked += segment.has_value();
+  return result;
 }
 
 PathResult Checker::doCheckPath(std::span<const Config> path) {
   PathResult result;
   result.segments.resize(path.size() - 1);
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-    ++stats_.edges_checked;
     const EdgeResult edge = doCheckEdge(path[i], path[i + 1]);
     result.segments[i] = edge;
     if (edge.verdict == Verdict::Colliding) {

@@ -320,7 +320,6 @@ PathResult SweptChecker::doCheckPath(std::span<const Config> path) {
         return std::pair{s, t};
       });
   if (!hit) return Checker::doCheckPath(path);
-  ++stats_.edges_checked;
   PathResult result;
   result.segments.resize(segments);
   result.segments[hit->first] = EdgeResult{Verdict::Colliding, 100.0, hit->second};

@@ -31,8 +31,12 @@ struct CheckStats {
   std::uint64_t swept_tests = 0;         // swept convex hull tests against one convex set of a body (swept)
   std::uint64_t swept_certificates = 0;  // (interval, pair) elements certified by swept volumes (swept)
   std::uint64_t unresolved_as_colliding = 0;  // segments shorter than eta reported Colliding without a witness
+  /// Segments given a verdict: each checkEdge call, and each segment of a
+  /// checkPath that came back with one (a check that stops at its first
+  /// collision leaves the later ones without); counted by Checker alone, so
+  /// it means the same for every strategy.
   std::uint64_t edges_checked = 0;
-  std::uint64_t paths_checked = 0;
+  std::uint64_t paths_checked = 0;  // checkPath calls
   double time_s = 0.0;  // wall time spent inside the checker
 
   CheckStats& operator+=(const CheckStats& other);

@@ -455,6 +455,10 @@ TEMPLATE_LIST_TEST_CASE("conformance: checkPath reports a colliding segment and 
   for (std::size_t s : {0u, 1u, 3u})
     if (result.segments[s]) REQUIRE(result.segments[s]->verdict == Verdict::Free);
   REQUIRE(checker->stats().paths_checked == 1);
+  // Every strategy counts the segments it gave a verdict, no more.
+  const auto answered = std::count_if(result.segments.begin(), result.segments.end(),
+                                      [](const std::optional<EdgeResult>& segment) { return segment.has_value(); });
+  REQUIRE(checker->stats().edges_checked == static_cast<std::uint64_t>(answered));
 }
 
 TEMPLATE_LIST_TEST_CASE("conformance: clones start with zeroed stats and give the same verdicts", "[conformance]",
