@@ -37,7 +37,7 @@ struct CheckStats {
   /// it means the same for every strategy.
   std::uint64_t edges_checked = 0;
   std::uint64_t paths_checked = 0;  // checkPath calls
-  double time_s = 0.0;  // wall time spent inside the checker
+  double time_s = 0.0;              // wall time spent inside the checker
 
   CheckStats& operator+=(const CheckStats& other);
   /// Work done between two snapshots of the same checker.

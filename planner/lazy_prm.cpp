@@ -12,8 +12,8 @@
 
 namespace prmkit {
 
-LazyPrm::LazyPrm(const PlannerSettings& settings, Connection connection)
-    : Planner(settings, connection), own_(settings.section<LazyPrmSettings>()) {
+LazyPrm::LazyPrm(const PlannerSettings& settings, const PlannerCapabilities& capabilities, Connection connection)
+    : Planner(settings, capabilities, connection), own_(settings.section<LazyPrmSettings>()) {
   validateFields(own_, fmt::format("planner.{}", LazyPrmSettings::kSection));
 }
 
@@ -369,9 +369,15 @@ std::vector<PlannerKind> LazyPrm::kinds() {
   star.omplapp_names = {"lazyprmstar"};
   const RegisteredSettings section(std::string(LazyPrmSettings::kSection), LazyPrmSettings{});
   return {{"lazy_prm", "Lazy PRM (Bohlin & Kavraki 2000): edges checked only on candidate paths", capabilities,
-           [](const PlannerSettings& s) { return std::make_unique<LazyPrm>(s, Connection::Nearest); }, section},
+           [](const PlannerSettings& s, const PlannerCapabilities& c) {
+             return std::make_unique<LazyPrm>(s, c, Connection::Nearest);
+           },
+           section},
           {"lazy_prm_star", "lazy_prm with e(1 + 1/d) log n neighbours", star,
-           [](const PlannerSettings& s) { return std::make_unique<LazyPrm>(s, Connection::Star); }, section}};
+           [](const PlannerSettings& s, const PlannerCapabilities& c) {
+             return std::make_unique<LazyPrm>(s, c, Connection::Star);
+           },
+           section}};
 }
 
 }  // namespace prmkit

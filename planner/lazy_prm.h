@@ -80,7 +80,7 @@ struct LazyPrmSettings {
 /// Edge verdicts are cached on the graph, so no edge is checked twice.
 class LazyPrm final : public Planner {
  public:
-  LazyPrm(const PlannerSettings& settings, Connection connection);
+  LazyPrm(const PlannerSettings& settings, const PlannerCapabilities& capabilities, Connection connection);
   /// lazy_prm, and lazy_prm_star (its neighbour count grows with the roadmap).
   static std::vector<PlannerKind> kinds();
 

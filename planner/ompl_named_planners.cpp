@@ -310,11 +310,13 @@ const OmplNamedPlanner* omplNamedPlanner(std::string_view type) {
 }
 
 std::vector<PlannerKind> omplNamedPlannerKinds(
-    const std::function<std::unique_ptr<Planner>(const PlannerSettings&)>& make) {
+    const std::function<std::unique_ptr<Planner>(const PlannerSettings&, const PlannerCapabilities&)>& make) {
   std::vector<PlannerKind> kinds;
   for (const OmplNamedPlanner& planner : table()) {
     PlannerCapabilities capabilities;
     capabilities.uses_node_sampler = false;
+    capabilities.verifies_final_path = false;
+    capabilities.keeps_roadmap = false;
     // An OMPL.app [planner] line names a planner as OMPL.app's benchmark
     // program does (its CFGBenchmark::allocPlanner); prm and lazyprm stay with
     // ompl_prm and ompl_lazy_prm.

@@ -32,7 +32,7 @@ const OmplNamedPlanner* omplNamedPlanner(std::string_view type);
 /// clock, not the seed), and SST, whose random extensions never reach a goal
 /// state exactly), made by `make`.
 std::vector<PlannerKind> omplNamedPlannerKinds(
-    const std::function<std::unique_ptr<Planner>(const PlannerSettings&)>& make);
+    const std::function<std::unique_ptr<Planner>(const PlannerSettings&, const PlannerCapabilities&)>& make);
 
 /// OMPL's parameters of the planner named `type` ("ompl:NAME"), each with
 /// its default and OMPL's own range suggestion; empty for another type.

@@ -44,7 +44,8 @@ std::string parametersText(const std::vector<std::pair<std::string, std::string>
 
 }  // namespace
 
-OmplPlanner::OmplPlanner(PlannerSettings settings) : Planner(std::move(settings)) {
+OmplPlanner::OmplPlanner(PlannerSettings settings, PlannerCapabilities capabilities)
+    : Planner(std::move(settings), std::move(capabilities)) {
   ompl::msg::setLogLevel(ompl::msg::LOG_WARN);
 }
 
@@ -79,7 +80,8 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   auto space = std::make_shared<RobotStateSpace>(robot, settings_.seed, samplesDrawn);
   auto si = std::make_shared<ob::SpaceInformation>(space);
   si->setStateValidityChecker(std::make_shared<CheckerValidityChecker>(si, checker));
-  const bool stock = settings_.type == "ompl_fcl_default";
+  // A planner that does not check edges with the checker is the stock stack.
+  const bool stock = !capabilities_.checks_edges_with_checker;
   if (stock)
     si->setStateValidityCheckingResolution(0.01);  // OMPL's default, stated to make the peer explicit
   else
@@ -241,12 +243,18 @@ std::vector<PlannerKind> OmplPlanner::kinds() {
   PlannerCapabilities capabilities;
   capabilities.uses_node_sampler = false;
   capabilities.compared_by_default = true;
+  // OMPL's planners grow a structure of their own per query and cannot replan
+  // after the verifier rejects an edge.
+  capabilities.verifies_final_path = false;
+  capabilities.keeps_roadmap = false;
   PlannerCapabilities prm = capabilities, lazy = capabilities, stock = capabilities;
   prm.omplapp_names = {"prm"};
   lazy.omplapp_names = {"lazyprm"};
   stock.omplapp_names = {"lazyprm"};
   stock.checks_edges_with_checker = false;
-  auto make = [](const PlannerSettings& s) -> std::unique_ptr<Planner> { return std::make_unique<OmplPlanner>(s); };
+  auto make = [](const PlannerSettings& s, const PlannerCapabilities& c) -> std::unique_ptr<Planner> {
+    return std::make_unique<OmplPlanner>(s, c);
+  };
   // OMPL's PRM and LazyPRM as prmkit's peers read only the shared settings
   // (k, min_confidence): no section of their own. The planners by name take
   // OMPL's own parameters.

@@ -19,18 +19,13 @@ namespace prmkit {
 /// `planner.parameters`, also stopping at its first solution.
 class OmplPlanner final : public Planner {
  public:
-  explicit OmplPlanner(PlannerSettings settings);
+  OmplPlanner(PlannerSettings settings, PlannerCapabilities capabilities);
   /// ompl_prm, ompl_lazy_prm, ompl_fcl_default and OMPL's planners by name.
   static std::vector<PlannerKind> kinds();
-  /// OMPL's planners grow a tree or roadmap of their own per query.
-  bool keepsRoadmap() const override { return false; }
 
  private:
   std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
                                             PlanResult& result) override;
-  bool checksEdgesWithChecker() const override { return settings_.type != "ompl_fcl_default"; }
-  bool verifiesFinalPath() const override { return false; }
-  bool usesNodeSampler() const override { return false; }
 };
 
 }  // namespace prmkit

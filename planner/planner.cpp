@@ -36,8 +36,11 @@ std::string_view toString(PlanStatus status) {
 
 std::ostream& operator<<(std::ostream& out, PlanStatus status) { return out << toString(status); }
 
-Planner::Planner(PlannerSettings settings, Connection connection)
-    : settings_(std::move(settings)), connection_(connection), rng_(settings_.seed) {
+Planner::Planner(PlannerSettings settings, PlannerCapabilities capabilities, Connection connection)
+    : settings_(std::move(settings)),
+      capabilities_(std::move(capabilities)),
+      connection_(connection),
+      rng_(settings_.seed) {
   validateFields(settings_, "planner");
   if (!(settings_.time_limit_s > 0)) throw std::invalid_argument("planner time limit must be positive");
   if (!(settings_.setup_time_s >= 0) || !std::isfinite(settings_.setup_time_s))
@@ -213,7 +216,8 @@ void Planner::shortcut(Checker& checker, std::vector<Config>& path, PlanResult& 
 PlanResult Planner::solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier) {
   started_ = std::chrono::steady_clock::now();
   verifier_ = verifier;
-  verifyFinalPath_ = verifiesFinalPath() && settings_.verify_final_path.value_or(checker.confidenceBased());
+  verifyFinalPath_ =
+      capabilities_.verifies_final_path && settings_.verify_final_path.value_or(checker.confidenceBased());
   if (!keepsRoadmap()) clear();
   if (roadmap_ && &roadmap_->robot() != &checker.robot())
     throw std::logic_error("a planner's queries must be of the robot its roadmap was built for");
@@ -240,7 +244,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
     result.status = PlanStatus::InvalidGoal;
   } else {
     const RoadmapQuery query = addQuery(start, goal);
-    if (usesNodeSampler()) {
+    if (capabilities_.uses_node_sampler) {
       sampler_ = std::make_unique<NodeSampler>(checker, samplerSettings(checker.robot()), result.node_sources);
     }
     if (auto vertices = search(checker, roadmap, query, result)) {
@@ -251,7 +255,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
         if (const std::size_t source = roadmap.graph()[v].source; source != kNoSource)
           ++result.node_sources.at(source).nodes_on_path;
       }
-      result.path_verified = verifyFinalPath_ || (checker.exact() && checksEdgesWithChecker());
+      result.path_verified = verifyFinalPath_ || (checker.exact() && capabilities_.checks_edges_with_checker);
       if (settings_.shortcut) shortcut(verifyFinalPath_ ? *verifier_ : checker, result.path, result);
       for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
         result.path_length += checker.robot().distance(result.path[i], result.path[i + 1]);

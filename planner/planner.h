@@ -212,6 +212,30 @@ inline constexpr std::size_t kPictureRoadmapVertices = 20000;
 /// Most colliding edges kept for pictures.
 inline constexpr std::size_t kPictureCollidingEdges = 5000;
 
+/// What a planner declares about itself, once, in its kind (PlannerKind),
+/// so that the commands and the planner ask it instead of testing its name.
+struct PlannerCapabilities {
+  /// Edges are checked with the run's prmkit checker. False for a peer that
+  /// checks them its own way (OMPL's stock discretized motion validator):
+  /// its runs do not depend on the checker, so `compare` and sweeps run it
+  /// once per seed, with `discrete`'s static checks, and never call its
+  /// paths verified.
+  bool checks_edges_with_checker = true;
+  /// Its nodes come from prmkit's samplers (`planner.sampler`).
+  bool uses_node_sampler = true;
+  /// `planner.threads` spreads its work over threads (the result is the same).
+  bool threads = false;
+  /// Run by `compare` when no `--planners` is given.
+  bool compared_by_default = false;
+  /// The names of OMPL.app's `[planner]` lines it stands for in a .cfg's benchmark.
+  std::vector<std::string> omplapp_names;
+  /// It can search again after the verifier of final paths rejects an edge.
+  bool verifies_final_path = true;
+  /// A second solve plans on the first one's roadmap (Planner::solve).
+  /// False for planners that build a structure of their own per query (OMPL's trees).
+  bool keeps_roadmap = true;
+};
+
 /// A query's ends as vertices of the roadmap.
 struct RoadmapQuery {
   Vertex start = 0;
@@ -223,9 +247,11 @@ class Planner {
   /// How many neighbours a new vertex is connected to: `k` (or all within
   /// `radius`), or Karaman and Frazzoli's e(1 + 1/d) log n (the *_star forms).
   enum class Connection { Nearest, Star };
-  explicit Planner(PlannerSettings settings, Connection connection = Connection::Nearest);
+  /// `capabilities` are its kind's (PlannerKind::capabilities).
+  Planner(PlannerSettings settings, PlannerCapabilities capabilities, Connection connection = Connection::Nearest);
   virtual ~Planner() = default;
   const PlannerSettings& settings() const { return settings_; }
+  const PlannerCapabilities& capabilities() const { return capabilities_; }
   /// Plans from start to goal; the checker's stats are included in the result
   /// as the difference over this call. `verifier` (an exact checker) checks
   /// tentative edges on found paths; it is needed only when the checker can
@@ -242,9 +268,8 @@ class Planner {
   void setTimeLimit(double seconds);
   /// The time spent before the first solve (s, >= 0), counted against its limit.
   void setSetupTime(double seconds);
-  /// Whether a second solve plans on the first one's roadmap. False for
-  /// planners that build a structure of their own per query (OMPL's trees).
-  virtual bool keepsRoadmap() const { return true; }
+  /// Whether a second solve plans on the first one's roadmap (capabilities().keeps_roadmap).
+  bool keepsRoadmap() const { return capabilities_.keeps_roadmap; }
   /// The roadmap the last solve left (nothing before the first, or after clear()).
   const Roadmap* roadmap() const { return roadmap_.get(); }
   /// The names of the node sources its vertices' `source` indices refer to.
@@ -280,13 +305,6 @@ class Planner {
   /// The seed of this query's random streams: the planner's seed for its
   /// first query, one derived from it and the query's number after.
   std::uint32_t querySeed() const;
-  /// False when edges are checked by something other than the checker (OMPL's
-  /// stock discrete motion validator): the path is then never called verified.
-  virtual bool checksEdgesWithChecker() const { return true; }
-  /// False for planners that cannot replan after the verifier rejects an edge.
-  virtual bool verifiesFinalPath() const { return true; }
-  /// False for planners that draw their own samples (OMPL's).
-  virtual bool usesNodeSampler() const { return true; }
 
   /// Keeps the edge from a to b, found in collision, and where the checker
   /// found it (PlanResult::colliding_edges).
@@ -325,6 +343,7 @@ class Planner {
   bool confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result);
 
   PlannerSettings settings_;
+  PlannerCapabilities capabilities_;
   Connection connection_;
   ompl::RNG rng_;
   std::chrono::steady_clock::time_point started_;
@@ -352,31 +371,13 @@ class Planner {
   void shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result);
 };
 
-/// What a planner declares about itself, so that the commands ask it instead
-/// of testing its name.
-struct PlannerCapabilities {
-  /// Edges are checked with the run's prmkit checker. False for a peer that
-  /// checks them its own way (OMPL's stock discretized motion validator):
-  /// its runs do not depend on the checker, so `compare` and sweeps run it
-  /// once per seed, with `discrete`'s static checks, and never call its
-  /// paths verified.
-  bool checks_edges_with_checker = true;
-  /// Its nodes come from prmkit's samplers (`planner.sampler`).
-  bool uses_node_sampler = true;
-  /// `planner.threads` spreads its work over threads (the result is the same).
-  bool threads = false;
-  /// Run by `compare` when no `--planners` is given.
-  bool compared_by_default = false;
-  /// The names of OMPL.app's `[planner]` lines it stands for in a .cfg's benchmark.
-  std::vector<std::string> omplapp_names;
-};
-
 /// A planner by name: what it is, what it can do, and how to make one.
 struct PlannerKind {
   std::string name;
   std::string description;
   PlannerCapabilities capabilities;
-  std::function<std::unique_ptr<Planner>(const PlannerSettings&)> make;
+  /// Makes one with these settings and the kind's capabilities.
+  std::function<std::unique_ptr<Planner>(const PlannerSettings&, const PlannerCapabilities&)> make;
   /// The defaults of the family's own settings section (`planner.<section>`,
   /// a struct with `kSection` and a `fields(Fields&)` list), if it has one:
   /// kinds of one family name the same section.

@@ -94,7 +94,8 @@ std::vector<std::string> plannerNames() {
 }
 
 std::unique_ptr<Planner> makePlanner(const PlannerSettings& settings) {
-  return plannerKind(settings.type).make(settings);
+  const PlannerKind& kind = plannerKind(settings.type);
+  return kind.make(settings, kind.capabilities);
 }
 
 }  // namespace prmkit

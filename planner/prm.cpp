@@ -12,8 +12,8 @@
 
 namespace prmkit {
 
-Prm::Prm(const PlannerSettings& settings, Connection connection)
-    : Planner(settings, connection), own_(settings.section<PrmSettings>()) {
+Prm::Prm(const PlannerSettings& settings, const PlannerCapabilities& capabilities, Connection connection)
+    : Planner(settings, capabilities, connection), own_(settings.section<PrmSettings>()) {
   validateFields(own_, fmt::format("planner.{}", PrmSettings::kSection));
 }
 
@@ -324,9 +324,15 @@ std::vector<PlannerKind> Prm::kinds() {
   star.omplapp_names = {"prmstar"};
   const RegisteredSettings section(std::string(PrmSettings::kSection), PrmSettings{});
   return {{"prm", "PRM (Kavraki et al. 1996): every edge checked as it is added", capabilities,
-           [](const PlannerSettings& s) { return std::make_unique<Prm>(s, Connection::Nearest); }, section},
+           [](const PlannerSettings& s, const PlannerCapabilities& c) {
+             return std::make_unique<Prm>(s, c, Connection::Nearest);
+           },
+           section},
           {"prm_star", "PRM* (Karaman & Frazzoli 2011): prm with e(1 + 1/d) log n neighbours", star,
-           [](const PlannerSettings& s) { return std::make_unique<Prm>(s, Connection::Star); }, section}};
+           [](const PlannerSettings& s, const PlannerCapabilities& c) {
+             return std::make_unique<Prm>(s, c, Connection::Star);
+           },
+           section}};
 }
 
 }  // namespace prmkit

@@ -32,7 +32,7 @@ struct PrmSettings {
 /// goal share a connected component, and A* returns the path.
 class Prm final : public Planner {
  public:
-  Prm(const PlannerSettings& settings, Connection connection);
+  Prm(const PlannerSettings& settings, const PlannerCapabilities& capabilities, Connection connection);
   /// prm, and prm_star (Karaman & Frazzoli's PRM*: the neighbour count grows with the roadmap).
   static std::vector<PlannerKind> kinds();
 

@@ -11,9 +11,12 @@ namespace {
 // Registered before main() runs, as a plug-in registers its strategies
 // before it reads problems; no file outside tests/ names them.
 const bool kRegistered = [] {
-  PlannerCapabilities capabilities;  // prmkit's checker, prmkit's samplers, one thread
+  PlannerCapabilities capabilities;    // prmkit's checker, prmkit's samplers, one thread
+  capabilities.keeps_roadmap = false;  // its searches count the vertices from 2 (start and goal) on
   registerPlanner({std::string(SequentialPrm::kName), "the simplest PRM (tests only)", capabilities,
-                   [](const PlannerSettings& settings) { return std::make_unique<SequentialPrm>(settings); },
+                   [](const PlannerSettings& settings, const PlannerCapabilities& declared) {
+                     return std::make_unique<SequentialPrm>(settings, declared);
+                   },
                    RegisteredSettings(std::string(SequentialPrmSettings::kSection), SequentialPrmSettings{})});
   registerSampler({std::string(NearPairSampler::kName), "a uniform sample, then one near it (tests only)", false, "",
                    [](const ompl::base::SpaceInformation* si, double sigma) {
@@ -23,8 +26,8 @@ const bool kRegistered = [] {
 }();
 }  // namespace
 
-SequentialPrm::SequentialPrm(const PlannerSettings& settings)
-    : Planner(settings), own_(settings.section<SequentialPrmSettings>()) {
+SequentialPrm::SequentialPrm(const PlannerSettings& settings, const PlannerCapabilities& capabilities)
+    : Planner(settings, capabilities), own_(settings.section<SequentialPrmSettings>()) {
   validateFields(own_, "planner.sequential_prm");
 }
 

@@ -29,9 +29,7 @@ struct SequentialPrmSettings {
 class SequentialPrm final : public Planner {
  public:
   static constexpr std::string_view kName = "sequential_prm";
-  explicit SequentialPrm(const PlannerSettings& settings);
-  /// Its searches count the vertices from 2 (start and goal) on: one query per roadmap.
-  bool keepsRoadmap() const override { return false; }
+  SequentialPrm(const PlannerSettings& settings, const PlannerCapabilities& capabilities);
 
  private:
   std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
