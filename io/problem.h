@@ -72,7 +72,8 @@ inline constexpr std::array<const char*, 4> kRunSettingKeys{"planner", "checker"
 /// `problem` with more overrides of its run settings (`planner`, `checker`,
 /// `seed`, `limits`; InputError for any other key, which would change the
 /// robot, the scene or the endpoints), read as loadProblem reads them:
-/// robot, scene, start and goal are the loaded ones, no file is read.
+/// robot, scene, start and goal are the loaded ones, no file is read. Safe
+/// to call from several threads on one problem.
 Problem withRunSettings(const Problem& problem, const LoadOptions& options);
 
 }  // namespace prmkit

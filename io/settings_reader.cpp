@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include <limits>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -213,8 +214,15 @@ void validateSettings(const YamlReader& in, const YAML::Node& root, CheckerSetti
 }
 
 Problem withRunSettings(const Problem& problem, const LoadOptions& options) {
-  YAML::Node root =
-      problem.settings_source.IsMap() ? YAML::Clone(problem.settings_source) : YAML::Node(YAML::NodeType::Map);
+  // yaml-cpp's reads are not thread-safe (iterating a map fills caches of its
+  // own), and Python plans one loaded problem from several threads at once:
+  // one reader of any problem's settings at a time, on a copy of its own after.
+  static std::mutex sourceMutex;
+  YAML::Node root;
+  {
+    const std::lock_guard lock(sourceMutex);
+    root = problem.settings_source.IsMap() ? YAML::Clone(problem.settings_source) : YAML::Node(YAML::NodeType::Map);
+  }
   YamlReader in(problem.file, root, {});
   auto refuseOtherKeys = [&](const std::string& assignment, const std::string& option) {
     const std::string key = assignment.substr(0, assignment.find_first_of(".="));
@@ -241,7 +249,9 @@ Problem withRunSettings(const Problem& problem, const LoadOptions& options) {
     readChecker(in, in.root(), result.checker);
     if (const auto factor = readScale(in, in.root())) scaleCheckerLengths(result.checker, *factor);
     validateSettings(in, in.root(), result.checker, result.planner);
-    result.settings_source = in.root();
+    // reset, not assignment: a yaml-cpp Node assigned to rebinds the node it
+    // shares with `problem`, which would change the loaded problem's settings.
+    result.settings_source.reset(in.root());
     return result;
   } catch (const YAML::Exception& e) {
     throw InputError(fmt::format("{}: {}", problem.file.string(), e.msg));

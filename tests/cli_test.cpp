@@ -813,3 +813,25 @@ TEST_CASE("file names made from problem names stay inside the output folder", "[
     REQUIRE(stem.front() != '.');
   }
 }
+
+TEST_CASE("run settings given for one run do not stay with the loaded problem", "[cli]") {
+  const Problem problem = test::loadForPlanning("maze2d");
+  const Problem seeded = withRunSettings(problem, {{"seed=5", "planner.k=12"}, true});
+  REQUIRE(seeded.planner.seed == 5);
+  REQUIRE(seeded.planner.k == 12);
+  // A yaml-cpp node assigned to rebinds what it shares: the problem's own settings must be untouched.
+  const Problem again = withRunSettings(problem, {});
+  REQUIRE(again.planner.seed == problem.planner.seed);
+  REQUIRE(again.planner.k == problem.planner.k);
+  // From several threads at once, each run's settings its own.
+  std::vector<std::thread> threads;
+  std::vector<std::uint32_t> seeds(8);
+  for (std::size_t i = 0; i < seeds.size(); ++i)
+    threads.emplace_back([&, i] {
+      for (int repeat = 0; repeat < 50; ++repeat)
+        seeds[i] = withRunSettings(problem, {{fmt::format("seed={}", i + 1)}, true}).planner.seed;
+    });
+  for (std::thread& t : threads) t.join();
+  for (std::size_t i = 0; i < seeds.size(); ++i) REQUIRE(seeds[i] == i + 1);
+  REQUIRE(withRunSettings(problem, {}).planner.seed == problem.planner.seed);
+}

@@ -182,6 +182,14 @@ def test_version_and_docstrings():
     assert prmkit.compare.__doc__
 
 
+def test_a_plans_settings_do_not_stay_with_the_problem():
+    problem = prmkit.Problem.load(problem_file("maze2d"))
+    assert problem.plan(seed=5, threads=1, settings={"planner.k": 12}).stats["seed"] == 5
+    after = problem.plan(threads=1)
+    assert after.stats["seed"] == 1
+    assert after.stats["settings"]["planner"]["k"] == 10
+
+
 def test_plan_plans_the_loaded_problem_not_the_file_again(tmp_path):
     # The file changes (and then goes) after the load: the plan is the loaded problem's.
     copy = tmp_path / "maze2d.yaml"
