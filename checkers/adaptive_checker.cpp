@@ -74,94 +74,22 @@ PathResult AdaptiveChecker::doCheckPath(std::span<const Config> path) {
   return checkSegments(path, settings_.path_queue, settings_.static_path_probes);
 }
 
-AdaptiveChecker::Sample::SegmentSpeeds& AdaptiveChecker::twistsAt(std::uint32_t sampleIndex, std::uint32_t segment) {
-  auto& all = samples_[sampleIndex].speeds;
-  auto found =
-      std::find_if(all.begin(), all.end(), [&](const Sample::SegmentSpeeds& s) { return s.segment == segment; });
-  if (found == all.end()) {
-    Sample::SegmentSpeeds entry{segment, {}, {}};
-    Sample& sample = samples_[sampleIndex];
-    robot_->linkTwists(path_[segment], path_[segment + 1], sample.q, entry.twists,
-                       sample.poses.empty() ? &sample.poses : nullptr);
-    entry.speeds.assign(entry.twists.size(), std::numeric_limits<double>::quiet_NaN());
-    all.push_back(std::move(entry));
-    found = all.end() - 1;
-  }
-  return *found;
-}
-
-double AdaptiveChecker::speedAt(std::uint32_t sampleIndex, std::uint32_t segment, std::size_t link) {
-  Sample::SegmentSpeeds& entry = twistsAt(sampleIndex, segment);
-  double& speed = entry.speeds[link];
-  if (std::isnan(speed)) speed = robot_->linkSpeed(link, entry.twists[link]);
-  return speed;
-}
-
-double AdaptiveChecker::directionalSpeedAt(std::uint32_t sampleIndex, std::uint32_t segment, std::size_t link,
-                                           const Eigen::Vector3d& direction, bool forward) {
-  Robot::LinkTwist twist = twistsAt(sampleIndex, segment).twists[link];
-  if (!forward) {
-    twist.angular = -twist.angular;
-    twist.linear = -twist.linear;
-  }
-  const Eigen::Vector3d local = samples_[sampleIndex].poses[link].linear().transpose() * direction;
-  return robot_->linkDirectionalSpeed(link, twist, local);
-}
-
 bool AdaptiveChecker::directionalCertificate(const Element& e, const DistanceBound& a, const DistanceBound& b) {
   const BodyPair& pair = pairs_[e.pair];
-  if (accelerationBounds_.empty() || pair.obstacle < 0) return false;
-  const bool fromA = a.direction_gap > 0.0 && !a.direction.isZero();
-  const bool fromB = b.direction_gap > 0.0 && !b.direction.isZero();
-  if (!fromA && !fromB) return false;
-  const auto link = static_cast<std::size_t>(pair.link);
-  const double acceleration = accelerationBounds_[e.segment][link];
-  const double width = e.t_b - e.t_a;
-  // Forward from a along a's normal (link towards obstacle), and backward
-  // from b along b's: each covers the part of the interval over which its
-  // link advances less than its gap (strictly, with a relative margin).
-  double forwardStart = 0, forwardEnd = 0, backwardStart = 0, backwardEnd = 0;
-  Eigen::Vector3d normalA, normalB;
-  if (fromA) {
-    normalA = a.direction.normalized();
-    forwardStart = directionalSpeedAt(e.sample_a, e.segment, link, normalA, true);
-    forwardEnd = directionalSpeedAt(e.sample_b, e.segment, link, normalA, true);
-  }
-  if (fromB) {
-    normalB = b.direction.normalized();
-    backwardStart = directionalSpeedAt(e.sample_a, e.segment, link, normalB, false);
-    backwardEnd = directionalSpeedAt(e.sample_b, e.segment, link, normalB, false);
-  }
-  auto forwardCovers = [&](double to) {
-    if (!(to > 0.0)) return true;
-    return fromA &&
-           directionalTravel(forwardStart, forwardEnd, acceleration, width, 0.0, to) * (1.0 + 1e-9) < a.direction_gap;
-  };
-  auto backwardCovers = [&](double from) {
-    if (!(from < width)) return true;
-    return fromB && directionalTravel(backwardStart, backwardEnd, acceleration, width, from, width) * (1.0 + 1e-9) <
-                        b.direction_gap;
-  };
-  // The interval is free if some split point has its left part covered from
-  // a and its right part from b; a few candidates serve.
-  const double share = fromA && fromB ? a.direction_gap / (a.direction_gap + b.direction_gap) : 0.5;
-  for (const double split : {width, 0.0, share * width, 0.5 * width})
-    if (forwardCovers(split) && backwardCovers(split)) {
-      ++stats_.directional_certificates;
-      return true;
-    }
-  return false;
+  if (pair.obstacle < 0) return false;
+  if (!prmkit::directionalCertificate(segmentMotion(e.segment), static_cast<std::size_t>(pair.link), end(e.sample_a),
+                                      end(e.sample_b), e.t_b - e.t_a, a, b))
+    return false;
+  ++stats_.directional_certificates;
+  return true;
 }
 
 double AdaptiveChecker::motionBound(const Element& e) {
-  const double width = e.t_b - e.t_a;
-  const double scaled = width * pairMotionBound(e.segment, e.pair);
   const BodyPair& pair = pairs_[e.pair];
-  if (accelerationBounds_.empty() || pair.obstacle < 0) return scaled;
-  const auto link = static_cast<std::size_t>(pair.link);
-  const double speedA = speedAt(e.sample_a, e.segment, link);
-  const double speedB = speedAt(e.sample_b, e.segment, link);
-  return std::min(scaled, speedBoundedLength(speedA, speedB, accelerationBounds_[e.segment][link], width));
+  const double width = e.t_b - e.t_a;
+  if (pair.obstacle < 0) return width * pairMotionBound(e.segment, e.pair);
+  return linkPieceBound(segmentMotion(e.segment), static_cast<std::size_t>(pair.link), end(e.sample_a), end(e.sample_b),
+                        width);
 }
 
 std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node, std::string key) {
@@ -187,7 +115,7 @@ std::uint32_t AdaptiveChecker::newSample(const Config& q) {
   Sample& sample = samples_[index];
   sample.q = q;
   sample.poses.clear();
-  sample.speeds.clear();
+  sample.twists.clear();
   if (sample.bounds.size() != pairs_.size()) {
     sample.bounds.assign(pairs_.size(), DistanceBound{});
     sample.from_cache.assign(pairs_.size(), false);
@@ -355,7 +283,8 @@ std::uint32_t AdaptiveChecker::cellSample(std::size_t s, std::size_t cell) {
   Sample& sample = samples_[m];
   // With speed bounds, most probes need some link's speed: the twists come
   // with the poses from one pass over the frames.
-  if (!accelerationBounds_.empty()) twistsAt(m, static_cast<std::uint32_t>(s));
+  if (motion_[s].hasAccelerations())
+    sample.twists.twists(*robot_, static_cast<std::uint32_t>(s), path_[s], path_[s + 1], sample.q, sample.poses);
   if (sample.poses.empty()) robot_->linkPoses(sample.q, sample.poses);
   sample.centres.resize(linkSpheres_.size());
   for (std::size_t i = 0; i < linkSpheres_.size(); ++i) sample.centres[i] = sample.poses[i] * linkSpheres_[i].centre;
@@ -479,12 +408,11 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size
     double threshold = reach + certificateSlack(reach);
     double lower = enclosingBound(m, p, threshold);
     Sample& sample = samples_[m];
-    if (lower < threshold && !accelerationBounds_.empty() && pairs_[p].obstacle >= 0) {
+    if (lower < threshold && motion_[s].hasAccelerations() && pairs_[p].obstacle >= 0) {
       // The link's speed bound here and the segment's acceleration bound (the
       // tent of motionBound, one side of it) may reach less far.
-      const auto link = static_cast<std::size_t>(pairs_[p].link);
-      reach = std::min(reach, speedAt(m, static_cast<std::uint32_t>(s), link) * half +
-                                  0.5 * accelerationBounds_[s][link] * half * half);
+      reach = std::min(reach, linkHalfReach(segmentMotion(static_cast<std::uint32_t>(s)),
+                                            static_cast<std::size_t>(pairs_[p].link), end(m), 2.0 * half));
       threshold = reach + certificateSlack(reach);
     }
     if (lower >= threshold) {
@@ -622,18 +550,11 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
 
   sampleCount_ = 0;
   samplesByKey_.clear();
-  linkMotionBounds_.resize(segmentCount);
-  selfMotionBounds_.resize(segmentCount);
-  accelerationBounds_.clear();
-  if (settings_.speed_bounds && robot_->hasSpeedBounds()) {
-    accelerationBounds_.resize(segmentCount);
-    for (std::size_t s = 0; s < segmentCount; ++s)
-      robot_->linkAccelerationBounds(path[s], path[s + 1], accelerationBounds_[s]);
-  }
+  motion_.resize(segmentCount);
+  const bool accelerations = settings_.speed_bounds && robot_->hasSpeedBounds();
+  for (std::size_t s = 0; s < segmentCount; ++s) motion_[s].compute(*robot_, path[s], path[s + 1], accelerations);
   std::vector<std::uint32_t> nodes;
   for (const Config& q : path) nodes.push_back(sampleAt(q, true, configKey(q)));
-  for (std::size_t s = 0; s < segmentCount; ++s)
-    robot_->motionBounds(path[s], path[s + 1], linkMotionBounds_[s], selfMotionBounds_[s]);
 
   queue_ = {};
   open_.assign(segmentCount, 0);  // unresolved elements per segment

@@ -5,6 +5,7 @@
 // reports a colliding edge as free.
 #include "geometry/bvh_distance.h"
 #include "checkers/checker.h"
+#include "checkers/motion_models.h"
 #include "checkers/node_bound_cache.h"
 #include "checkers/pair_bounds.h"
 #include "checkers/path_probes.h"
@@ -139,15 +140,7 @@ class AdaptiveChecker final : public Checker {
     /// loaded from the node cache): a reused sample resets only those (a
     /// bisection sample usually serves one pair of hundreds).
     std::vector<std::uint32_t> touched;
-    /// Per segment through the sample: every link's twist there, and the
-    /// speed bounds computed from them so far (NaN: not yet; a bisection
-    /// sample usually needs one link's).
-    struct SegmentSpeeds {
-      std::uint32_t segment;
-      std::vector<Robot::LinkTwist> twists;
-      std::vector<double> speeds;
-    };
-    std::vector<SegmentSpeeds> speeds;
+    SampleTwists twists;  // per segment through the sample, as the motion models ask for them
   };
   /// One unresolved (segment, pair) element of the queue (SSL 2005, Sec. 4).
   struct Element {
@@ -194,13 +187,13 @@ class AdaptiveChecker final : public Checker {
   /// How far any point of the link may move over half of one of the
   /// segment's `cells` cells (the lever bound, SSL 2005, Sec. 3).
   double cellReach(std::size_t s, std::size_t cells, std::size_t link) const {
-    return 0.5 / static_cast<double>(cells) * linkMotionBounds_[s][link];
+    return 0.5 / static_cast<double>(cells) * motion_[s].link[link];
   }
   /// l_i + l_j over the whole segment s for pair p: obstacles do not move;
   /// two links move relative to each other (SSL 2005, Sec. 3.2).
   double pairMotionBound(std::size_t s, std::uint32_t p) const {
-    return pairs_[p].obstacle >= 0 ? linkMotionBounds_[s][static_cast<std::size_t>(pairs_[p].link)]
-                                   : selfMotionBounds_[s][p - firstSelfPair_];
+    return pairs_[p].obstacle >= 0 ? motion_[s].link[static_cast<std::size_t>(pairs_[p].link)]
+                                   : motion_[s].self[p - firstSelfPair_];
   }
   /// The distance probes: each segment is cut into cells (cellCount) and
   /// every pair not settled by the nodes' cached bounds gets a distance bound
@@ -239,32 +232,21 @@ class AdaptiveChecker final : public Checker {
   bool certify(const Element& element, double l, std::optional<Collision>& collision);
   /// l_i + l_j over the element's interval (l_j = 0 for an obstacle): the
   /// whole segment's bound scaled to the interval, or for a link and an
-  /// obstacle, when the robot has speed bounds, the travel that the speeds at
-  /// the interval's ends and the segment's acceleration bound allow, if smaller.
+  /// obstacle the motion models' piece bound (linkPieceBound).
   double motionBound(const Element& element);
   /// How far above what a certificate for motion bound l needs a distance is
   /// asked for, so that a bound reaching it satisfies the strict inequality.
   double certificateSlack(double l) const { return 1e-3 * eta_ + 1e-12 * l; }
-  /// The link's speed bound at the sample, moving along the segment.
-  double speedAt(std::uint32_t sample, std::uint32_t segment, std::size_t link);
-  /// Every link's twist at the sample along the segment (computed once per
-  /// sample and segment, with the sample's link poses).
-  Sample::SegmentSpeeds& twistsAt(std::uint32_t sample, std::uint32_t segment);
-  /// The link's speed bound towards a plane of world normal `direction`
-  /// (unit) at the sample, moving along the segment (forward) or back (!forward).
-  double directionalSpeedAt(std::uint32_t sample, std::uint32_t segment, std::size_t link,
-                            const Eigen::Vector3d& direction, bool forward);
-  /// A link-obstacle element certified by directional motion bounds
-  /// (conservative advancement along a separating direction, after Zhang,
-  /// Kim, Varadhan and Manocha, "Continuous collision detection for
-  /// articulated models using Taylor models and temporal culling", and
-  /// "Interactive continuous collision detection for non-convex polyhedra",
-  /// 2006-2007): the plane between the link's hull and the obstacle's at an
-  /// end of the interval, found by the distance query there, is crossed only
-  /// if the link advances along its normal by the gap; a link sliding along a
-  /// shelf board advances little though it travels far, where SSL's bound
-  /// (any direction) forces many splits. Needs speed bounds and hull directions.
+  /// A link-obstacle element certified by directional motion bounds (the
+  /// motion models' directionalCertificate), counted.
   bool directionalCertificate(const Element& element, const DistanceBound& a, const DistanceBound& b);
+  /// Segment s of the path being checked, for the motion models.
+  MotionSegment segmentMotion(std::uint32_t s) const { return {*robot_, s, path_[s], path_[s + 1], motion_[s]}; }
+  /// A sample as an end of a piece, for the motion models.
+  PieceEnd end(std::uint32_t sample) {
+    Sample& at = samples_[sample];
+    return {at.q, at.poses, at.twists};
+  }
   /// The pair's two meshes in their poses at a sample.
   std::pair<PlacedBody, PlacedBody> placedBodies(std::uint32_t sample, std::uint32_t pair);
   /// The sample named `key` (at q), created if new; a path node starts from the node cache.
@@ -323,10 +305,10 @@ class AdaptiveChecker final : public Checker {
   std::priority_queue<Element> queue_;
   std::vector<std::size_t> open_;  // unresolved elements per segment
   Config splitConfig_;
-  /// [segment][link] l_i and [segment][self pair] l_i + l_j over the whole segment (Robot::motionBounds).
-  std::vector<std::vector<double>> linkMotionBounds_, selfMotionBounds_;
-  std::vector<std::vector<double>> accelerationBounds_;  // [segment][link], when the robot has speed bounds
-  std::span<const Config> path_;                         // the path being checked
+  /// Per segment: l_i per link and l_i + l_j per self pair over the whole
+  /// segment, and the acceleration bounds when speed bounds are used.
+  std::vector<SegmentMotion> motion_;
+  std::span<const Config> path_;  // the path being checked
   std::unordered_map<std::string, std::uint32_t> samplesByKey_;
 
   /// The cells of roadmap edges an earlier path check's static probes found free.

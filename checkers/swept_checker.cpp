@@ -56,8 +56,8 @@ std::uint32_t SweptChecker::sampleAt(double t) {
 }
 
 double SweptChecker::growth(std::size_t link, double width) const {
-  double straying = 0.5 * linkMotion_[link] * width;
-  if (!acceleration_.empty()) straying = std::min(straying, 0.125 * acceleration_[link] * width * width);
+  double straying = 0.5 * motion_.link[link] * width;
+  if (motion_.hasAccelerations()) straying = std::min(straying, 0.125 * motion_.acceleration[link] * width * width);
   return straying * (1.0 + 1e-9);
 }
 
@@ -200,16 +200,14 @@ EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
   edgeB_ = b;
   sampleCount_ = 0;
   samplesByT_.clear();
-  robot_->motionBounds(a, b, linkMotion_, selfMotion_);
-  acceleration_.clear();
-  if (robot_->hasAccelerationBounds()) robot_->linkAccelerationBounds(a, b, acceleration_);
+  motion_.compute(*robot_, a, b, robot_->hasAccelerationBounds());
   // Obstacles do not move; two links move relative to each other (SSL 2005,
   // Sec. 3.2). pairs_ holds the obstacle pairs, then the self pairs in order.
   pairMotion_.resize(pairs_.size());
   std::size_t self = 0;
   for (std::size_t p = 0; p < pairs_.size(); ++p)
     pairMotion_[p] =
-        pairs_[p].obstacle >= 0 ? linkMotion_[static_cast<std::size_t>(pairs_[p].link)] : selfMotion_[self++];
+        pairs_[p].obstacle >= 0 ? motion_.link[static_cast<std::size_t>(pairs_[p].link)] : motion_.self[self++];
 
   queue_ = {};
   // Warm starts follow one edge's pieces only, so that an edge's check does not depend on the edges before it.

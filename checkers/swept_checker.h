@@ -13,6 +13,7 @@
 // reports a colliding edge as free.
 #include "geometry/bvh_distance.h"
 #include "checkers/checker.h"
+#include "checkers/motion_models.h"
 #include "checkers/pair_bounds.h"
 #include "checkers/path_probes.h"
 #include "geometry/collision_queries.h"
@@ -151,9 +152,8 @@ class SweptChecker final : public Checker {
   std::vector<Sample> samples_;
   std::size_t sampleCount_ = 0;
   std::map<double, std::uint32_t> samplesByT_;
-  std::vector<double> linkMotion_, selfMotion_;  // motion bounds of the whole edge (m)
-  std::vector<double> pairMotion_;               // per pair (m)
-  std::vector<double> acceleration_;             // per link (m per unit parameter squared; empty: none)
+  SegmentMotion motion_;            // the whole edge's motion bounds (m) and acceleration bounds (none: empty)
+  std::vector<double> pairMotion_;  // per pair (m)
   std::priority_queue<Element> queue_;
   std::vector<SweptWarmStart> warm_;      // per pair, for the whole hulls' search
   std::vector<int> nearObstacles_;        // a broad-phase query's answer
