@@ -11,7 +11,7 @@
 // QUERIES (default 2000) steps of STEP_FRACTION (default 0.1) of the C-space
 // extent, one box per link and step (its enclosing sphere at both ends).
 // The fastest of three rounds counts (these machines are noisy).
-#include "environments/spatial_hash.h"
+#include "scene/spatial_hash.h"
 #include "io/problem.h"
 #include "bench/fastest_of.h"
 

@@ -3,7 +3,7 @@
 // non-virtual: they validate input, time the call and count it, then call the
 // strategy's private virtuals, so that logic lives in one place.
 #include "geometry/check_stats.h"
-#include "environments/scene.h"
+#include "scene/scene.h"
 #include "robots/robot.h"
 
 #include <limits>

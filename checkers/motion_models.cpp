@@ -30,8 +30,8 @@ const std::vector<Robot::LinkTwist>& SampleTwists::twists(const Robot& robot, st
   return entry(robot, segment, a, b, q, poses).twists;
 }
 
-double SampleTwists::speed(const Robot& robot, std::uint32_t segment, const Config& a, const Config& b,
-                           const Config& q, std::vector<Transform>& poses, std::size_t link) {
+double SampleTwists::speed(const Robot& robot, std::uint32_t segment, const Config& a, const Config& b, const Config& q,
+                           std::vector<Transform>& poses, std::size_t link) {
   Entry& e = entry(robot, segment, a, b, q, poses);
   double& speed = e.speeds[link];
   if (std::isnan(speed)) speed = robot.linkSpeed(link, e.twists[link]);
@@ -69,12 +69,11 @@ double linkHalfReach(const MotionSegment& segment, std::size_t link, PieceEnd at
   const double half = 0.5 * width;
   const double lever = half * segment.motion.link[link];
   if (!segment.motion.hasAccelerations()) return lever;
-  return std::min(lever,
-                  speedAt(segment, link, at) * half + 0.5 * segment.motion.acceleration[link] * half * half);
+  return std::min(lever, speedAt(segment, link, at) * half + 0.5 * segment.motion.acceleration[link] * half * half);
 }
 
-bool directionalCertificate(const MotionSegment& segment, std::size_t link, PieceEnd start, PieceEnd end,
-                            double width, const DistanceBound& a, const DistanceBound& b) {
+bool directionalCertificate(const MotionSegment& segment, std::size_t link, PieceEnd start, PieceEnd end, double width,
+                            const DistanceBound& a, const DistanceBound& b) {
   if (!segment.motion.hasAccelerations()) return false;
   const bool fromA = a.direction_gap > 0.0 && !a.direction.isZero();
   const bool fromB = b.direction_gap > 0.0 && !b.direction.isZero();

@@ -89,7 +89,7 @@ double linkHalfReach(const MotionSegment& segment, std::size_t link, PieceEnd at
 /// sliding along a shelf board advances little though it travels far, where
 /// SSL's bound (any direction) forces many splits. Needs acceleration bounds
 /// and the distance queries' directions; false without them.
-bool directionalCertificate(const MotionSegment& segment, std::size_t link, PieceEnd start, PieceEnd end,
-                            double width, const DistanceBound& a, const DistanceBound& b);
+bool directionalCertificate(const MotionSegment& segment, std::size_t link, PieceEnd start, PieceEnd end, double width,
+                            const DistanceBound& a, const DistanceBound& b);
 
 }  // namespace prmkit

@@ -3,7 +3,7 @@
 // optionally against a dense ground truth. This is how checkers are compared
 // edge by edge, and how the adaptive checker's zero-miss claim is measured.
 #include "checkers/checker.h"
-#include "environments/scene.h"
+#include "scene/scene.h"
 #include "robots/robot.h"
 
 #include <memory>

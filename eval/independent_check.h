@@ -12,7 +12,7 @@
 // plain fcl::collide on BVHs built here from the unmodified meshes (and FCL's
 // own shapes for primitive obstacles), without a broad phase. What it still shares with the checkers is the definition
 // of the motion (Robot::interpolate, Robot::linkPoses), which is the problem, not a solution to it.
-#include "environments/scene.h"
+#include "scene/scene.h"
 #include "robots/robot.h"
 
 #include <fcl/narrowphase/collision_object.h>

@@ -1,6 +1,7 @@
 // Mesh files through prmkit's loader (assimp, then the size limits, welding
 // and, for COLLADA, the node graph check): the first byte picks the format.
-#include "environments/mesh.h"
+#include "io/mesh_reader.h"
+#include "shapes/mesh.h"
 #include "fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

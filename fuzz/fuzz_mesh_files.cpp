@@ -4,7 +4,8 @@
 // file is (a regular file, a FIFO, a symlink out of the folder, nothing),
 // data[2..3] the mesh file's length; the rest is the mesh file, then the
 // named file's bytes.
-#include "environments/mesh.h"
+#include "io/mesh_reader.h"
+#include "shapes/mesh.h"
 #include "fuzz_input.h"
 
 #include <sys/stat.h>

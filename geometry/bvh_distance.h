@@ -14,10 +14,10 @@
 // lower bounds at every scale (triangle_distance.h), not FCL's triangle
 // distance, whose absolute thresholds over-estimate small triangles.
 #include "geometry/check_stats.h"
-#include "environments/convex_hull.h"
-#include "environments/mesh.h"
-#include "environments/primitive.h"
-#include "environments/scene.h"
+#include "shapes/convex_hull.h"
+#include "shapes/mesh.h"
+#include "shapes/primitive.h"
+#include "scene/scene.h"
 #include "robots/robot.h"
 
 #include <array>

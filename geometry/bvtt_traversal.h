@@ -17,7 +17,7 @@
 // - an answer that is not exact never claims 100: it is capped just below.
 #include "base/field_types.h"
 #include "geometry/check_stats.h"
-#include "environments/scene.h"
+#include "scene/scene.h"
 #include "robots/robot.h"
 
 #include <array>

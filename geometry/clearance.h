@@ -3,7 +3,7 @@
 // robot's links and the obstacles, for samplers that prefer configurations
 // far from obstacles (OMPL's MaximizeClearanceValidStateSampler).
 #include "geometry/bvh_distance.h"
-#include "environments/scene.h"
+#include "scene/scene.h"
 #include "robots/robot.h"
 
 namespace prmkit {

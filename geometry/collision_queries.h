@@ -12,7 +12,7 @@
 // 2e-7 m (2% of its size) from a box touching it.
 #include "geometry/bvh_distance.h"
 #include "geometry/check_stats.h"
-#include "environments/scene.h"
+#include "scene/scene.h"
 #include "robots/robot.h"
 
 #include <fcl/narrowphase/collision_object.h>

@@ -14,8 +14,8 @@
 // Nothing here has to be exact: callers turn the direction into a proven
 // lower bound with a slab gap over every vertex (bvh_distance.cpp), so an
 // early stop or a rounding error costs tightness, never soundness.
-#include "environments/convex_hull.h"
-#include "environments/primitive.h"
+#include "shapes/convex_hull.h"
+#include "shapes/primitive.h"
 
 #include <array>
 #include <cmath>

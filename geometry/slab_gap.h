@@ -4,8 +4,8 @@
 // bound prmkit proves from a GJK direction is one of these, computed over
 // every vertex (exact on a polytope) or by a primitive's closed-form support
 // point, less a rounding margin.
-#include "environments/convex_hull.h"
-#include "environments/primitive.h"
+#include "shapes/convex_hull.h"
+#include "shapes/primitive.h"
 
 #include <algorithm>
 #include <cmath>

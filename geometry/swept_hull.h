@@ -9,8 +9,8 @@
 // between its two positions by at most a growth the caller bounds
 // (Robot::linkAccelerationBounds), and the gap must exceed that growth.
 #include "geometry/check_stats.h"
-#include "environments/convex_hull.h"
-#include "environments/primitive.h"
+#include "shapes/convex_hull.h"
+#include "shapes/primitive.h"
 
 namespace prmkit {
 

@@ -1,8 +1,10 @@
 #include "io/geometry_reader.h"
 
-#include "environments/generators.h"
+#include "io/mesh_reader.h"
+
+#include "generators/generators.h"
 #include "base/input_file.h"
-#include "environments/mesh.h"
+#include "shapes/mesh.h"
 #include "robots/robot.h"
 
 #include <fmt/format.h>

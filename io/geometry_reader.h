@@ -3,8 +3,8 @@
 // poses, the geometry keys of obstacles and robot bodies (primitives,
 // meshes, polygons, generators) and the scene. Every error goes through the
 // YamlReader, so it names file:line:column.
-#include "environments/primitive.h"
-#include "environments/scene.h"
+#include "shapes/primitive.h"
+#include "scene/scene.h"
 #include "io/yaml_reader.h"
 
 #include <fmt/format.h>

@@ -6,7 +6,7 @@
 // and fields prmkit cannot honour (attached objects, octomaps, planes,
 // Cartesian goal constraints) are errors rather than silently dropped.
 #include "io/yaml_reader.h"
-#include "environments/scene.h"
+#include "scene/scene.h"
 
 #include <filesystem>
 #include <map>

@@ -1,7 +1,9 @@
 #include "io/omplapp_problem.h"
 
+#include "io/mesh_reader.h"
+
 #include "base/input_file.h"
-#include "environments/mesh.h"
+#include "shapes/mesh.h"
 #include "planner/planner_registry.h"
 #include "planner/sampler_registry.h"
 

@@ -4,7 +4,7 @@
 // problem -> checker -> planner -> outputs.
 #include "io/yaml_reader.h"
 #include "checkers/checker_registry.h"
-#include "environments/scene.h"
+#include "scene/scene.h"
 #include "planner/planner.h"
 #include "robots/robot.h"
 

@@ -1,5 +1,7 @@
 #include "io/urdf_robot.h"
 
+#include "io/mesh_reader.h"
+
 #include "io/srdf_reader.h"
 
 #include "base/input_file.h"

@@ -1,6 +1,6 @@
 #include "robots/kinematic_chain.h"
 
-#include "environments/convex_hull.h"
+#include "shapes/convex_hull.h"
 
 #include <fmt/format.h>
 

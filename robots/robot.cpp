@@ -1,6 +1,6 @@
 #include "robots/robot.h"
 
-#include "environments/mesh_cache.h"
+#include "shapes/mesh_cache.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 // A robot is a configuration space plus rigid collision links.
-#include "environments/convex_hull.h"
-#include "environments/mesh.h"
+#include "shapes/convex_hull.h"
+#include "shapes/mesh.h"
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>

@@ -10,7 +10,7 @@ fi
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t files < <(git ls-files '*.cpp' '*.h')
 else
-  mapfile -t files < <(find app bench checkers environments eval fuzz io planner robots tests \( -name '*.cpp' -o -name '*.h' \) | sort)
+  mapfile -t files < <(find app base bench checkers eval fuzz generators geometry io planner robots scene shapes tests \( -name '*.cpp' -o -name '*.h' \) | sort)
 fi
 if [ "${1:-}" = --fix ]; then
   clang-format -i "${files[@]}"

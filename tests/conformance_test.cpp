@@ -1,6 +1,7 @@
 // The one conformance suite: every checker strategy runs against the same
 // oracle (FCL's collide on the same meshes, and a dense workspace ground
 // truth). A new strategy is added to the type list, not given its own tests.
+#include "io/mesh_reader.h"
 #include "eval/edge_check.h"
 #include "eval/independent_check.h"
 #include "io/problem.h"

@@ -1,14 +1,15 @@
 // Hostile input, by class: files that a mesh file names, work that grows
 // faster than its input, memory per YAML node, symlinks and FIFOs planted in
 // an output folder, a run killed between two renames, one problem listed twice.
-#include "environments/mesh.h"
-#include "environments/mesh_cache.h"
-#include "environments/mesh_file_system.h"
+#include "io/mesh_reader.h"
+#include "shapes/mesh.h"
+#include "shapes/mesh_cache.h"
+#include "io/mesh_file_system.h"
 #include "io/output_folder.h"
 #include "io/yaml_reader.h"
 #include "io/srdf_reader.h"
 #include "io/urdf_robot.h"
-#include "environments/generators.h"
+#include "generators/generators.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>

@@ -20,8 +20,8 @@ using namespace prmkit;
 namespace {
 
 /// The library folders, lowest first.
-const std::vector<std::string> kLayers{"base",    "environments", "robots", "geometry", "checkers",
-                                       "planner", "io",           "eval",   "app"};
+const std::vector<std::string> kLayers{"base",     "shapes",  "scene", "generators", "robots", "geometry",
+                                       "checkers", "planner", "io",    "eval",       "app"};
 
 /// Every C++ source of a folder (not its subfolders' generated files).
 std::vector<std::filesystem::path> sources(const std::string& folder) {

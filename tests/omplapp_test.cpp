@@ -3,7 +3,8 @@
 // OMPL.app's reference point (computed here from the file's own lists, not by
 // prmkit's reader), axis-angle start and goal, volume bounds, time limits
 // alone, and verify's report of a path that ends away from the goal.
-#include "environments/mesh.h"
+#include "io/mesh_reader.h"
+#include "shapes/mesh.h"
 #include "io/omplapp_problem.h"
 
 #include "io/path_files.h"

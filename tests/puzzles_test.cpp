@@ -1,7 +1,7 @@
 // The shipped hard puzzles are the puzzles they claim to be: the alpha
 // puzzle's pieces are interlocked, part only through a slot of the stated
 // width, and a planned path does part them.
-#include "environments/generators.h"
+#include "generators/generators.h"
 #include "eval/verify.h"
 #include "io/problem.h"
 #include "planner/planner_registry.h"

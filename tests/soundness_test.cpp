@@ -1,6 +1,7 @@
 // Distance bounds that are lower bounds at every scale, and configurations
 // read from outside in one canonical form: the two ways an exact checker, its
 // ground truth and `verify` could all be fooled at once.
+#include "io/mesh_reader.h"
 #include "eval/edge_check.h"
 #include "eval/independent_check.h"
 #include "geometry/bvh_distance.h"
@@ -8,7 +9,7 @@
 #include "geometry/clearance.h"
 #include "geometry/collision_queries.h"
 #include "geometry/triangle_distance.h"
-#include "environments/generators.h"
+#include "generators/generators.h"
 #include "robots/rigid_body.h"
 #include "test_support.h"
 

@@ -1,4 +1,4 @@
-#include "environments/convex_hull.h"
+#include "shapes/convex_hull.h"
 
 #include "base/setup_deadline.h"
 

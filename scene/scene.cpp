@@ -1,7 +1,7 @@
-#include "environments/scene.h"
+#include "scene/scene.h"
 
 #include "base/setup_deadline.h"
-#include "environments/mesh_cache.h"
+#include "shapes/mesh_cache.h"
 
 #include <fmt/format.h>
 

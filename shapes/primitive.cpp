@@ -1,4 +1,4 @@
-#include "environments/primitive.h"
+#include "shapes/primitive.h"
 
 #include <fcl/geometry/shape/box.h>
 #include <fcl/geometry/shape/cylinder.h>

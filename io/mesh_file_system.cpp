@@ -1,4 +1,4 @@
-#include "environments/mesh_file_system.h"
+#include "io/mesh_file_system.h"
 
 #include <array>
 

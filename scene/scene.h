@@ -1,10 +1,10 @@
 #pragma once
 // A scene: static obstacles (meshes, or boxes, spheres and cylinders kept as
 // primitives) with poses, and an FCL broad phase over them.
-#include "environments/convex_hull.h"
-#include "environments/mesh.h"
-#include "environments/primitive.h"
-#include "environments/spatial_hash.h"
+#include "shapes/convex_hull.h"
+#include "shapes/mesh.h"
+#include "shapes/primitive.h"
+#include "scene/spatial_hash.h"
 
 #include <optional>
 #include <span>

@@ -9,7 +9,7 @@
 //  - an FCL shape for collision tests (FCL's mesh-shape narrow phase);
 //  - an enclosing mesh, for pictures and for the cheap enclosing-sphere and
 //    box bounds (it contains the primitive, so bounds on it stay bounds).
-#include "environments/mesh.h"
+#include "shapes/mesh.h"
 
 #include <fcl/geometry/collision_geometry.h>
 

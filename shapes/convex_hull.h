@@ -10,7 +10,7 @@
 // tessellated boxes and cylinders of MoveIt scenes and most links of robot
 // collision models), and the distance between the meshes is at most the
 // hulls' distance plus both concavities.
-#include "environments/mesh.h"
+#include "shapes/mesh.h"
 
 #include <memory>
 #include <vector>

@@ -8,8 +8,8 @@
 // instead of once per problem and run. A kept result is used only for input
 // equal to the input it was made from, compared whole (not by a hash alone),
 // so it is the result loading would give.
-#include "environments/convex_hull.h"
-#include "environments/mesh.h"
+#include "shapes/convex_hull.h"
+#include "shapes/mesh.h"
 
 #include <cstdint>
 #include <memory>

@@ -87,19 +87,6 @@ Mesh extrudePolygon(const std::vector<Eigen::Vector2d>& polygon, double height);
 /// the same number of points (a ring), symmetrically along z.
 Mesh extrudeRing(const std::vector<Eigen::Vector2d>& outer, const std::vector<Eigen::Vector2d>& inner, double height);
 
-/// Reads OBJ, STL, COLLADA (anything assimp reads), applying the file's node
-/// hierarchy (root included) and then `scale`. Throws MeshLoadError.
-Mesh loadMeshFile(const std::filesystem::path& file, const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
-
-/// OMPL.app's reference point of a robot mesh (RigidBodyGeometry's robot
-/// center): the mean of the vertices as assimp returns them with OMPL.app's
-/// import flags (GenNormals, Triangulate, JoinIdenticalVertices, SortByPType,
-/// OptimizeGraph), the nodes' transforms applied, summed in single
-/// precision. Vertices that share a position but not a normal (double-sided
-/// faces, per-face normals) count once each, so this is not the mean of the
-/// welded mesh. Unscaled. Throws MeshLoadError.
-Eigen::Vector3d omplAppVertexMean(const std::filesystem::path& file);
-
 /// Largest magnitude of a coordinate (m, or rad for angles) prmkit accepts
 /// in meshes, poses and configuration bounds: squared differences stay far
 /// from overflow (a distance of infinite length broke the roadmap's search)

@@ -1,4 +1,4 @@
-#include "environments/generators.h"
+#include "generators/generators.h"
 
 #include <fmt/format.h>
 

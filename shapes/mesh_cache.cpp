@@ -1,4 +1,4 @@
-#include "environments/mesh_cache.h"
+#include "shapes/mesh_cache.h"
 
 #include <deque>
 #include <functional>

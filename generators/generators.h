@@ -1,7 +1,7 @@
 #pragma once
 // Procedural obstacles and bodies that ship with prmkit, so every shipped
 // problem works from a fresh clone without third-party data.
-#include "environments/mesh.h"
+#include "shapes/mesh.h"
 
 #include <cstdint>
 

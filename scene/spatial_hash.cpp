@@ -1,4 +1,4 @@
-#include "environments/spatial_hash.h"
+#include "scene/spatial_hash.h"
 
 #include <algorithm>
 #include <cmath>
