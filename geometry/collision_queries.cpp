@@ -11,8 +11,10 @@ namespace prmkit {
 CollisionQueries::CollisionQueries(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
                                    Geometry geometry)
     : geometry_(geometry), robot_(std::move(robot)), scene_(std::move(scene)) {
+  // Copies of the links' own objects: constructing one would rewrite the
+  // shared BVH's bounds under other threads' checks (Link::object).
   for (const auto& link : robot_->links())
-    linkObjects_.push_back(std::make_unique<fcl::CollisionObjectd>(link.bvh, Transform::Identity()));
+    linkObjects_.push_back(std::make_unique<fcl::CollisionObjectd>(*link.object));
 }
 
 CollisionQueries::CollisionQueries(const CollisionQueries& other)

@@ -13,6 +13,7 @@ namespace prmkit {
 Link::Link(std::string name_, Mesh mesh_) : name(std::move(name_)), mesh(std::move(mesh_)) {
   PreparedMesh prepared = prepareMesh(mesh, true);
   bvh = std::move(prepared.bvh);
+  object = std::make_shared<const fcl::CollisionObjectd>(bvh, Transform::Identity());
   cover = std::move(prepared.cover);
   solid = solidInfo(mesh);
   radius = mesh.radiusAboutOrigin();

@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <fcl/narrowphase/collision_object.h>
 #include <ompl/util/RandomNumbers.h>
 
 #include <optional>
@@ -37,6 +38,12 @@ struct Link {
   ConvexCover cover;  // convex pieces containing the mesh (empty for a flat mesh)
   SolidInfo solid;
   double radius = 0.0;  // largest distance from the link frame's origin to the mesh
+  /// An FCL collision object of `bvh`, made with the link, that checkers copy
+  /// for their own: FCL's constructor recomputes the geometry's local bounds
+  /// in place (its radius passes through 0 and its square), so making one on
+  /// the shared BVH while another thread's checker reads those bounds gave
+  /// that checker a link box of radius 0, which meets no obstacle.
+  std::shared_ptr<const fcl::CollisionObjectd> object;
 
   Link(std::string name, Mesh mesh);
 };

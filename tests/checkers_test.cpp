@@ -18,10 +18,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <thread>
 
 using namespace prmkit;
 
@@ -276,6 +278,28 @@ TEST_CASE("the motion models bound every link point's travel and advance over ra
   // Both refinements take effect: neither check above is empty.
   REQUIRE(certified > 0);
   REQUIRE(tighterThanLever > 0);
+}
+
+TEST_CASE("making a checker leaves the shared link BVHs' bounds as they are", "[checkers]") {
+  // FCL's collision object constructor recomputes its geometry's bounds in
+  // place; checkers copy each link's own object instead (Link::object), so
+  // another thread reading the bounds while checkers are made sees them whole.
+  const Problem problem = loadProblem(test::problemFile("thin_wall"));
+  const BvhModel& bvh = *problem.robot->links()[0].bvh;
+  const double radius = bvh.aabb_radius;
+  REQUIRE(radius > 0);
+  std::atomic<bool> making{true};
+  std::size_t changed = 0;
+  // Read through volatile, so that every pass reads memory (a plain read may be hoisted out of the loop).
+  const volatile double* shared = &bvh.aabb_radius;
+  std::thread reader([&] {
+    while (making.load())
+      if (*shared != radius) ++changed;
+  });
+  for (int i = 0; i < test::scaled(2000); ++i) CollisionQueries queries(problem.robot, problem.scene, Geometry::Mesh);
+  making = false;
+  reader.join();
+  REQUIRE(changed == 0);
 }
 
 TEST_CASE("checkPath stops at the first colliding segment", "[checkers]") {

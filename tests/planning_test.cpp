@@ -7,6 +7,7 @@
 #include "planner/local_planner.h"
 #include "planner/nearest_vertices.h"
 #include "planner/roadmap.h"
+#include "eval/planning_run.h"
 #include "robots/planar_chain.h"
 
 #include <boost/graph/connected_components.hpp>
@@ -931,5 +932,30 @@ TEST_CASE("component join: a cube wider than the slot never crosses the wall, an
     // Each tree stays on its own side of the wall (x = 0): start's at x < 0, goal's at x > 0.
     const auto path = run.roadmap.shortestPathFromScratch(0, v);
     REQUIRE((run.roadmap.config(v)[0] < 0) == path.has_value());
+  }
+}
+
+TEST_CASE("runs on one loaded problem from several threads at once each give their seed's run", "[planning][slow]") {
+  // Python plans one loaded problem from many threads; every run builds its
+  // checkers from the shared robot and scene. Building one once rewrote the
+  // shared link BVHs' bounds under the others' checks (Link::object): about
+  // one run in 150 drew other samples, and a static check could miss.
+  const Problem problem = loadProblem(test::problemFile("maze2d"));
+  std::map<std::uint32_t, std::set<std::uint64_t>> drawn;
+  for (int round = 0; round < test::scaled(30); ++round) {
+    std::vector<std::uint64_t> samples(8);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < samples.size(); ++i)
+      threads.emplace_back([&, i] {
+        PlanningRun run = setUpPlanningRun(withRunSettings(
+            problem, {{fmt::format("seed={}", i % 4 + 1), "planner.threads=1", "limits.time=3600"}, true}));
+        samples[i] = run.solve().planner_stats.samples_drawn;
+      });
+    for (std::thread& t : threads) t.join();
+    for (std::size_t i = 0; i < samples.size(); ++i) drawn[static_cast<std::uint32_t>(i % 4 + 1)].insert(samples[i]);
+  }
+  for (const auto& [seed, counts] : drawn) {
+    INFO("seed " << seed);
+    REQUIRE(counts.size() == 1);
   }
 }
