@@ -55,22 +55,6 @@ class Fnv1a {
   std::uint64_t hash_ = 0xcbf29ce484222325ull;
 };
 
-const char* stateName(EdgeState state) {
-  switch (state) {
-    case EdgeState::Unchecked:
-      return "unchecked";
-    case EdgeState::Free:
-      return "free";
-    case EdgeState::Tentative:
-      return "tentative";
-    case EdgeState::Verified:
-      return "verified";
-    case EdgeState::Colliding:
-      break;
-  }
-  return "colliding";
-}
-
 /// One line of the file, split at spaces, each word with its column.
 struct Line {
   int number = 0;
@@ -198,7 +182,7 @@ std::string roadmapText(const Problem& problem, const Roadmap& roadmap, const st
   out += fmt::format("edges {}\n", edges);
   for (const Edge e : boost::make_iterator_range(boost::edges(g)))
     if (g[e].state != EdgeState::Colliding)
-      out += fmt::format("{} {} {}\n", boost::source(e, g), boost::target(e, g), stateName(g[e].state));
+      out += fmt::format("{} {} {}\n", boost::source(e, g), boost::target(e, g), edgeStateName(g[e].state));
   return out;
 }
 

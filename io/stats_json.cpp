@@ -92,7 +92,10 @@ nlohmann::ordered_json settingsJson(const Problem& problem) {
 
 namespace {
 /// What statsJson and each query of queriesStatsJson share: the outcome and the counters.
-void addOutcome(nlohmann::ordered_json& j, const Problem& problem, const PlanResult& result) {
+/// `reuseKeys`: roadmap_vertices_reused and earlier_queries always (every
+/// query of a queries file), else only where a roadmap was reused, so that a
+/// single run's file keeps its keys.
+void addOutcome(nlohmann::ordered_json& j, const Problem& problem, const PlanResult& result, bool reuseKeys) {
   j["solved"] = result.solved;
   j["status"] = toString(result.status);
   if (!result.status_detail.empty()) j["status_detail"] = result.status_detail;
@@ -102,8 +105,7 @@ void addOutcome(nlohmann::ordered_json& j, const Problem& problem, const PlanRes
   j["time_limit_s"] = problem.planner.time_limit_s;
   j["roadmap_vertices"] = result.roadmap_vertices;
   j["roadmap_edges"] = result.roadmap_edges;
-  // Only where a roadmap was reused, so that a single run's file keeps its keys.
-  if (result.roadmap_vertices_reused > 0 || result.earlier_queries > 0) {
+  if (reuseKeys || result.roadmap_vertices_reused > 0 || result.earlier_queries > 0) {
     j["roadmap_vertices_reused"] = result.roadmap_vertices_reused;
     j["earlier_queries"] = result.earlier_queries;
   }
@@ -151,7 +153,7 @@ nlohmann::ordered_json configJson(const Config& q) {
 std::string statsJson(const Problem& problem, const std::string& checkerName, const PlanResult& result,
                       const std::vector<std::string>& commandLine, const nlohmann::ordered_json& extra) {
   nlohmann::ordered_json j = runHeader(problem, checkerName, commandLine);
-  addOutcome(j, problem, result);
+  addOutcome(j, problem, result, false);
   j["peak_resident_bytes"] = peakResidentBytes();
   addPath(j, result);
   return finish(j, problem, extra);
@@ -169,7 +171,7 @@ std::string queriesStatsJson(const Problem& problem, const std::string& checkerN
     query["query"] = i + 1;
     query["start"] = configJson(queries.at(i).first);
     query["goal"] = configJson(queries.at(i).second);
-    addOutcome(query, problem, results[i]);
+    addOutcome(query, problem, results[i], true);
     addPath(query, results[i]);
     list.push_back(std::move(query));
     solved += results[i].solved;

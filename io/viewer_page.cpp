@@ -73,22 +73,6 @@ Json obstacleJson(const Obstacle& o) {
   return j;
 }
 
-const char* stateName(EdgeState state) {
-  switch (state) {
-    case EdgeState::Unchecked:
-      return "unchecked";
-    case EdgeState::Free:
-      return "free";
-    case EdgeState::Colliding:
-      return "colliding";
-    case EdgeState::Tentative:
-      return "tentative";
-    case EdgeState::Verified:
-      return "verified";
-  }
-  return "unchecked";
-}
-
 Json roadmapJson(const Robot& robot, const PlanResult& result) {
   Json j;
   Json points = Json::array();
@@ -102,7 +86,7 @@ Json roadmapJson(const Robot& robot, const PlanResult& result) {
     const auto& [a, b, state] = all[i];
     edges.push_back(a);
     edges.push_back(b);
-    edges.push_back(stateName(state));
+    edges.push_back(edgeStateName(state));
   }
   j["edges"] = std::move(edges);
   std::string note;

@@ -12,6 +12,22 @@
 
 namespace prmkit {
 
+const char* edgeStateName(EdgeState state) {
+  switch (state) {
+    case EdgeState::Unchecked:
+      return "unchecked";
+    case EdgeState::Free:
+      return "free";
+    case EdgeState::Colliding:
+      return "colliding";
+    case EdgeState::Tentative:
+      return "tentative";
+    case EdgeState::Verified:
+      return "verified";
+  }
+  return "unchecked";
+}
+
 Roadmap::Roadmap(const Robot& robot)
     : robot_(robot), nearest_(robot, [this](std::size_t v) -> const Config& { return graph_[v].q; }) {}
 

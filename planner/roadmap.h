@@ -21,6 +21,8 @@ class LifelongAStar;
 /// such an edge is used, and checked exactly if it ends up on the path.
 /// Verified: found free by the exact verifier of final paths.
 enum class EdgeState { Unchecked, Free, Colliding, Tentative, Verified };
+/// "unchecked", "free", "colliding", "tentative" or "verified", as outputs spell it.
+const char* edgeStateName(EdgeState state);
 
 /// A vertex not drawn by a node source (start, goal, OMPL's own samples).
 inline constexpr std::size_t kNoSource = static_cast<std::size_t>(-1);

@@ -233,7 +233,8 @@ TEST_CASE("plan --queries answers every pair on one roadmap and --save-roadmap/-
   const auto stats = nlohmann::json::parse(test::readText(dir.path / "a/stats.json"));
   REQUIRE(stats.at("queries").size() == 3);
   REQUIRE(stats.at("solved_queries") == 3);
-  REQUIRE(stats.at("queries")[2].at("samples_drawn") == 0);  // the first query's ends and path, again
+  REQUIRE(stats.at("queries")[2].at("samples_drawn") == 0);    // the first query's ends and path, again
+  REQUIRE(stats.at("queries")[0].at("earlier_queries") == 0);  // every query has the keys
   REQUIRE(stats.at("queries")[1].at("earlier_queries") == 1);
   // queries.csv: one block of rows per query, each a path between its ends.
   std::ifstream csv(dir.path / "a/queries.csv");
