@@ -12,7 +12,7 @@ seconds=${2:?seconds per target}
 shift 2
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_problem fuzz_moveit fuzz_urdf fuzz_omplapp fuzz_csv fuzz_mesh fuzz_mesh_files
-  fuzz_ompl_parameters)
+  fuzz_ompl_parameters fuzz_roadmap)
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 # Leaks inside third-party libraries are suppressed as in the ASan tests.
 export LSAN_OPTIONS="suppressions=$source_dir/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
