@@ -120,14 +120,7 @@ void LazyPrm::connectBatch(const std::vector<Vertex>& added, Checker& checker, R
 std::optional<EdgeState> LazyPrm::checkEagerly(Checker& checker, const Config& a, const Config& b,
                                                PlanResult& result) const {
   ++result.planner_stats.eager_edges;
-  ++result.planner_stats.edges_attempted;
-  const EdgeResult edge = checker.checkEdge(a, b);
-  const auto accepted = acceptEdge(edge, result);
-  if (!accepted) {
-    ++result.planner_stats.edges_colliding;
-    recordCollidingEdge(checker.robot(), a, b, edge, result);
-  }
-  return accepted;
+  return checkCounted(checker, a, b, result);
 }
 
 void LazyPrm::turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap, PlanResult& result,
@@ -152,19 +145,8 @@ void LazyPrm::turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap,
 }
 
 void LazyPrm::checkUncheckedEdges(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state) {
-  std::vector<Edge> unchecked;
-  for (const Edge e : boost::make_iterator_range(boost::edges(roadmap.graph())))
-    if (roadmap.graph()[e].state == EdgeState::Unchecked) unchecked.push_back(e);
-  bool removed = false;
-  for (const Edge e : unchecked) {
-    const Vertex a = boost::source(e, roadmap.graph()), b = boost::target(e, roadmap.graph());
-    if (const auto accepted = checkEagerly(checker, roadmap.config(a), roadmap.config(b), result)) {
-      roadmap.graph()[e].state = *accepted;
-      continue;
-    }
-    roadmap.removeEdge(e);
-    removed = true;
-  }
+  const auto [checked, removed] = Planner::checkUncheckedEdges(checker, roadmap, result);
+  result.planner_stats.eager_edges += checked;
   if (removed) state.components.markUnproven();
 }
 

@@ -66,6 +66,36 @@ void Planner::recordCollidingEdge(const Robot& robot, const Config& a, const Con
   result.colliding_edges.push_back(std::move(colliding));
 }
 
+std::optional<EdgeState> Planner::checkCounted(Checker& checker, const Config& a, const Config& b,
+                                               PlanResult& result) const {
+  ++result.planner_stats.edges_attempted;
+  const EdgeResult edge = checker.checkEdge(a, b);
+  const auto accepted = acceptEdge(edge, result);
+  if (!accepted) {
+    ++result.planner_stats.edges_colliding;
+    recordCollidingEdge(checker.robot(), a, b, edge, result);
+  }
+  return accepted;
+}
+
+std::pair<std::size_t, bool> Planner::checkUncheckedEdges(Checker& checker, Roadmap& roadmap,
+                                                          PlanResult& result) const {
+  std::vector<Edge> unchecked;
+  for (const Edge e : boost::make_iterator_range(boost::edges(roadmap.graph())))
+    if (roadmap.graph()[e].state == EdgeState::Unchecked) unchecked.push_back(e);
+  bool removed = false;
+  for (const Edge e : unchecked) {
+    const Vertex a = boost::source(e, roadmap.graph()), b = boost::target(e, roadmap.graph());
+    if (const auto accepted = checkCounted(checker, roadmap.config(a), roadmap.config(b), result)) {
+      roadmap.graph()[e].state = *accepted;
+      continue;
+    }
+    roadmap.removeEdge(e);
+    removed = true;
+  }
+  return {unchecked.size(), removed};
+}
+
 bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result) {
   if (!verifyFinalPath_) return true;
   if (!verifier_) throw std::logic_error("verifying final paths needs an exact verifier");

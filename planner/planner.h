@@ -190,7 +190,8 @@ struct PlanResult {
   /// Of roadmap_vertices, those the roadmap held before this query (earlier
   /// queries' and a loaded roadmap's): 0 for a planner's first query on a new roadmap.
   std::size_t roadmap_vertices_reused = 0;
-  /// The planner's queries before this one on the same roadmap.
+  /// The planner's queries before this one on the same roadmap (a roadmap
+  /// read from a file counts as one).
   std::size_t earlier_queries = 0;
   RoadmapMemory roadmap_memory;
   /// The final roadmap, for pictures: vertex configurations and edges with
@@ -306,6 +307,14 @@ class Planner {
   /// first query, one derived from it and the query's number after.
   std::uint32_t querySeed() const;
 
+  /// Checks one edge as it is made, counted (edges_attempted, and
+  /// edges_colliding with the edge recorded when it is not usable): the state
+  /// to give it, or nothing when it must not be in the roadmap.
+  std::optional<EdgeState> checkCounted(Checker& checker, const Config& a, const Config& b, PlanResult& result) const;
+  /// Checks every unchecked edge of the roadmap with checkCounted, giving
+  /// each its state or removing it; returns how many were checked and
+  /// whether one was removed.
+  std::pair<std::size_t, bool> checkUncheckedEdges(Checker& checker, Roadmap& roadmap, PlanResult& result) const;
   /// Keeps the edge from a to b, found in collision, and where the checker
   /// found it (PlanResult::colliding_edges).
   static void recordCollidingEdge(const Robot& robot, const Config& a, const Config& b, const EdgeResult& edge,

@@ -109,20 +109,7 @@ struct Prm::Search {
   /// verdicts were not taken) are checked before anything else: every edge
   /// of a PRM roadmap has its verdict, and colliding ones are not kept.
   void checkUncheckedEdges() {
-    std::vector<Edge> unchecked;
-    for (const Edge e : boost::make_iterator_range(boost::edges(roadmap.graph())))
-      if (roadmap.graph()[e].state == EdgeState::Unchecked) unchecked.push_back(e);
-    for (const Edge e : unchecked) {
-      const Vertex a = boost::source(e, roadmap.graph()), b = boost::target(e, roadmap.graph());
-      const EdgeResult edge = checker.checkEdge(roadmap.config(a), roadmap.config(b));
-      ++result.planner_stats.edges_attempted;
-      if (const auto state = planner.acceptEdge(edge, result)) {
-        roadmap.graph()[e].state = *state;
-        continue;
-      }
-      ++result.planner_stats.edges_colliding;
-      roadmap.removeEdge(e);
-    }
+    planner.checkUncheckedEdges(checker, roadmap, result);
     components = RoadmapComponents(roadmap);
   }
 
