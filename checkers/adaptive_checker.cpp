@@ -11,23 +11,6 @@
 
 namespace prmkit {
 
-namespace {
-std::string configKey(const Config& q) {
-  return std::string(reinterpret_cast<const char*>(q.data()), sizeof(double) * static_cast<std::size_t>(q.size()));
-}
-
-/// A bisection sample is named by its segment and parameter (short enough
-/// for the string's inline storage); a path node by its bytes (configKey),
-/// whose length is a multiple of 8, so the two never collide.
-std::string splitKey(std::uint32_t segment, double t) {
-  std::string key(1 + sizeof segment + sizeof t, 's');
-  std::memcpy(key.data() + 1, &segment, sizeof segment);
-  std::memcpy(key.data() + 1 + sizeof segment, &t, sizeof t);
-  return key;
-}
-
-}  // namespace
-
 AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
                                  AdaptiveSettings settings)
     : Checker(robot, scene),
@@ -35,9 +18,9 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
       eta_(settings.eta > 0.0 ? settings.eta : defaultEta(*scene_, *robot_)),
       collision_(robot_, scene_, settings.geometry),
       distance_(),
-      nodeBounds_(static_cast<std::size_t>(settings.cache_nodes)) {
+      pairs_(bodyPairs(*robot_, *scene_)),
+      samples_(pairs_.size(), static_cast<std::size_t>(settings.cache_nodes)) {
   validateFields(settings_, "adaptive");
-  pairs_ = bodyPairs(*robot_, *scene_);
   distance_.enclosingSpheres(robot_->links(), scene_->obstacles(), linkSpheres_, obstacleSpheres_);
   firstSelfPair_ = robot_->links().size() * scene_->obstacles().size();
   for (const Obstacle& obstacle : scene_->obstacles()) obstacleBoxes_.push_back(&distance_.enclosing(*obstacle.bvh));
@@ -45,7 +28,7 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
 
 AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
     : AdaptiveChecker(other.robot_, other.scene_, other.settings_) {
-  nodeBounds_ = other.nodeBounds_.sharingRounds();  // a clone made in rounds shares the node cache
+  samples_.nodeBounds() = other.samples_.nodeBounds().sharingRounds();  // a clone made in rounds shares the node cache
 }
 
 std::string AdaptiveChecker::description() const {
@@ -90,43 +73,6 @@ double AdaptiveChecker::motionBound(const Element& e) {
   if (pair.obstacle < 0) return width * pairMotionBound(e.segment, e.pair);
   return linkPieceBound(segmentMotion(e.segment), static_cast<std::size_t>(pair.link), end(e.sample_a), end(e.sample_b),
                         width);
-}
-
-std::uint32_t AdaptiveChecker::sampleAt(const Config& q, bool node, std::string key) {
-  if (const auto found = samplesByKey_.find(key); found != samplesByKey_.end()) return found->second;
-  const std::uint32_t index = newSample(q);
-  if (node)
-    if (const NodeBoundCache::Bounds* cached = nodeBounds_.find(key)) {
-      Sample& sample = samples_[index];
-      for (const auto& [p, bound] : *cached) {
-        sample.bounds[p] = bound;
-        sample.from_cache[p] = true;
-        sample.touched.push_back(p);
-      }
-    }
-  samplesByKey_.emplace(std::move(key), index);
-  return index;
-}
-
-std::uint32_t AdaptiveChecker::newSample(const Config& q) {
-  // Samples are reused between checks, so that their vectors keep their storage.
-  const auto index = static_cast<std::uint32_t>(sampleCount_++);
-  if (index == samples_.size()) samples_.emplace_back();
-  Sample& sample = samples_[index];
-  sample.q = q;
-  sample.poses.clear();
-  sample.twists.clear();
-  if (sample.bounds.size() != pairs_.size()) {
-    sample.bounds.assign(pairs_.size(), DistanceBound{});
-    sample.from_cache.assign(pairs_.size(), false);
-  } else {
-    for (const std::uint32_t p : sample.touched) {
-      sample.bounds[p] = DistanceBound{};
-      sample.from_cache[p] = false;
-    }
-  }
-  sample.touched.clear();
-  return index;
 }
 
 std::optional<DistanceBound> AdaptiveChecker::ensure(std::uint32_t sampleIndex, std::uint32_t pair, double threshold,
@@ -190,87 +136,15 @@ double AdaptiveChecker::enclosingBound(std::uint32_t sampleIndex, std::uint32_t 
   const Sample& sample = samples_[sampleIndex];
   const BodyPair& p = pairs_[pair];
   const auto link = static_cast<std::size_t>(p.link);
-  const double radius = linkSpheres_[link].radius;
-  const Eigen::Vector3d& centre = sample.centres[link];
-  const Sphere& other = p.obstacle >= 0 ? obstacleSpheres_[static_cast<std::size_t>(p.obstacle)]
-                                        : Sphere{sample.centres[static_cast<std::size_t>(p.other_link)],
-                                                 linkSpheres_[static_cast<std::size_t>(p.other_link)].radius};
-  ++stats_.bv_tests;
-  const double spheres = BvhDistance::sphereGap(centre, radius, other.centre, other.radius);
-  if (spheres >= threshold || p.obstacle < 0) return spheres;
-  // The link's sphere against the obstacle's enclosing box (much tighter
-  // around a board or a table top): a lower bound for the same reason.
-  ++stats_.bv_tests;
-  const Obstacle& obstacle = scene_->obstacles()[static_cast<std::size_t>(p.obstacle)];
-  return std::max(spheres, BvhDistance::pointBoxDistance(centre, *obstacleBoxes_[static_cast<std::size_t>(p.obstacle)],
-                                                         obstacle.pose) -
-                               radius);
-}
-
-AdaptiveChecker::Neighbours AdaptiveChecker::measuredNeighbours(std::size_t s, std::size_t u, std::size_t cell,
-                                                                const std::vector<std::uint32_t>& nodes) const {
-  const UnsettledPair& pair = unsettled_[s][u];
-  const std::size_t cells = cells_[s].size();
-  const double* lowers = measuredLowers_[s].data() + u * cells;
-  Neighbours n{nodes[s], nodes[s + 1], 0.0, 1.0, pair.node_lower_a, pair.node_lower_b};
-  // Bits below the cell, and above it (2 << 63 wraps to 0, leaving none above the last cell).
-  if (const std::uint64_t below = pair.measured & ((std::uint64_t{1} << cell) - 1); below != 0) {
-    const auto left = static_cast<std::size_t>(63 - std::countl_zero(below));
-    n.left = cells_[s][left];
-    n.t_left = cellCentre(left, cells);
-    n.lower_left = lowers[left];
+  if (p.obstacle < 0) {
+    const auto other = static_cast<std::size_t>(p.other_link);
+    return enclosingLowerBound(sample.centres[link], linkSpheres_[link].radius,
+                               {sample.centres[other], linkSpheres_[other].radius}, nullptr, Transform::Identity(),
+                               threshold, stats_);
   }
-  if (const std::uint64_t above = pair.measured & ~((std::uint64_t{2} << cell) - 1); above != 0) {
-    const auto right = static_cast<std::size_t>(std::countr_zero(above));
-    n.right = cells_[s][right];
-    n.t_right = cellCentre(right, cells);
-    n.lower_right = lowers[right];
-  }
-  return n;
-}
-
-int AdaptiveChecker::uncoveredStretches(std::size_t s, const UnsettledPair& pair, const double* lowers,
-                                        double unitBound) const {
-  const std::size_t cells = cells_[s].size();
-  int uncovered = 0;
-  double tPrevious = 0.0, lowerPrevious = pair.node_lower_a;
-  for (std::uint64_t rest = pair.measured;; rest &= rest - 1) {
-    const bool last = rest == 0;
-    const auto cell = static_cast<std::size_t>(std::countr_zero(rest));
-    const double t = last ? 1.0 : cellCentre(cell, cells);
-    const double lower = last ? pair.node_lower_b : lowers[cell];
-    uncovered += certifiesFree(lowerPrevious, lower, unitBound * (t - tPrevious)) ? 0 : 1;
-    if (last) return uncovered;
-    tPrevious = t;
-    lowerPrevious = lower;
-  }
-}
-
-std::optional<AdaptiveChecker::Collision> AdaptiveChecker::staticProbes() {
-  std::vector<std::string> keys(cells_.size());
-  std::vector<std::uint64_t> freeCells(cells_.size());
-  for (std::size_t s = 0; s < cells_.size(); ++s) {
-    keys[s] = StaticFreeCells::key(path_[s], path_[s + 1]);
-    freeCells[s] = staticFree_.known(keys[s], cells_[s].size());
-  }
-  const auto hit =
-      schedule_.inRounds(cells_.size(), cellsOf(), [&](std::size_t s, std::size_t cell) -> std::optional<Collision> {
-        const std::uint64_t bit = std::uint64_t{1} << cell;
-        if (freeCells[s] & bit) {
-          ++stats_.static_probes_reused;
-          return std::nullopt;
-        }
-        const double t = cellCentre(cell, cells_[s].size());
-        robot_->interpolate(path_[s], path_[s + 1], t, splitConfig_);
-        if (collision_.inCollision(splitConfig_, stats_)) return Collision{s, t};
-        freeCells[s] |= bit;
-        return std::nullopt;
-      });
-  // A segment found colliding leaves the roadmap; the others keep what was learnt.
-  for (std::size_t s = 0; s < cells_.size(); ++s)
-    if (!hit || hit->segment != s)
-      staticFree_.keep(std::move(keys[s]), cells_[s].size(), freeCells[s], settings_.cache_nodes);
-  return hit;
+  const auto obstacle = static_cast<std::size_t>(p.obstacle);
+  return enclosingLowerBound(sample.centres[link], linkSpheres_[link].radius, obstacleSpheres_[obstacle],
+                             obstacleBoxes_[obstacle], scene_->obstacles()[obstacle].pose, threshold, stats_);
 }
 
 std::uint32_t AdaptiveChecker::cellSample(std::size_t s, std::size_t cell) {
@@ -278,7 +152,7 @@ std::uint32_t AdaptiveChecker::cellSample(std::size_t s, std::size_t cell) {
   robot_->interpolate(path_[s], path_[s + 1], cellCentre(cell, cells_[s].size()), splitConfig_);
   // Not shared with the bisection's samples (whose parameters come from
   // distances), so not named: a centre gets its own sample.
-  const std::uint32_t m = newSample(splitConfig_);
+  const std::uint32_t m = samples_.fresh(splitConfig_);
   cells_[s][cell] = m;
   Sample& sample = samples_[m];
   // With speed bounds, most probes need some link's speed: the twists come
@@ -291,35 +165,23 @@ std::uint32_t AdaptiveChecker::cellSample(std::size_t s, std::size_t cell) {
   return m;
 }
 
-bool AdaptiveChecker::findNearObstacles(std::size_t s) {
-  nearObstacles_.clear();
-  const std::size_t obstacleCount = scene_->obstacles().size();
-  // With few obstacles the probes' enclosing-sphere tests cost less than the
-  // queries: every pair is near (docs/results.md, "Broad phases").
-  if (obstacleCount < kAdaptiveBroadPhaseObstacles || scene_->broadPhase() == BroadPhase::None) return false;
+const std::vector<CellBroadPhase::NearPair>* AdaptiveChecker::findNearObstacles(std::size_t s) {
+  if (!CellBroadPhase::pays(*scene_, kAdaptiveBroadPhaseObstacles)) return nullptr;
   const std::size_t cells = cells_[s].size();
   for (std::size_t cell = 0; cell < cells; ++cell) cellSample(s, cell);
-  std::vector<Eigen::AlignedBox3d>& chain = chainBoxes_;
-  for (std::size_t link = 0; link < linkSpheres_.size(); ++link) {
-    // Every point of the link stays within half a cell's motion bound of
-    // where it is at the cell's centre (SSL 2005, Sec. 3): the box around its
-    // enclosing sphere there, grown by that and the certificate's slack,
-    // holds all it sweeps over the cell, and an obstacle whose box misses it
-    // is farther than the probe's threshold (probeCentre) at the centre.
-    const double reach = cellReach(s, cells, link);
-    const Eigen::Vector3d grow = Eigen::Vector3d::Constant(linkSpheres_[link].radius + reach + certificateSlack(reach));
-    chain.clear();
-    for (std::size_t cell = 0; cell < cells; ++cell) {
-      const Eigen::Vector3d& centre = samples_[cells_[s][cell]].centres[link];
-      chain.emplace_back(centre - grow, centre + grow);
-    }
-    scene_->obstaclesOverlappingChain(chain, chainOverlaps_, stats_.broad_phase_visits);
-    stats_.broad_phase_pairs += chainOverlaps_.size();
-    for (const auto& [obstacle, overlapped] : chainOverlaps_)
-      nearObstacles_.push_back(
-          {static_cast<std::uint32_t>(link * obstacleCount + static_cast<std::size_t>(obstacle)), overlapped});
-  }
-  return true;
+  // The box a link may sweep over a cell, grown by the certificate's slack:
+  // an obstacle whose box misses it is farther than the probe's threshold
+  // (probeCentre) at the centre.
+  return &broadPhase_.find(
+      *scene_, linkSpheres_.size(), cells,
+      [&](std::size_t cell, std::size_t link) -> const Eigen::Vector3d& {
+        return samples_[cells_[s][cell]].centres[link];
+      },
+      [&](std::size_t link) {
+        const double reach = cellReach(s, cells, link);
+        return linkSpheres_[link].radius + reach + certificateSlack(reach);
+      },
+      stats_);
 }
 
 std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std::vector<std::uint32_t>& nodes) {
@@ -341,7 +203,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
       const DistanceBound& b = samples_[nodes[s + 1]].bounds[p];
       const double unitBound = pairMotionBound(s, p);
       if (a.known() && b.known() && certifiesFree(a.lower, b.lower, unitBound)) return;
-      UnsettledPair pair{p, 0, 0, std::max(a.lower, 0.0), std::max(b.lower, 0.0)};
+      ProbedPair pair{p, 0, 0, std::max(a.lower, 0.0), std::max(b.lower, 0.0)};
       const std::size_t u = unsettled_[s].size();
       measuredLowers_[s].resize((u + 1) * cells);
       const std::uint64_t allCells = cells == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << cells) - 1;
@@ -357,7 +219,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
           measuredLowers_[s][u * cells + cell] = lower;
         }
       }
-      pair.uncovered = uncoveredStretches(s, pair, measuredLowers_[s].data() + u * cells, unitBound);
+      pair.uncovered = uncoveredStretches(pair, cells, measuredLowers_[s].data() + u * cells, unitBound);
       if (pair.uncovered == 0) {
         measuredLowers_[s].resize(u * cells);
         return;
@@ -365,9 +227,9 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
       active_[s].push_back(static_cast<std::uint32_t>(u));
       unsettled_[s].push_back(pair);
     };
-    if (findNearObstacles(s)) {
+    if (const auto* near = findNearObstacles(s)) {
       // An obstacle pair the broad phase left out is apart on the whole segment.
-      for (const NearPair& near : nearObstacles_) addPair(near.pair, near.cells);
+      for (const CellBroadPhase::NearPair& pair : *near) addPair(pair.pair, pair.cells);
       for (auto p = static_cast<std::uint32_t>(firstSelfPair_); p < pairs_.size(); ++p) addPair(p, ~std::uint64_t{0});
     } else {
       for (std::uint32_t p = 0; p < pairs_.size(); ++p) addPair(p, ~std::uint64_t{0});
@@ -386,7 +248,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size
   std::vector<std::uint32_t>& active = active_[s];
   for (std::size_t k = 0; k < active.size();) {
     const std::uint32_t u = active[k];
-    UnsettledPair& unsettled = unsettled_[s][u];
+    ProbedPair& unsettled = unsettled_[s][u];
     // Measured already: the broad phase put the pair's obstacle beyond this cell.
     if (unsettled.measured >> cell & 1u) {
       ++k;
@@ -397,7 +259,8 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCentre(std::size
     // The pair's nearest measured samples either side may already certify
     // the stretch between them (SSL 2005, Eq. 1): a pair far from contact is
     // measured at few of the centres.
-    const Neighbours around = measuredNeighbours(s, u, cell, nodes);
+    const MeasuredNeighbours around =
+        measuredNeighbours(unsettled, cell, cells_[s], measuredLowers_[s].data() + u * cells, nodes[s], nodes[s + 1]);
     if (certifiesFree(around.lower_left, around.lower_right, unitBound * (around.t_right - around.t_left))) {
       ++k;
       continue;
@@ -444,7 +307,7 @@ void AdaptiveChecker::startSegment(std::size_t s, const std::vector<std::uint32_
                                    std::optional<Collision>& collision) {
   const auto segment = static_cast<std::uint32_t>(s);
   const std::size_t cells = cells_[s].size();
-  for (const UnsettledPair& unsettled : unsettled_[s]) {
+  for (const ProbedPair& unsettled : unsettled_[s]) {
     if (unsettled.uncovered == 0) continue;  // certified between its measured samples
     const std::uint32_t p = unsettled.pair;
     // The segment's node, the centres where the pair was measured and its
@@ -509,7 +372,7 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::bisectQueued() {
         std::clamp(0.5 * (e.t_a + e.t_b) + 0.5 * (da - db) / unitBound, e.t_a + 0.25 * width, e.t_b - 0.25 * width);
     const double needed = std::max((tm - e.t_a) * unitBound - da, (e.t_b - tm) * unitBound - db);
     robot_->interpolate(path_[e.segment], path_[e.segment + 1], tm, splitConfig_);
-    const std::uint32_t m = sampleAt(splitConfig_, false, splitKey(e.segment, tm));
+    const std::uint32_t m = samples_.split(e.segment, tm, splitConfig_);
     if (!ensure(m, e.pair, std::max(needed, 0.0) + 1e-3 * eta_, tm - e.t_a < e.t_b - tm ? e.sample_a : e.sample_b))
       return Collision{e.segment, tm};
     const Element halves[] = {{0.0, e.pair, e.segment, e.sample_a, m, e.t_a, tm},
@@ -535,26 +398,20 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
     cells_[s].assign(
         static_cast<std::size_t>(probeCellCount(*robot_, path[s], path[s + 1], settings_.probes, settings_.probe_step)),
         kNoSample);
-  PathResult result;
-  result.segments.resize(segmentCount);
-  auto colliding = [&](const Collision& hit) {
-    result.verdict = Verdict::Colliding;
-    result.first_colliding = hit.segment;
-    result.segments[hit.segment] = EdgeResult{Verdict::Colliding, 100.0, hit.t};
-  };
-  if (staticFirst)
-    if (const auto hit = staticProbes()) {
-      colliding(*hit);
-      return result;
-    }
+  if (staticFirst) {
+    std::vector<std::size_t> counts(segmentCount);
+    for (std::size_t s = 0; s < segmentCount; ++s) counts[s] = cells_[s].size();
+    if (const auto hit = staticProbes(schedule_, *robot_, path, counts, collision_, stats_, splitConfig_, &staticFree_,
+                                      settings_.cache_nodes))
+      return collidingPath(segmentCount, hit->segment, hit->t);
+  }
 
-  sampleCount_ = 0;
-  samplesByKey_.clear();
+  samples_.startCheck();
   motion_.resize(segmentCount);
   const bool accelerations = settings_.speed_bounds && robot_->hasSpeedBounds();
   for (std::size_t s = 0; s < segmentCount; ++s) motion_[s].compute(*robot_, path[s], path[s + 1], accelerations);
   std::vector<std::uint32_t> nodes;
-  for (const Config& q : path) nodes.push_back(sampleAt(q, true, configKey(q)));
+  for (const Config& q : path) nodes.push_back(samples_.node(q));
 
   queue_ = {};
   open_.assign(segmentCount, 0);  // unresolved elements per segment
@@ -570,31 +427,20 @@ PathResult AdaptiveChecker::checkSegments(std::span<const Config> path, bool one
   }
   if (!collision && oneQueue) collision = bisectQueued();
 
-  keepNodeBounds(nodes);
+  samples_.keepNodeBounds(nodes);
 
-  if (collision) colliding(*collision);
+  PathResult result;
+  result.segments.resize(segmentCount);
+  if (collision) result = collidingPath(segmentCount, collision->segment, collision->t);
   for (std::size_t s = 0; s < segmentsStarted; ++s)
     if (open_[s] == 0 && !(collision && collision->segment == s)) result.segments[s] = EdgeResult{};
   return result;
 }
 
-void AdaptiveChecker::keepNodeBounds(const std::vector<std::uint32_t>& nodes) {
-  // Only the pairs measured there: the probes leave most of a node's pairs unmeasured.
-  std::vector<std::pair<std::string, NodeBoundCache::Bounds>> measured;
-  measured.reserve(nodes.size());
-  for (std::uint32_t index : nodes) {
-    const Sample& sample = samples_[index];
-    NodeBoundCache::Bounds bounds;
-    for (const std::uint32_t p : sample.touched) bounds.emplace_back(p, sample.bounds[p]);
-    measured.emplace_back(sample.touched.empty() ? std::string() : configKey(sample.q), std::move(bounds));
-  }
-  nodeBounds_.keep(std::move(measured));
-}
+void AdaptiveChecker::doStartRounds() { samples_.nodeBounds().startRounds(); }
 
-void AdaptiveChecker::doStartRounds() { nodeBounds_.startRounds(); }
+void AdaptiveChecker::doEndRound() { samples_.nodeBounds().endRound(); }
 
-void AdaptiveChecker::doEndRound() { nodeBounds_.endRound(); }
-
-void AdaptiveChecker::doStopRounds() { nodeBounds_.stopRounds(); }
+void AdaptiveChecker::doStopRounds() { samples_.nodeBounds().stopRounds(); }
 
 }  // namespace prmkit

@@ -4,6 +4,8 @@
 // articulated robots in complex environments", IEEE T-RO 2005). It never
 // reports a colliding edge as free.
 #include "geometry/bvh_distance.h"
+#include "checkers/bisection_samples.h"
+#include "checkers/cell_broad_phase.h"
 #include "checkers/checker.h"
 #include "checkers/motion_models.h"
 #include "checkers/node_bound_cache.h"
@@ -17,8 +19,6 @@
 #include <queue>
 #include <span>
 #include <string>
-#include <tuple>
-#include <unordered_map>
 
 namespace prmkit {
 
@@ -82,7 +82,7 @@ struct AdaptiveSettings {
   void fields(Fields& f);
 };
 
-/// Scenes with fewer obstacles skip the broad phase (AdaptiveChecker::findNearObstacles).
+/// Scenes with fewer obstacles skip the broad phase (CellBroadPhase::pays).
 inline constexpr std::size_t kAdaptiveBroadPhaseObstacles = 64;
 
 /// Most cells a segment may be cut into (AdaptiveSettings::probes).
@@ -129,19 +129,7 @@ class AdaptiveChecker final : public Checker {
   /// path is found before the free segments are fully certified.
   PathResult doCheckPath(std::span<const Config> path) override;
 
-  /// A configuration on the path being checked: a path node or a bisection point.
-  struct Sample {
-    Config q;
-    std::vector<Transform> poses;          // empty until a distance needs them
-    std::vector<Eigen::Vector3d> centres;  // links' enclosing sphere centres (world), set by the probes
-    std::vector<DistanceBound> bounds;     // per pair
-    std::vector<bool> from_cache;          // bound loaded from the node cache
-    /// Pairs whose bound is known (computed since the sample was made, or
-    /// loaded from the node cache): a reused sample resets only those (a
-    /// bisection sample usually serves one pair of hundreds).
-    std::vector<std::uint32_t> touched;
-    SampleTwists twists;  // per segment through the sample, as the motion models ask for them
-  };
+  using Sample = BisectionSamples::Sample;
   /// One unresolved (segment, pair) element of the queue (SSL 2005, Sec. 4).
   struct Element {
     double priority;  // (l_i + l_j) - (d(q_a) + d(q_b)): largest first
@@ -165,25 +153,14 @@ class AdaptiveChecker final : public Checker {
   auto cellsOf() const {
     return [this](std::size_t s) { return cells_[s].size(); };
   }
-  /// The samples nearest a cell's centre on either side where an unsettled
-  /// pair (unsettled_[s][u]) was measured, or the segment's nodes, with the
-  /// pair's lower bounds there (0 where unknown).
-  struct Neighbours {
-    std::uint32_t left, right;
-    double t_left, t_right;
-    double lower_left = 0.0, lower_right = 0.0;
-  };
-  Neighbours measuredNeighbours(std::size_t s, std::size_t u, std::size_t cell,
-                                const std::vector<std::uint32_t>& nodes) const;
   /// The sample at the centre of segment s's cell, made (with its link poses
   /// and sphere centres) if the segment has none there yet.
   std::uint32_t cellSample(std::size_t s, std::size_t cell);
-  /// The broad phase over segment s, when the scene has one and enough
-  /// obstacles (else false: every pair is near): fills nearObstacles_ with
-  /// the (link, obstacle) pairs whose boxes overlap the box the link may
-  /// sweep over some cell (Scene::obstaclesOverlappingChain), and the cells
-  /// where they do. Makes every cell's sample.
-  bool findNearObstacles(std::size_t s);
+  /// The broad phase over segment s, when it pays on the scene
+  /// (CellBroadPhase::pays; else none: every pair is near): the (link,
+  /// obstacle) pairs whose boxes overlap the box the link may sweep over some
+  /// cell, and the cells where they do. Makes every cell's sample.
+  const std::vector<CellBroadPhase::NearPair>* findNearObstacles(std::size_t s);
   /// How far any point of the link may move over half of one of the
   /// segment's `cells` cells (the lever bound, SSL 2005, Sec. 3).
   double cellReach(std::size_t s, std::size_t cells, std::size_t link) const {
@@ -204,10 +181,6 @@ class AdaptiveChecker final : public Checker {
   /// (the probe schedule's rounds).
   /// Returns the first probe found in collision (confirmed on the exact geometry).
   std::optional<Collision> probeCells(const std::vector<std::uint32_t>& nodes);
-  /// A static collision check at every probe's centre, in the probes' order,
-  /// skipping the centres an earlier path check found free (staticFree_);
-  /// the first in collision.
-  std::optional<Collision> staticProbes();
   /// One probe: the centre of segment s's cell, for every pair still active there.
   std::optional<Collision> probeCentre(std::size_t s, std::size_t cell, const std::vector<std::uint32_t>& nodes);
   /// Certifies what the probes left of segment s: for each unsettled pair,
@@ -249,58 +222,33 @@ class AdaptiveChecker final : public Checker {
   }
   /// The pair's two meshes in their poses at a sample.
   std::pair<PlacedBody, PlacedBody> placedBodies(std::uint32_t sample, std::uint32_t pair);
-  /// The sample named `key` (at q), created if new; a path node starts from the node cache.
-  std::uint32_t sampleAt(const Config& q, bool node, std::string key);
-  /// A fresh sample at q, with no name (no other check step will look it up).
-  std::uint32_t newSample(const Config& q);
 
   AdaptiveSettings settings_;
   double eta_;
   CollisionQueries collision_;
   BvhDistance distance_;
   std::vector<BodyPair> pairs_;
+  /// The samples of the path being checked (the first of them its nodes), and the node-bound cache.
+  BisectionSamples samples_;
   /// Enclosing spheres (BvhDistance::enclosing): the links' in their
   /// frames, the obstacles' in the world.
   using Sphere = BvhDistance::Sphere;
   std::vector<Sphere> linkSpheres_, obstacleSpheres_;
   std::vector<const BvhDistance::Enclosing*> obstacleBoxes_;  // owned by distance_
   std::size_t firstSelfPair_ = 0;  // pairs_ holds the (link, obstacle) pairs link by link, then the self pairs
-  /// A (link, obstacle) pair near the segment being probed, and the cells
-  /// (bits) over which the link's box may meet the obstacle's.
-  struct NearPair {
-    std::uint32_t pair;
-    std::uint64_t cells;
-  };
-  std::vector<NearPair> nearObstacles_;  // findNearObstacles' answer
-  std::vector<Eigen::AlignedBox3d> chainBoxes_;
-  std::vector<Scene::ChainOverlap> chainOverlaps_;
+  CellBroadPhase broadPhase_;
 
   // Per-check working state, kept as members to reuse allocations.
-  std::vector<Sample> samples_;  // the first sampleCount_ are this check's
-  std::size_t sampleCount_ = 0;
   /// Per segment of the path being checked: the sample at each cell's centre
   /// (kNoSample until probed), and the pairs the nodes' bounds did not
   /// settle, with the centres where each was measured.
   std::vector<std::vector<std::uint32_t>> cells_;
-  struct UnsettledPair {
-    std::uint32_t pair;
-    std::uint64_t measured;  // bit k: the pair's bound was asked for at centre k
-    /// Stretches between consecutive measured samples (nodes included) that
-    /// SSL 2005, Eq. 1 with the lever bound does not certify.
-    int uncovered;
-    double node_lower_a, node_lower_b;  // its bounds at the nodes (0: unknown)
-  };
-  /// The pair's stretches between consecutive measured samples of segment s
-  /// (the nodes, and the centres in `pair.measured` with bounds `lowers`, per
-  /// cell) that SSL 2005, Eq. 1 with the whole segment's bound `unitBound`
-  /// scaled to the stretch does not certify.
-  int uncoveredStretches(std::size_t s, const UnsettledPair& pair, const double* lowers, double unitBound) const;
   /// [segment]: indices into unsettled_ of the pairs still to be probed.
   std::vector<std::vector<std::uint32_t>> active_;
-  std::vector<std::vector<UnsettledPair>> unsettled_;
+  std::vector<std::vector<ProbedPair>> unsettled_;
   /// [segment][u * cells + k]: unsettled_[segment][u]'s bound at centre k, where measured.
   std::vector<std::vector<double>> measuredLowers_;
-  static constexpr std::uint32_t kNoSample = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::uint32_t kNoSample = BisectionSamples::kNone;
   ProbeSchedule schedule_;
   std::priority_queue<Element> queue_;
   std::vector<std::size_t> open_;  // unresolved elements per segment
@@ -309,18 +257,13 @@ class AdaptiveChecker final : public Checker {
   /// segment, and the acceleration bounds when speed bounds are used.
   std::vector<SegmentMotion> motion_;
   std::span<const Config> path_;  // the path being checked
-  std::unordered_map<std::string, std::uint32_t> samplesByKey_;
 
   /// The cells of roadmap edges an earlier path check's static probes found free.
   StaticFreeCells staticFree_;
 
-  /// The pairs' known bounds at roadmap configurations, kept across checks.
-  NodeBoundCache nodeBounds_;
   void doStartRounds() override;
   void doEndRound() override;
   void doStopRounds() override;
-  /// Keeps the bounds measured at the path's nodes for later checks.
-  void keepNodeBounds(const std::vector<std::uint32_t>& nodes);
 };
 
 }  // namespace prmkit

@@ -9,6 +9,15 @@
 
 namespace prmkit {
 
+PathResult collidingPath(std::size_t segments, std::size_t segment, double t) {
+  PathResult result;
+  result.verdict = Verdict::Colliding;
+  result.first_colliding = segment;
+  result.segments.resize(segments);
+  result.segments[segment] = EdgeResult{Verdict::Colliding, 100.0, t};
+  return result;
+}
+
 double problemSize(const Scene& scene, const Robot& robot) {
   const Eigen::AlignedBox3d box = scene.bounds();
   double size = box.isEmpty() ? 0.0 : box.diagonal().norm();

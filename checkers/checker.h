@@ -31,6 +31,10 @@ struct PathResult {
   std::optional<std::size_t> first_colliding;
 };
 
+/// A path of `segments` segments whose segment `segment` collides at
+/// parameter t, the others unchecked.
+PathResult collidingPath(std::size_t segments, std::size_t segment, double t);
+
 /// The scale relative tolerances follow (m): the diagonal of the scene's
 /// bounds, or the robot's largest link diameter if larger; 1 if both are 0.
 double problemSize(const Scene& scene, const Robot& robot);

@@ -5,6 +5,7 @@
 // it asks, starting from a neighbouring sample's closest features.
 #include "geometry/collision_queries.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -50,6 +51,22 @@ std::optional<DistanceBound> pairBoundAt(std::vector<DistanceBound>& bounds, std
   bound = found.bound;
   if (found.contact) return std::nullopt;
   return bound;
+}
+
+/// A lower bound on a pair's distance from enclosing volumes alone: the gap
+/// between the link's enclosing sphere (world centre, radius) and `other`
+/// (another link's sphere, or an obstacle's), raised for an obstacle whose
+/// enclosing box is given, when the spheres' gap is below `threshold` (m),
+/// by the link's sphere against that box (much tighter around a board or a
+/// table top): a lower bound for the same reason. Counts bv_tests.
+inline double enclosingLowerBound(const Eigen::Vector3d& centre, double radius, const BvhDistance::Sphere& other,
+                                  const BvhDistance::Enclosing* obstacleBox, const Transform& obstaclePose,
+                                  double threshold, CheckStats& stats) {
+  ++stats.bv_tests;
+  const double spheres = BvhDistance::sphereGap(centre, radius, other.centre, other.radius);
+  if (spheres >= threshold || !obstacleBox) return spheres;
+  ++stats.bv_tests;
+  return std::max(spheres, BvhDistance::pointBoxDistance(centre, *obstacleBox, obstaclePose) - radius);
 }
 
 }  // namespace prmkit

@@ -309,21 +309,9 @@ PathResult SweptChecker::doCheckPath(std::span<const Config> path) {
     cells[s] =
         static_cast<std::size_t>(probeCellCount(*robot_, path[s], path[s + 1], settings_.path_probes, kProbeStep));
   Config q;
-  const auto hit = schedule_.inRounds(
-      segments, [&](std::size_t s) { return cells[s]; },
-      [&](std::size_t s, std::size_t cell) -> std::optional<std::pair<std::size_t, double>> {
-        const double t = cellCentre(cell, cells[s]);
-        robot_->interpolate(path[s], path[s + 1], t, q);
-        if (!collision_.inCollision(q, stats_)) return std::nullopt;
-        return std::pair{s, t};
-      });
+  const auto hit = staticProbes(schedule_, *robot_, path, cells, collision_, stats_, q);
   if (!hit) return Checker::doCheckPath(path);
-  PathResult result;
-  result.segments.resize(segments);
-  result.segments[hit->first] = EdgeResult{Verdict::Colliding, 100.0, hit->second};
-  result.verdict = Verdict::Colliding;
-  result.first_colliding = hit->first;
-  return result;
+  return collidingPath(segments, hit->segment, hit->t);
 }
 
 }  // namespace prmkit

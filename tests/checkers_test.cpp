@@ -1,4 +1,6 @@
 #include "checkers/adaptive_checker.h"
+#include "checkers/bisection_samples.h"
+#include "checkers/cell_broad_phase.h"
 #include "checkers/checker_registry.h"
 #include "checkers/discrete_checker.h"
 #include "checkers/motion_models.h"
@@ -23,6 +25,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <set>
 #include <thread>
 
 using namespace prmkit;
@@ -157,6 +160,146 @@ TEST_CASE("the path probe schedule: cell counts, rounds across segments and the 
   memo.keep(StaticFreeCells::key(a, a), 4, 0b1, 1);
   CHECK(memo.known(StaticFreeCells::key(a, b), 4) == 0);
   CHECK(memo.known(StaticFreeCells::key(a, a), 4) == 0b1);
+}
+
+TEST_CASE("the path probes: static probes in rounds with their memo, and a pair's coverage between measured samples",
+          "[checkers]") {
+  const Problem problem = test::loadForPlanning("maze2d");
+  const Robot& robot = *problem.robot;
+  CollisionQueries collision(problem.robot, problem.scene, Geometry::Mesh);
+  // A short free segment from the start, then one straight to the goal through the maze's walls.
+  Config near = problem.start;
+  near[0] += 0.01;
+  const std::vector<Config> path{problem.start, near, problem.goal};
+  const std::vector<std::size_t> cells{3, 15};
+  ProbeSchedule schedule;
+  StaticFreeCells memo;
+  Config scratch;
+  CheckStats first;
+  const auto hit = staticProbes(schedule, robot, path, cells, collision, first, scratch, &memo, 100);
+  REQUIRE(hit);
+  CHECK(hit->segment == 1);
+  CHECK(first.static_probes_reused == 0);
+  // Every centre probed up to the hit is the oracle's answer; the colliding segment keeps nothing.
+  robot.interpolate(path[1], path[2], hit->t, scratch);
+  CheckStats ignored;
+  CHECK(collision.inCollision(scratch, ignored));
+  const std::uint64_t kept = memo.known(StaticFreeCells::key(path[0], path[1]), 3);
+  CHECK(kept != 0);
+  CHECK(memo.known(StaticFreeCells::key(path[1], path[2]), 15) == 0);
+  CheckStats second;
+  const auto again = staticProbes(schedule, robot, path, cells, collision, second, scratch, &memo, 100);
+  REQUIRE(again);
+  CHECK(again->segment == hit->segment);
+  CHECK(again->t == hit->t);
+  CHECK(second.static_probes_reused == static_cast<std::uint64_t>(std::popcount(kept)));
+  CHECK(second.static_queries + second.static_probes_reused == first.static_queries);
+  // Without a memo nothing is reused.
+  CheckStats plain;
+  CHECK(staticProbes(schedule, robot, path, cells, collision, plain, scratch)->t == hit->t);
+  CHECK(plain.static_queries == first.static_queries);
+
+  // A pair measured at centres 1 and 3 of 4 (t = 0.375, 0.875), with the nodes' bounds 0.1 and 0.
+  const ProbedPair pair{0, 0b1010, 0, 0.1, 0.0};
+  const double lowers[4] = {0.0, 0.2, 0.0, 0.05};
+  // Unit bound 1: stretches [0, .375] (0.3 > .375? no), [.375, .875] (0.25 > .5? no), [.875, 1] (0.05 > .125? no).
+  CHECK(uncoveredStretches(pair, 4, lowers, 1.0) == 3);
+  // Unit bound 0.5: 0.3 > 0.1875, 0.25 > 0.25 no (strict), 0.05 > 0.0625 no.
+  CHECK(uncoveredStretches(pair, 4, lowers, 0.5) == 2);
+  CHECK(uncoveredStretches(pair, 4, lowers, 0.1) == 0);
+  const std::vector<std::uint32_t> cellSamples{10, 11, 12, 13};
+  const MeasuredNeighbours at2 = measuredNeighbours(pair, 2, cellSamples, lowers, 100, 101);
+  CHECK(at2.left == 11);
+  CHECK(at2.right == 13);
+  CHECK(at2.t_left == 0.375);
+  CHECK(at2.t_right == 0.875);
+  CHECK(at2.lower_left == 0.2);
+  CHECK(at2.lower_right == 0.05);
+  const MeasuredNeighbours at0 = measuredNeighbours(pair, 0, cellSamples, lowers, 100, 101);
+  CHECK(at0.left == 100);  // the node before the first measured centre
+  CHECK(at0.t_left == 0.0);
+  CHECK(at0.lower_left == 0.1);
+  CHECK(at0.right == 11);
+  const MeasuredNeighbours at3 = measuredNeighbours(pair, 3, cellSamples, lowers, 100, 101);
+  CHECK(at3.left == 11);
+  CHECK(at3.right == 101);  // the last cell has only its node after it
+  CHECK(at3.t_right == 1.0);
+}
+
+TEST_CASE("the bisection samples: named nodes and split points, reused storage, bounds to and from the node cache",
+          "[checkers]") {
+  BisectionSamples samples(5, 100);
+  Config a(2), b(2), m(2);
+  a << 0, 0;
+  b << 1, 0;
+  m << 0.5, 0;
+  samples.startCheck();
+  const std::uint32_t na = samples.node(a), nb = samples.node(b);
+  CHECK(na != nb);
+  CHECK(samples.node(a) == na);  // found by its bytes
+  const std::uint32_t split = samples.split(0, 0.5, m);
+  CHECK(samples.split(0, 0.5, m) == split);
+  CHECK(samples.split(1, 0.5, m) != split);  // another segment's point
+  CHECK(samples.fresh(m) != split);          // unnamed
+  CHECK(samples[na].bounds.size() == 5);
+  DistanceBound bound;
+  bound.lower = 0.3;
+  bound.upper = 0.4;
+  samples[na].bounds[2] = bound;
+  samples[na].touched.push_back(2);
+  samples.keepNodeBounds({na, nb});
+  // The next check: a's bound comes from the cache, marked so; b measured nothing.
+  samples.startCheck();
+  const std::uint32_t again = samples.node(a);
+  CHECK(again == 0);  // storage reused from the first sample
+  CHECK(samples[again].bounds[2].lower == 0.3);
+  CHECK(samples[again].from_cache[2]);
+  CHECK(samples[again].touched == std::vector<std::uint32_t>{2});
+  const std::uint32_t other = samples.node(b);
+  CHECK_FALSE(samples[other].bounds[2].known());
+  // A reused sample forgets what its previous configuration had.
+  samples.startCheck();
+  const std::uint32_t reused = samples.fresh(m);
+  CHECK(reused == 0);
+  CHECK_FALSE(samples[reused].bounds[2].known());
+  CHECK_FALSE(samples[reused].from_cache[2]);
+  CHECK(samples[reused].touched.empty());
+}
+
+TEST_CASE("the cell broad phase finds exactly the obstacles whose boxes meet a link's cell boxes", "[checkers]") {
+  const Problem problem = loadProblem(test::problemFile("boxes3000"));
+  const Scene& scene = *problem.scene;
+  CHECK(CellBroadPhase::pays(scene, 64));
+  CHECK_FALSE(CellBroadPhase::pays(scene, 3001));
+  ompl::RNG rng(3);
+  CellBroadPhase broadPhase;
+  CheckStats stats;
+  const std::size_t links = 2, cells = 6;
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<std::vector<Eigen::Vector3d>> centres(cells, std::vector<Eigen::Vector3d>(links));
+    for (auto& cell : centres)
+      for (auto& c : cell)
+        c = Eigen::Vector3d(rng.uniformReal(-20, 20), rng.uniformReal(-20, 20), rng.uniformReal(-20, 20));
+    const double grow[2] = {0.5, 1.5};
+    const auto& near = broadPhase.find(
+        scene, links, cells,
+        [&](std::size_t cell, std::size_t link) -> const Eigen::Vector3d& { return centres[cell][link]; },
+        [&](std::size_t link) { return grow[link]; }, stats);
+    std::set<std::pair<std::uint32_t, std::uint64_t>> found, expected;
+    for (const auto& pair : near) found.emplace(pair.pair, pair.cells);
+    for (std::size_t link = 0; link < links; ++link)
+      for (std::size_t o = 0; o < scene.obstacles().size(); ++o) {
+        std::uint64_t overlapped = 0;
+        for (std::size_t cell = 0; cell < cells; ++cell) {
+          const Eigen::Vector3d r = Eigen::Vector3d::Constant(grow[link]);
+          if (scene.obstacleBox(o).intersects(Eigen::AlignedBox3d(centres[cell][link] - r, centres[cell][link] + r)))
+            overlapped |= std::uint64_t{1} << cell;
+        }
+        if (overlapped) expected.emplace(static_cast<std::uint32_t>(link * scene.obstacles().size() + o), overlapped);
+      }
+    REQUIRE(found == expected);
+  }
+  CHECK(stats.broad_phase_pairs > 0);
 }
 
 TEST_CASE("the node-bound cache: kept per node, bounded, and in rounds merged by the better bound in any order",
