@@ -6,7 +6,7 @@
 #include "eval/lin_li_experiment.h"
 #include "eval/sweep.h"
 
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 #include "io/output_folder.h"
 
 #include <fmt/format.h>

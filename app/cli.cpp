@@ -13,7 +13,7 @@
 #include "io/omplapp_problem.h"
 #include "io/problem.h"
 #include "io/viewer_page.h"
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 
 #include <assimp/version.h>
 #include <fcl/config.h>

@@ -11,7 +11,7 @@
 #include "io/roadmap_file.h"
 #include "io/viewer_page.h"
 #include "base/setup_deadline.h"
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 #include "io/output_folder.h"
 
 #include <fmt/format.h>

@@ -5,9 +5,9 @@
 #include "app/commands.h"
 #include "app/jobs.h"
 
-#include "planner/ompl_named_planners.h"
-#include "planner/planner_registry.h"
-#include "planner/sampler_registry.h"
+#include "ompl/ompl_named_planners.h"
+#include "registry/planner_registry.h"
+#include "sampling/sampler_registry.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

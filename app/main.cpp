@@ -1,5 +1,5 @@
 #include "app/cli.h"
-#include "planner/overrun_watchdog.h"
+#include "parallel/overrun_watchdog.h"
 
 #include <iostream>
 

@@ -13,7 +13,7 @@
 // round of prmkit's structure alone (for callgrind's instruction counts).
 #include "bench/fastest_of.h"
 #include "bench/sampled_problem.h"
-#include "planner/nearest_vertices.h"
+#include "roadmap/nearest_vertices.h"
 
 #include <fmt/format.h>
 #include <ompl/datastructures/NearestNeighborsGNATNoThreadSafety.h>

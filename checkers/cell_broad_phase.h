@@ -50,7 +50,8 @@ class CellBroadPhase {
       scene.obstaclesOverlappingChain(boxes_, overlaps_, stats.broad_phase_visits);
       stats.broad_phase_pairs += overlaps_.size();
       for (const auto& [obstacle, overlapped] : overlaps_)
-        near_.push_back({static_cast<std::uint32_t>(link * obstacles + static_cast<std::size_t>(obstacle)), overlapped});
+        near_.push_back(
+            {static_cast<std::uint32_t>(link * obstacles + static_cast<std::size_t>(obstacle)), overlapped});
     }
     return near_;
   }

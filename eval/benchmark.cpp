@@ -4,7 +4,7 @@
 
 #include "io/stats_json.h"
 #include "eval/verify.h"
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -4,7 +4,7 @@
 #include "io/omplapp_problem.h"
 
 #include "io/problem.h"
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 
 #include <fmt/format.h>
 

@@ -1,8 +1,8 @@
 #include "eval/planning_run.h"
 
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 #include "io/roadmap_file.h"
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 
 #include <fmt/format.h>
 

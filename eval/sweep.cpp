@@ -6,7 +6,7 @@
 #include "base/input_file.h"
 
 #include "io/yaml_reader.h"
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 #include "io/output_folder.h"
 
 #include <fmt/format.h>

@@ -5,10 +5,10 @@
 // input); what passes plans a small problem under a short time limit and
 // must end within it: a crash inside OMPL, or a run past its limit, is a
 // finding. The problem is the shipped maze2d.
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 #include "fuzz_input.h"
 #include "io/problem.h"
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 
 #include <chrono>
 #include <sstream>

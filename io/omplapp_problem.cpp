@@ -4,8 +4,8 @@
 
 #include "base/input_file.h"
 #include "shapes/mesh.h"
-#include "planner/planner_registry.h"
-#include "planner/sampler_registry.h"
+#include "registry/planner_registry.h"
+#include "sampling/sampler_registry.h"
 
 #include <boost/property_tree/ini_parser.hpp>
 #include <boost/property_tree/ptree.hpp>

@@ -11,7 +11,7 @@
 #include "robots/planar_chain.h"
 #include "robots/rigid_body.h"
 #include "io/urdf_robot.h"
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

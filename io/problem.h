@@ -3,7 +3,7 @@
 // start and goal, planner and checker settings. Data flows one way from here:
 // problem -> checker -> planner -> outputs.
 #include "io/yaml_reader.h"
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 #include "scene/scene.h"
 #include "planner/planner.h"
 #include "robots/robot.h"

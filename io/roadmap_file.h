@@ -4,7 +4,7 @@
 // one roadmap span runs. Text, one vertex or edge per line, every error
 // naming file:line:column.
 #include "io/problem.h"
-#include "planner/roadmap.h"
+#include "roadmap/roadmap.h"
 
 #include <cstdint>
 #include <filesystem>

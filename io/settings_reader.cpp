@@ -1,8 +1,8 @@
 #include "io/settings_reader.h"
 
 #include "io/problem.h"
-#include "planner/planner_registry.h"
-#include "planner/sampler.h"
+#include "registry/planner_registry.h"
+#include "sampling/sampler.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -2,7 +2,7 @@
 // The settings sections of a problem file: `planner`, `limits` and `seed`
 // into PlannerSettings, `checker` into CheckerSettings (each strategy's
 // section read by walking its fields, checkers/settings_fields.h).
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 #include "io/yaml_reader.h"
 #include "planner/planner.h"
 

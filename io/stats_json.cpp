@@ -1,6 +1,6 @@
 #include "io/stats_json.h"
 
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "planner/lazy_prm.h"
 
 #include "base/wall_timer.h"
-#include "planner/component_join.h"
+#include "roadmap/component_join.h"
 
 #include <fmt/format.h>
 

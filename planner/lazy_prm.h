@@ -1,5 +1,5 @@
 #pragma once
-#include "planner/batch_sampler.h"
+#include "sampling/batch_sampler.h"
 #include "planner/planner.h"
 
 #include <array>

@@ -1,6 +1,6 @@
 #include "planner/planner.h"
 
-#include "planner/local_planner.h"
+#include "roadmap/local_planner.h"
 
 #include <ostream>
 

@@ -2,8 +2,8 @@
 // Roadmap planners. A planner drives a Checker; it never builds one.
 #include "checkers/checker.h"
 #include "checkers/registered_settings.h"
-#include "planner/roadmap.h"
-#include "planner/sampler.h"
+#include "roadmap/roadmap.h"
+#include "sampling/sampler.h"
 
 #include <atomic>
 #include <chrono>

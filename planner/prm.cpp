@@ -1,8 +1,8 @@
 #include "planner/prm.h"
 
 #include "base/wall_timer.h"
-#include "planner/edge_check_pool.h"
-#include "planner/local_planner.h"
+#include "parallel/edge_check_pool.h"
+#include "roadmap/local_planner.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "checkers/adaptive_checker.h"
 #include "checkers/bisection_samples.h"
 #include "checkers/cell_broad_phase.h"
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 #include "checkers/discrete_checker.h"
 #include "checkers/motion_models.h"
 #include "checkers/node_bound_cache.h"

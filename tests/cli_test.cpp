@@ -3,9 +3,9 @@
 #include "io/yaml_reader.h"
 #include "base/input_file.h"
 #include "base/names.h"
-#include "checkers/checker_registry.h"
-#include "planner/planner_registry.h"
-#include "planner/sampler_registry.h"
+#include "registry/checker_registry.h"
+#include "registry/planner_registry.h"
+#include "sampling/sampler_registry.h"
 #include "test_support.h"
 
 #include <assimp/version.h>

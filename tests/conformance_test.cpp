@@ -8,7 +8,7 @@
 #include "eval/verify.h"
 #include "checkers/adaptive_checker.h"
 #include "checkers/budgeted_checker.h"
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 #include "geometry/collision_queries.h"
 #include "checkers/discrete_checker.h"
 #include "checkers/swept_checker.h"

@@ -1,10 +1,10 @@
 // OMPL's PRM and LazyPRM running on prmkit's checkers (the peers of `compare`).
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 #include "io/problem.h"
 #include "eval/verify.h"
 #include "geometry/collision_queries.h"
-#include "planner/ompl_planner.h"
-#include "planner/overrun_watchdog.h"
+#include "ompl/ompl_planner.h"
+#include "parallel/overrun_watchdog.h"
 #include "test_support.h"
 
 #include <fmt/format.h>

@@ -4,7 +4,7 @@
 #include "generators/generators.h"
 #include "eval/verify.h"
 #include "io/problem.h"
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>

@@ -1,10 +1,10 @@
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 #include "io/omplapp_problem.h"
 #include "io/problem.h"
 #include "planner/lazy_prm.h"
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 #include "planner/prm.h"
-#include "planner/sampler_registry.h"
+#include "sampling/sampler_registry.h"
 #include "test_support.h"
 
 #include "sampled_steps_checker.h"

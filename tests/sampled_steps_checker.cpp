@@ -1,6 +1,6 @@
 #include "sampled_steps_checker.h"
 
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 
 #include <fmt/format.h>
 

@@ -1,10 +1,10 @@
 // Node sources: the sampling strategies, their mixes and PRM's
 // random-bounce expansion.
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 #include "io/problem.h"
 #include "geometry/clearance.h"
 #include "planner/planner.h"
-#include "planner/sampler.h"
+#include "sampling/sampler.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>

@@ -5,7 +5,7 @@
 #include "eval/edge_check.h"
 #include "eval/independent_check.h"
 #include "geometry/bvh_distance.h"
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 #include "geometry/clearance.h"
 #include "geometry/collision_queries.h"
 #include "geometry/triangle_distance.h"

@@ -1,7 +1,7 @@
 #include "test_strategies.h"
 
-#include "planner/planner_registry.h"
-#include "planner/sampler_registry.h"
+#include "registry/planner_registry.h"
+#include "sampling/sampler_registry.h"
 
 #include <memory>
 

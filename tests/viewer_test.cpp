@@ -1,10 +1,10 @@
 // scene.html: the data the page receives is the geometry prmkit checks, and
 // the page renders it in a real browser (Debian's headless Chromium) with no
 // script error.
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 
 #include "io/viewer_page.h"
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 #include "planner/planner.h"
 #include "test_support.h"
 

@@ -1,6 +1,6 @@
 // Loads a problem with an installed prmkit and checks its start, goal and the
 // straight edge between them with the exact checker; prints what it found.
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 #include "io/problem.h"
 
 #include <iostream>

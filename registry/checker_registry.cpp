@@ -1,4 +1,4 @@
-#include "checkers/checker_registry.h"
+#include "registry/checker_registry.h"
 
 #include "base/names.h"
 

@@ -4,7 +4,7 @@
 // robot and checker, alone or mixed, each counting its own work.
 #include "checkers/checker.h"
 #include "geometry/clearance.h"
-#include "planner/sampler_registry.h"
+#include "sampling/sampler_registry.h"
 
 #include <ompl/base/SpaceInformation.h>
 #include <ompl/base/ValidStateSampler.h>

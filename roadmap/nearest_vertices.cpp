@@ -1,4 +1,4 @@
-#include "planner/nearest_vertices.h"
+#include "roadmap/nearest_vertices.h"
 
 // nanoflann 1.4.2 with a fixed dimension leaves its bounding box
 // uninitialised in a branch GCC cannot rule out (it is filled before use).

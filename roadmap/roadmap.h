@@ -3,7 +3,7 @@
 // and cached edge verdicts on edges, NearestVertices for nearest neighbours
 // (a k-d tree or OMPL's GNAT, by the robot's metric), and
 // Lifelong Planning A* (lifelong_astar.h; Boost's A* as the fallback) for queries.
-#include "planner/nearest_vertices.h"
+#include "roadmap/nearest_vertices.h"
 #include "robots/robot.h"
 
 #include <boost/graph/adjacency_list.hpp>

@@ -1,4 +1,4 @@
-#include "planner/medial_axis_sampler.h"
+#include "sampling/medial_axis_sampler.h"
 
 #include <ompl/base/SpaceInformation.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 // Edge checks of one roadmap step spread over a CheckerPool's threads, as
 // rounds of the checker's, so that verdicts do not depend on the thread count.
-#include "planner/checker_pool.h"
+#include "parallel/checker_pool.h"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 // state validity and motion validation that OMPL's planners and valid-state
 // samplers call, so that every check they make is a prmkit check, counted.
 #include "checkers/checker.h"
-#include "planner/local_planner.h"
+#include "roadmap/local_planner.h"
 
 #include <ompl/base/MotionValidator.h>
 #include <ompl/base/StateValidityChecker.h>

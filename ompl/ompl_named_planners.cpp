@@ -1,4 +1,4 @@
-#include "planner/ompl_named_planners.h"
+#include "ompl/ompl_named_planners.h"
 
 #include <ompl/base/SpaceInformation.h>
 #include <ompl/base/spaces/RealVectorStateSpace.h>

@@ -1,4 +1,4 @@
-#include "planner/local_planner.h"
+#include "roadmap/local_planner.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "planner/edge_check_pool.h"
+#include "parallel/edge_check_pool.h"
 
 namespace prmkit {
 

@@ -11,8 +11,8 @@
 // and mix are that draw's own, so it holds what drawing it then would have,
 // and the thread count still changes nothing but the time.
 #include "geometry/check_stats.h"
-#include "planner/checker_pool.h"
-#include "planner/sampler.h"
+#include "parallel/checker_pool.h"
+#include "sampling/sampler.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,7 +1,7 @@
-#include "planner/sampler.h"
+#include "sampling/sampler.h"
 
-#include "planner/ompl_space.h"
-#include "planner/sampler_registry.h"
+#include "sampling/ompl_space.h"
+#include "sampling/sampler_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

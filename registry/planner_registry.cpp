@@ -1,9 +1,9 @@
-#include "planner/planner_registry.h"
+#include "registry/planner_registry.h"
 
 #include "base/names.h"
 
 #include "planner/lazy_prm.h"
-#include "planner/ompl_planner.h"
+#include "ompl/ompl_planner.h"
 #include "planner/prm.h"
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-#include "planner/lifelong_astar.h"
+#include "roadmap/lifelong_astar.h"
 
 #include <algorithm>
 #include <limits>

@@ -5,7 +5,7 @@
 // a tree grown from the passage's mouth walks into it one checked step at a
 // time. Every step's end becomes a roadmap vertex, joined to the vertex it
 // grew from by the edge just checked.
-#include "planner/roadmap.h"
+#include "roadmap/roadmap.h"
 
 #include <ompl/util/RandomNumbers.h>
 

@@ -1,9 +1,9 @@
-#include "planner/sampler_registry.h"
+#include "sampling/sampler_registry.h"
 
 #include "base/names.h"
 
-#include "planner/medial_axis_sampler.h"
-#include "planner/sampler.h"
+#include "sampling/medial_axis_sampler.h"
+#include "sampling/sampler.h"
 
 #include <ompl/base/samplers/BridgeTestValidStateSampler.h>
 #include <ompl/base/samplers/GaussianValidStateSampler.h>

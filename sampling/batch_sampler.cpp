@@ -1,4 +1,4 @@
-#include "planner/batch_sampler.h"
+#include "sampling/batch_sampler.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,4 +1,4 @@
-#include "planner/overrun_watchdog.h"
+#include "parallel/overrun_watchdog.h"
 
 #include <algorithm>
 #include <atomic>

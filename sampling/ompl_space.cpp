@@ -1,4 +1,4 @@
-#include "planner/ompl_space.h"
+#include "sampling/ompl_space.h"
 
 #include <ompl/base/SpaceInformation.h>
 

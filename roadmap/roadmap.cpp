@@ -1,6 +1,6 @@
-#include "planner/roadmap.h"
+#include "roadmap/roadmap.h"
 
-#include "planner/lifelong_astar.h"
+#include "roadmap/lifelong_astar.h"
 
 #include <boost/graph/astar_search.hpp>
 #include <boost/graph/connected_components.hpp>

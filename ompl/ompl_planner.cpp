@@ -1,7 +1,7 @@
-#include "planner/ompl_planner.h"
+#include "ompl/ompl_planner.h"
 
-#include "planner/ompl_named_planners.h"
-#include "planner/overrun_watchdog.h"
+#include "ompl/ompl_named_planners.h"
+#include "parallel/overrun_watchdog.h"
 
 #include <ompl/base/ProblemDefinition.h>
 #include <ompl/base/SpaceInformation.h>

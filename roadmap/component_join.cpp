@@ -1,4 +1,4 @@
-#include "planner/component_join.h"
+#include "roadmap/component_join.h"
 
 #include "checkers/checker.h"
 

@@ -2,7 +2,7 @@
 // OMPL's own PRM and LazyPRM as peers: they run on prmkit's robot
 // and checker through the adapters of ompl_space.h, so that the same checker, the same
 // C-space metric and the same counters are compared across planners.
-#include "planner/ompl_space.h"
+#include "sampling/ompl_space.h"
 #include "planner/planner.h"
 
 namespace prmkit {

@@ -1,4 +1,4 @@
-#include "planner/checker_pool.h"
+#include "parallel/checker_pool.h"
 
 #include <algorithm>
 #include <chrono>

@@ -13,7 +13,7 @@
 // roadmap it was 41% of lazy PRM's time; here the per-vertex state lives in
 // arrays indexed by vertex and the queue is Boost's mutable 4-ary heap, whose
 // handles let a vertex's key change in place.
-#include "planner/roadmap.h"
+#include "roadmap/roadmap.h"
 
 #include <functional>
 #include <optional>
