@@ -1,5 +1,5 @@
 #pragma once
-// Settings of a strategy registered at run time (registerChecker): code that
+// Settings of a strategy or a planner family in a registry: code that
 // does not know the settings type still walks their fields with its own
 // Fields visitor (settings_fields.h), through two adapters and a virtual
 // interface, so the problem reader, `--set`, `scale` and validation treat a
@@ -116,6 +116,10 @@ class RegisteredSettings {
   template <class Settings>
   const Settings& as() const {
     return dynamic_cast<const Model<Settings>&>(*model_).settings;
+  }
+  template <class Settings>
+  Settings& as() {
+    return dynamic_cast<Model<Settings>&>(*model_).settings;
   }
 
  private:

@@ -1,77 +1,78 @@
 #include "registry/checker_registry.h"
 
-#include "base/names.h"
+#include "base/registry.h"
+#include "checkers/adaptive_checker.h"
+#include "checkers/budgeted_checker.h"
+#include "checkers/discrete_checker.h"
+#include "checkers/swept_checker.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-
-#include <algorithm>
 
 namespace prmkit {
 
 namespace {
-template <class CheckerType>
-std::unique_ptr<Checker> make(const CheckerSettings& settings, std::shared_ptr<const Robot> robot,
-                              std::shared_ptr<const Scene> scene) {
-  typename CheckerType::Settings own = settings.of<CheckerType>();
-  GeometrySetter geometry{settings.geometry};
-  own.fields(geometry);
-  return std::make_unique<CheckerType>(std::move(robot), std::move(scene), own);
+Registry<CheckerKind>& registry() {
+  // The compiled-in strategies, one line each.
+  static Registry<CheckerKind> strategies("checker", {
+                                                         checkerKindOf<DiscreteChecker>(),
+                                                         checkerKindOf<AdaptiveChecker>(),
+                                                         checkerKindOf<BudgetedChecker>(),
+                                                         checkerKindOf<SweptChecker>(),
+                                                     });
+  return strategies;
 }
 
-std::vector<RegisteredStrategy>& registry() {
-  static std::vector<RegisteredStrategy> strategies;
-  return strategies;
+/// The section with the checker-wide geometry applied, then made.
+std::unique_ptr<Checker> make(const CheckerKind& kind, RegisteredSettings own, Geometry geometry,
+                              std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
+  GeometrySetter setter{geometry};
+  own.fields(setter);
+  return kind.make(own, std::move(robot), std::move(scene));
+}
+
+/// The settings' section for `kind`, or its defaults if these settings predate its registration.
+const RegisteredSettings& sectionFor(const CheckerSettings& settings, const CheckerKind& kind) {
+  for (const RegisteredSettings& read : settings.strategies)
+    if (read.name() == kind.name) return read;
+  return kind.defaults;
 }
 }  // namespace
 
-void registerStrategy(RegisteredStrategy strategy) {
-  const std::vector<std::string> taken = checkerNames();
-  if (std::find(taken.begin(), taken.end(), strategy.defaults.name()) != taken.end())
-    throw std::invalid_argument(fmt::format("a checker named '{}' is already registered", strategy.defaults.name()));
-  registry().push_back(std::move(strategy));
+void registerChecker(CheckerKind kind) {
+  registry().add(std::move(kind), [](const CheckerKind& k) {
+    if (!k.make) throw std::invalid_argument(fmt::format("checker '{}' needs a way to make it", k.name));
+    if (k.defaults.name() != k.name)
+      throw std::invalid_argument(
+          fmt::format("checker '{}' has the settings of another name ('{}')", k.name, k.defaults.name()));
+  });
 }
 
-const std::vector<RegisteredStrategy>& registeredStrategies() { return registry(); }
+const std::vector<CheckerKind>& checkerKinds() { return registry().all(); }
 
-std::vector<RegisteredSettings> registeredDefaults() {
+std::vector<std::string> checkerNames() { return registry().names(); }
+
+std::vector<RegisteredSettings> CheckerSettings::strategyDefaults() {
   std::vector<RegisteredSettings> defaults;
-  for (const RegisteredStrategy& strategy : registry()) defaults.push_back(strategy.defaults);
+  for (const CheckerKind& kind : registry().all()) defaults.push_back(kind.defaults);
   return defaults;
 }
 
-std::vector<std::string> checkerNames() {
-  std::vector<std::string> all;
-  CheckerSettings settings;
-  forEachStrategy(settings, [&](std::string_view name, auto&) { all.emplace_back(name); });
-  return all;
+RegisteredSettings& CheckerSettings::section(std::string_view name) {
+  for (RegisteredSettings& strategy : strategies)
+    if (strategy.name() == name) return strategy;
+  throw std::invalid_argument(fmt::format("these checker settings hold no section '{}'", name));
 }
 
 std::unique_ptr<Checker> makeChecker(const CheckerSettings& settings, std::shared_ptr<const Robot> robot,
                                      std::shared_ptr<const Scene> scene) {
-  std::unique_ptr<Checker> checker;
-  [&]<class... Checkers>(std::tuple<Checkers...>*) {
-    // The first strategy whose name matches is made; the others are not tried.
-    static_cast<void>(
-        ((settings.type == Checkers::kName && (checker = make<Checkers>(settings, robot, scene))) || ...));
-  }(static_cast<CheckerTypes*>(nullptr));
-  if (checker) return checker;
-  for (const RegisteredStrategy& strategy : registry()) {
-    if (strategy.defaults.name() != settings.type) continue;
-    // Settings read for it, or its defaults if this CheckerSettings predates its registration.
-    RegisteredSettings own = strategy.defaults;
-    for (const RegisteredSettings& read : settings.registered)
-      if (read.name() == settings.type) own = read;
-    GeometrySetter geometry{settings.geometry};
-    own.fields(geometry);
-    return strategy.make(own, std::move(robot), std::move(scene));
-  }
-  throw std::invalid_argument(unknownNameMessage("checker", settings.type, checkerNames()));
+  const CheckerKind& kind = registry().get(settings.type);
+  return make(kind, sectionFor(settings, kind), settings.geometry, std::move(robot), std::move(scene));
 }
 
 std::unique_ptr<Checker> makeVerifier(const CheckerSettings& settings, std::shared_ptr<const Robot> robot,
                                       std::shared_ptr<const Scene> scene) {
-  return make<AdaptiveChecker>(settings, std::move(robot), std::move(scene));
+  const CheckerKind& kind = registry().get(AdaptiveChecker::kName);
+  return make(kind, sectionFor(settings, kind), settings.geometry, std::move(robot), std::move(scene));
 }
 
 }  // namespace prmkit

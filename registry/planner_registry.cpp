@@ -1,6 +1,6 @@
 #include "registry/planner_registry.h"
 
-#include "base/names.h"
+#include "base/registry.h"
 
 #include "planner/lazy_prm.h"
 #include "ompl/ompl_planner.h"
@@ -17,15 +17,17 @@
 namespace prmkit {
 
 namespace {
-std::vector<PlannerKind>& kinds() {
-  static std::vector<PlannerKind> all = [] {
+Registry<PlannerKind>& registry() {
+  // The compiled-in families, one line each; each family's file pair lists its kinds.
+  static Registry<PlannerKind> planners("planner", [] {
     std::vector<PlannerKind> compiled;
     for (auto&& family : {Prm::kinds(), LazyPrm::kinds(), OmplPlanner::kinds()})
       compiled.insert(compiled.end(), family.begin(), family.end());
     return compiled;
-  }();
-  return all;
+  }());
+  return planners;
 }
+const std::vector<PlannerKind>& kinds() { return registry().all(); }
 }  // namespace
 
 std::vector<std::string> sharedPlannerKeys() {
@@ -34,38 +36,41 @@ std::vector<std::string> sharedPlannerKeys() {
   return keys;
 }
 
-void registerPlanner(PlannerKind kind) {
-  if (kind.name.empty() || !kind.make) throw std::invalid_argument("a planner needs a name and a way to make it");
-  if (std::any_of(kinds().begin(), kinds().end(), [&](const PlannerKind& k) { return k.name == kind.name; }))
-    throw std::invalid_argument(fmt::format("a planner named '{}' is already registered", kind.name));
-  if (kind.section) {
-    // A section's fields may also be written directly under `planner:`, so a
-    // field name must say which section it belongs to: none may repeat a
-    // shared key, a section's name or another section's field.
-    const std::vector<std::string> shared = sharedPlannerKeys();
-    std::set<std::string> taken(shared.begin(), shared.end());
-    std::map<std::string, std::vector<std::string>> fieldsOf;
-    for (const PlannerKind& k : kinds()) {
-      if (!k.section) continue;
-      taken.insert(k.section->name());
-      fieldsOf[k.section->name()] = fieldNames(*k.section);
-    }
-    const std::string& name = kind.section->name();
-    if (const auto same = fieldsOf.find(name); same != fieldsOf.end()) {
-      if (same->second != fieldNames(*kind.section))
-        throw std::invalid_argument(fmt::format("planner section '{}' is already registered with other fields", name));
-    } else {
-      if (taken.count(name) != 0)
-        throw std::invalid_argument(fmt::format("planner section name '{}' is already a key of planner:", name));
-      for (const auto& [section, fields] : fieldsOf)
-        for (const std::string& field : fields) taken.insert(field);
-      for (const std::string& field : fieldNames(*kind.section))
-        if (taken.count(field) != 0)
-          throw std::invalid_argument(
-              fmt::format("planner section '{}' field '{}' is already a key of planner:", name, field));
-    }
+namespace {
+/// A section's fields may also be written directly under `planner:`, so a
+/// field name must say which section it belongs to: none may repeat a
+/// shared key, a section's name or another section's field.
+void checkSectionFits(const PlannerKind& kind) {
+  const std::vector<std::string> shared = sharedPlannerKeys();
+  std::set<std::string> taken(shared.begin(), shared.end());
+  std::map<std::string, std::vector<std::string>> fieldsOf;
+  for (const PlannerKind& k : kinds()) {
+    if (!k.section) continue;
+    taken.insert(k.section->name());
+    fieldsOf[k.section->name()] = fieldNames(*k.section);
   }
-  kinds().push_back(std::move(kind));
+  const std::string& name = kind.section->name();
+  if (const auto same = fieldsOf.find(name); same != fieldsOf.end()) {
+    if (same->second != fieldNames(*kind.section))
+      throw std::invalid_argument(fmt::format("planner section '{}' is already registered with other fields", name));
+  } else {
+    if (taken.count(name) != 0)
+      throw std::invalid_argument(fmt::format("planner section name '{}' is already a key of planner:", name));
+    for (const auto& [section, fields] : fieldsOf)
+      for (const std::string& field : fields) taken.insert(field);
+    for (const std::string& field : fieldNames(*kind.section))
+      if (taken.count(field) != 0)
+        throw std::invalid_argument(
+            fmt::format("planner section '{}' field '{}' is already a key of planner:", name, field));
+  }
+}
+}  // namespace
+
+void registerPlanner(PlannerKind kind) {
+  registry().add(std::move(kind), [](const PlannerKind& k) {
+    if (!k.make) throw std::invalid_argument(fmt::format("planner '{}' needs a way to make it", k.name));
+    if (k.section) checkSectionFits(k);
+  });
 }
 
 std::vector<RegisteredSettings> plannerSectionDefaults() {
@@ -81,17 +86,9 @@ std::vector<RegisteredSettings> plannerSectionDefaults() {
 
 const std::vector<PlannerKind>& plannerKinds() { return kinds(); }
 
-const PlannerKind& plannerKind(std::string_view name) {
-  for (const PlannerKind& kind : kinds())
-    if (kind.name == name) return kind;
-  throw std::invalid_argument(unknownNameMessage("planner", name, plannerNames()));
-}
+const PlannerKind& plannerKind(std::string_view name) { return registry().get(name); }
 
-std::vector<std::string> plannerNames() {
-  std::vector<std::string> names;
-  for (const PlannerKind& kind : kinds()) names.push_back(kind.name);
-  return names;
-}
+std::vector<std::string> plannerNames() { return registry().names(); }
 
 std::unique_ptr<Planner> makePlanner(const PlannerSettings& settings) {
   const PlannerKind& kind = plannerKind(settings.type);
