@@ -47,7 +47,7 @@ std::vector<Eigen::Vector2d> circle(double radius, int n, double phase = 0.0) {
 }
 }  // namespace
 
-Mesh springMesh(const SpringParams& p) {
+void validate(const SpringParams& p) {
   requirePositive(p.turns, "spring turns");
   requirePositive(p.coil_radius, "spring coil_radius");
   requirePositive(p.wire_radius, "spring wire_radius");
@@ -55,6 +55,10 @@ Mesh springMesh(const SpringParams& p) {
   requireCountAtMost(p.sides, 1000, "spring sides");
   requireCountAtMost(p.segments, static_cast<long>(kMaxMeshTriangles) / (2 * p.sides),
                      "spring segments (with these sides)");
+}
+
+Mesh springMesh(const SpringParams& p) {
+  validate(p);
   Mesh m;
   const double length = p.turns * p.pitch;
   // Rings of the tube along the helix; each ring lies in the plane spanned by
@@ -116,6 +120,8 @@ std::vector<Eigen::Vector3d> alphaPuzzleCentreLine(const AlphaPuzzleParams& p) {
   return line;
 }
 
+void validate(const AlphaPuzzleParams& p) { requireValid(p); }
+
 Mesh alphaPuzzleMesh(const AlphaPuzzleParams& p) {
   requireValid(p);
   const double pitch = alphaPitch(p);
@@ -147,13 +153,17 @@ Mesh alphaPuzzleMesh(const AlphaPuzzleParams& p) {
   return m;
 }
 
-Mesh gearMesh(const GearParams& p) {
+void validate(const GearParams& p) {
   if (p.teeth < 3) throw std::invalid_argument("a gear needs at least 3 teeth");
   // extrudeRing makes 8 triangles per profile point, 4 points a tooth.
   requireCountAtMost(p.teeth, static_cast<long>(kMaxMeshTriangles) / 32, "gear teeth");
   requirePositive(p.thickness, "gear thickness");
   if (!(p.bore_radius > 0 && p.bore_radius < p.root_radius && p.root_radius < p.tip_radius))
     throw std::invalid_argument("gear radii must satisfy 0 < bore_radius < root_radius < tip_radius");
+}
+
+Mesh gearMesh(const GearParams& p) {
+  validate(p);
   // Four profile points per tooth (root, tip, tip, root), each matched with a
   // bore point at the same angle so the ring triangulation stays simple.
   std::vector<Eigen::Vector2d> outer, inner;
@@ -169,7 +179,7 @@ Mesh gearMesh(const GearParams& p) {
   return extrudeRing(outer, inner, p.thickness);
 }
 
-Mesh gearPlateMotorMesh(const GearPlateParams& p) {
+void validate(const GearPlateParams& p) {
   requirePositive(p.clearance, "gear_plate clearance");
   requirePositive(p.plate_size, "gear_plate plate_size");
   requirePositive(p.plate_thickness, "gear_plate plate_thickness");
@@ -179,6 +189,12 @@ Mesh gearPlateMotorMesh(const GearPlateParams& p) {
   if (!(spindleRadius > 0))
     throw std::invalid_argument("gear_plate clearance must be smaller than the gear's bore radius");
   if (!(holeRadius < p.plate_size / 2)) throw std::invalid_argument("gear_plate plate_size is too small for the hole");
+}
+
+Mesh gearPlateMotorMesh(const GearPlateParams& p) {
+  validate(p);
+  const double holeRadius = p.gear.tip_radius + p.clearance;
+  const double spindleRadius = p.gear.bore_radius - p.clearance;
   Mesh m;
   // Plate: ring between the hole (circumscribed... inscribed polygon keeps the
   // hole no larger than the nominal one) and the square boundary.
@@ -199,10 +215,14 @@ Mesh gearPlateMotorMesh(const GearPlateParams& p) {
   return m;
 }
 
-Mesh slotWallMesh(const SlotWallParams& p) {
+void validate(const SlotWallParams& p) {
   requirePositive(p.thickness, "slot_wall thickness");
   if (!(p.slot_width > 0 && p.slot_width < p.width && p.slot_height > 0 && p.slot_height < p.height))
     throw std::invalid_argument("slot_wall slot must be positive and smaller than the wall");
+}
+
+Mesh slotWallMesh(const SlotWallParams& p) {
+  validate(p);
   Mesh m;
   const double sideWidth = (p.width - p.slot_width) / 2;
   const double capHeight = (p.height - p.slot_height) / 2;
@@ -216,13 +236,18 @@ Mesh slotWallMesh(const SlotWallParams& p) {
   return m;
 }
 
-Mesh twistedSlotMesh(const TwistedSlotParams& p) {
+void validate(const TwistedSlotParams& p) {
   if (p.plates < 2) throw std::invalid_argument("twisted_slot needs at least 2 plates");
   requireCountAtMost(p.plates, 10'000, "twisted_slot plates");
   requirePositive(p.spacing, "twisted_slot spacing");
   if (!(p.thickness > 0 && p.thickness < p.spacing))
     throw std::invalid_argument("twisted_slot thickness must be positive and below the spacing");
   if (!std::isfinite(p.twist)) throw std::invalid_argument("twisted_slot twist must be finite");
+  validate(SlotWallParams{p.size, p.size, p.thickness, p.slot_width, p.slot_height});
+}
+
+Mesh twistedSlotMesh(const TwistedSlotParams& p) {
+  validate(p);
   const Mesh plate = slotWallMesh({p.size, p.size, p.thickness, p.slot_width, p.slot_height});
   Mesh m;
   for (int k = 0; k < p.plates; ++k) {
@@ -233,13 +258,19 @@ Mesh twistedSlotMesh(const TwistedSlotParams& p) {
   return m;
 }
 
-Mesh bugTrapMesh(const BugTrapParams& p) {
+void validate(const BugTrapParams& p) {
   requirePositive(p.size, "bug_trap size");
   requirePositive(p.wall, "bug_trap wall");
   requirePositive(p.height, "bug_trap height");
   if (!(p.opening > 0 && p.opening < p.size - 2 * p.wall)) throw std::invalid_argument("bug_trap opening out of range");
   if (!(p.baffle >= 0.0) || !std::isfinite(p.baffle) || !std::isfinite(p.baffle_width))
     throw std::invalid_argument("bug_trap baffle must be >= 0");
+  if (p.baffle > 0.0 && !(p.baffle_width > p.opening))
+    throw std::invalid_argument("bug_trap baffle_width must exceed the opening");
+}
+
+Mesh bugTrapMesh(const BugTrapParams& p) {
+  validate(p);
   Mesh m;
   const double h = p.size / 2;
   const double seg = (p.size - p.opening) / 2;  // length of each wall piece beside the opening
@@ -259,7 +290,6 @@ Mesh bugTrapMesh(const BugTrapParams& p) {
       m.append(boxMesh({p.size, p.size, p.wall}),
                Transform(Eigen::Translation3d(0, 0, side * (p.height + p.wall) / 2)));
   if (p.baffle > 0.0) {
-    if (!(p.baffle_width > p.opening)) throw std::invalid_argument("bug_trap baffle_width must exceed the opening");
     const double tall = p.lids ? p.height + 2 * p.wall : p.height;
     m.append(boxMesh({p.wall, p.baffle_width, tall}), Transform(Eigen::Translation3d(h + p.baffle + p.wall / 2, 0, 0)));
   }
@@ -347,6 +377,8 @@ std::vector<Eigen::Vector3d> houseDoors(const HouseParams& p) {
     centres.push_back(d.along_x ? Eigen::Vector3d(d.position, d.across, 0) : Eigen::Vector3d(d.across, d.position, 0));
   return centres;
 }
+
+void validate(const HouseParams& p) { checkHouse(p); }
 
 Mesh houseMesh(const HouseParams& p) {
   const std::vector<HouseDoor> doors = houseDoorList(p);
@@ -441,11 +473,15 @@ Mesh randomObstaclesMesh(const RandomBoxesParams& p) {
   return m;
 }
 
-std::vector<Mesh> randomObstacleMeshes(const RandomBoxesParams& p) {
+void validate(const RandomBoxesParams& p) {
   if (p.count < 0) throw std::invalid_argument("random obstacles count must be >= 0");
   requireCountAtMost(p.count, kMaxRandomObstacles, "random obstacles count");
   if (!(p.min_size > 0 && p.min_size <= p.max_size))
     throw std::invalid_argument("random obstacles need 0 < min_size <= max_size");
+}
+
+std::vector<Mesh> randomObstacleMeshes(const RandomBoxesParams& p) {
+  validate(p);
   std::mt19937 rng(p.seed);
   auto uniform = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
   std::vector<Mesh> pieces;

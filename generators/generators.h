@@ -7,6 +7,10 @@
 
 namespace prmkit {
 
+// Each generator's parameters have a `validate` (std::invalid_argument naming
+// what is wrong), which its mesh function calls first: a problem reader
+// checks a whole scene's parameters before it generates any of it.
+
 struct SpringParams {
   double turns = 5.0;
   double coil_radius = 1.0;
@@ -17,6 +21,7 @@ struct SpringParams {
 };
 /// Helical tube around z, centred on the origin. The defaults give 150*6*2 =
 /// 1800 triangles, the size of the springs in Lin & Li's experiment.
+void validate(const SpringParams& params);
 Mesh springMesh(const SpringParams& params);
 
 struct GearParams {
@@ -27,6 +32,7 @@ struct GearParams {
   double thickness = 0.3;
 };
 /// Spur gear (extruded tooth profile) with a round bore, axis along z.
+void validate(const GearParams& params);
 Mesh gearMesh(const GearParams& params);
 
 struct GearPlateParams {
@@ -40,6 +46,7 @@ struct GearPlateParams {
 /// Plate with a round hole above a motor block whose spindle is coaxial with
 /// the hole (Xavier 1997, the gear/plate/motor scene): the gear must drop
 /// through the hole and slide onto the spindle.
+void validate(const GearPlateParams& params);
 Mesh gearPlateMotorMesh(const GearPlateParams& params);
 
 struct SlotWallParams {
@@ -50,6 +57,7 @@ struct SlotWallParams {
   double slot_height = 0.6;
 };
 /// Thin wall in the plane x = 0 with a rectangular slot at its centre.
+void validate(const SlotWallParams& params);
 Mesh slotWallMesh(const SlotWallParams& params);
 
 struct TwistedSlotParams {
@@ -65,6 +73,7 @@ struct TwistedSlotParams {
 /// little further about x than the one before, so that a flat body longer
 /// than the spacing must turn while it threads the slots (the "twisted
 /// slot" narrow passage).
+void validate(const TwistedSlotParams& params);
 Mesh twistedSlotMesh(const TwistedSlotParams& params);
 
 struct BugTrapParams {
@@ -83,6 +92,7 @@ struct BugTrapParams {
 /// A square trap open at +x whose entrance has two inward lips (the classic
 /// bug trap); with lids, a closed box whose one exit is the lipped entrance;
 /// with a baffle, the exit also turns a corner.
+void validate(const BugTrapParams& params);
 Mesh bugTrapMesh(const BugTrapParams& params);
 
 struct AlphaPuzzleParams {
@@ -107,6 +117,7 @@ struct AlphaPuzzleParams {
 /// that diverge past a crossing give another piece a wider way out round
 /// their tips, so the slot would not decide the puzzle. Closed tube (capped);
 /// the slot is measured between the round tubes, square to them.
+void validate(const AlphaPuzzleParams& params);
 Mesh alphaPuzzleMesh(const AlphaPuzzleParams& params);
 /// The tube's centre line, one point per ring from the lower end to the
 /// upper one (what a test of the pieces' linking walks).
@@ -135,6 +146,7 @@ struct HouseParams {
 /// though a piece on the wall at right angles may stand up to 0.5 m in
 /// front of a door's side near a corner.
 /// After OMPL.app's Home problem (a table carried through a house).
+void validate(const HouseParams& params);
 Mesh houseMesh(const HouseParams& params);
 /// The doors' centres on the floor, one per wall with a door (a test
 /// checks each is an opening of the mesh and that they join every room).
@@ -156,6 +168,7 @@ struct RandomBoxesParams {
   std::uint32_t seed = 1;
 };
 /// Seeded random axis-aligned boxes (or convex polygons) within a region.
+void validate(const RandomBoxesParams& params);
 Mesh randomObstaclesMesh(const RandomBoxesParams& params);
 /// The same boxes (or polygons) one mesh each, in the same order: obstacles of their own.
 std::vector<Mesh> randomObstacleMeshes(const RandomBoxesParams& params);

@@ -16,7 +16,7 @@ namespace prmkit {
 
 namespace {
 // One reader per generator: the keys it accepts, then each number it takes.
-Mesh readSpring(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+GeneratorSpec readSpring(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   in.requireMap(node, what, {"type", "turns", "coil_radius", "wire_radius", "pitch", "segments", "sides"});
   SpringParams p;
   setNumber(in, node, "turns", what, p.turns);
@@ -25,7 +25,7 @@ Mesh readSpring(const YamlReader& in, const YAML::Node& node, const std::string&
   setNumber(in, node, "pitch", what, p.pitch);
   setNumber(in, node, "segments", what, p.segments);
   setNumber(in, node, "sides", what, p.sides);
-  return springMesh(p);
+  return p;
 }
 
 void readGearParams(const YamlReader& in, const YAML::Node& node, const std::string& what, GearParams& p) {
@@ -37,13 +37,13 @@ void readGearParams(const YamlReader& in, const YAML::Node& node, const std::str
   setNumber(in, node, "thickness", what, p.thickness);
 }
 
-Mesh readGear(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+GeneratorSpec readGear(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   GearParams p;
   readGearParams(in, node, what, p);
-  return gearMesh(p);
+  return p;
 }
 
-Mesh readGearPlate(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+GeneratorSpec readGearPlate(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   in.requireMap(node, what,
                 {"type", "gear", "clearance", "plate_size", "plate_thickness", "plate_height", "spindle_length"});
   GearPlateParams p;
@@ -53,10 +53,10 @@ Mesh readGearPlate(const YamlReader& in, const YAML::Node& node, const std::stri
   setNumber(in, node, "plate_thickness", what, p.plate_thickness);
   setNumber(in, node, "plate_height", what, p.plate_height);
   setNumber(in, node, "spindle_length", what, p.spindle_length);
-  return gearPlateMotorMesh(p);
+  return p;
 }
 
-Mesh readSlotWall(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+GeneratorSpec readSlotWall(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   in.requireMap(node, what, {"type", "width", "height", "thickness", "slot_width", "slot_height"});
   SlotWallParams p;
   setNumber(in, node, "width", what, p.width);
@@ -64,10 +64,10 @@ Mesh readSlotWall(const YamlReader& in, const YAML::Node& node, const std::strin
   setNumber(in, node, "thickness", what, p.thickness);
   setNumber(in, node, "slot_width", what, p.slot_width);
   setNumber(in, node, "slot_height", what, p.slot_height);
-  return slotWallMesh(p);
+  return p;
 }
 
-Mesh readTwistedSlot(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+GeneratorSpec readTwistedSlot(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   in.requireMap(node, what, {"type", "plates", "spacing", "twist", "size", "thickness", "slot_width", "slot_height"});
   TwistedSlotParams p;
   setNumber(in, node, "plates", what, p.plates);
@@ -77,10 +77,10 @@ Mesh readTwistedSlot(const YamlReader& in, const YAML::Node& node, const std::st
   setNumber(in, node, "thickness", what, p.thickness);
   setNumber(in, node, "slot_width", what, p.slot_width);
   setNumber(in, node, "slot_height", what, p.slot_height);
-  return twistedSlotMesh(p);
+  return p;
 }
 
-Mesh readBugTrap(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+GeneratorSpec readBugTrap(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   in.requireMap(node, what, {"type", "size", "wall", "opening", "lip", "height", "lids", "baffle", "baffle_width"});
   BugTrapParams p;
   setNumber(in, node, "size", what, p.size);
@@ -91,10 +91,10 @@ Mesh readBugTrap(const YamlReader& in, const YAML::Node& node, const std::string
   if (node["lids"]) p.lids = in.boolean(node["lids"], what + ".lids");
   setNumber(in, node, "baffle", what, p.baffle);
   setNumber(in, node, "baffle_width", what, p.baffle_width);
-  return bugTrapMesh(p);
+  return p;
 }
 
-Mesh readAlphaPuzzle(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+GeneratorSpec readAlphaPuzzle(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   in.requireMap(node, what, {"type", "radius", "tube_radius", "clearance", "overlap", "segments", "sides"});
   AlphaPuzzleParams p;
   setNumber(in, node, "radius", what, p.radius);
@@ -103,10 +103,10 @@ Mesh readAlphaPuzzle(const YamlReader& in, const YAML::Node& node, const std::st
   setNumber(in, node, "overlap", what, p.overlap);
   setNumber(in, node, "segments", what, p.segments);
   setNumber(in, node, "sides", what, p.sides);
-  return alphaPuzzleMesh(p);
+  return p;
 }
 
-Mesh readHouse(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+GeneratorSpec readHouse(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   in.requireMap(
       node, what,
       {"type", "rooms_x", "rooms_y", "room", "wall", "height", "door_width", "door_height", "furniture", "seed"});
@@ -120,7 +120,7 @@ Mesh readHouse(const YamlReader& in, const YAML::Node& node, const std::string& 
   setNumber(in, node, "door_height", what, p.door_height);
   setNumber(in, node, "furniture", what, p.furniture);
   setNumber(in, node, "seed", what, p.seed);
-  return houseMesh(p);
+  return p;
 }
 
 RandomBoxesParams readRandomParams(const YamlReader& in, const YAML::Node& node, const std::string& what) {
@@ -145,14 +145,15 @@ bool separateObstacles(const YamlReader& in, const YAML::Node& node, const std::
   return node.IsMap() && node["separate"] && in.boolean(node["separate"], what + ".separate");
 }
 
-Mesh readRandomObstacles(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+GeneratorSpec readRandomObstacles(const YamlReader& in, const YAML::Node& node, const std::string& what) {
   if (separateObstacles(in, node, what))
     in.fail(node["separate"], "'separate' makes one obstacle per box: it applies to scene obstacles only");
-  return randomObstaclesMesh(readRandomParams(in, node, what));
+  return readRandomParams(in, node, what);
 }
 
-Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::string& what) {
-  using Reader = Mesh (*)(const YamlReader&, const YAML::Node&, const std::string&);
+/// A generator's parameters, read and validated.
+GeneratorSpec readGenerator(const YamlReader& in, const YAML::Node& node, const std::string& what) {
+  using Reader = GeneratorSpec (*)(const YamlReader&, const YAML::Node&, const std::string&);
   static const std::vector<std::pair<std::string, Reader>> generators{{"spring", readSpring},
                                                                       {"gear", readGear},
                                                                       {"gear_plate", readGearPlate},
@@ -167,11 +168,32 @@ Mesh readGenerator(const YamlReader& in, const YAML::Node& node, const std::stri
   const std::string type = in.oneOf(in.require(node, "type", what), what + ".type", names);
   try {
     for (const auto& [name, read] : generators)
-      if (name == type) return read(in, node, what);
+      if (name == type) {
+        GeneratorSpec spec = read(in, node, what);
+        std::visit([](const auto& params) { validate(params); }, spec);
+        return spec;
+      }
   } catch (const std::invalid_argument& e) {
     in.fail(node, e.what());
   }
   in.fail(node, "unknown generator");  // oneOf refused it already
+}
+
+Mesh generate(const GeneratorSpec& spec) {
+  return std::visit(
+      [](const auto& p) -> Mesh {
+        using Params = std::decay_t<decltype(p)>;
+        if constexpr (std::is_same_v<Params, SpringParams>) return springMesh(p);
+        if constexpr (std::is_same_v<Params, GearParams>) return gearMesh(p);
+        if constexpr (std::is_same_v<Params, GearPlateParams>) return gearPlateMotorMesh(p);
+        if constexpr (std::is_same_v<Params, SlotWallParams>) return slotWallMesh(p);
+        if constexpr (std::is_same_v<Params, TwistedSlotParams>) return twistedSlotMesh(p);
+        if constexpr (std::is_same_v<Params, BugTrapParams>) return bugTrapMesh(p);
+        if constexpr (std::is_same_v<Params, AlphaPuzzleParams>) return alphaPuzzleMesh(p);
+        if constexpr (std::is_same_v<Params, HouseParams>) return houseMesh(p);
+        if constexpr (std::is_same_v<Params, RandomBoxesParams>) return randomObstaclesMesh(p);
+      },
+      spec);
 }
 }  // namespace
 
@@ -199,7 +221,8 @@ Transform readPose(const YamlReader& in, const YAML::Node& node, const std::stri
   return pose;
 }
 
-Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::string& what, CenterAxes centerAxes) {
+GeometrySpec readGeometrySpec(const YamlReader& in, const YAML::Node& node, const std::string& what,
+                              CenterAxes centerAxes) {
   std::vector<std::string> present;
   for (const char* key : {"box", "sphere", "cylinder", "mesh", "polygon", "generator"})
     if (node[key]) present.emplace_back(key);
@@ -208,114 +231,143 @@ Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::stri
   const std::string& kind = present[0];
   const YAML::Node g = node[kind];
   const std::string gwhat = what + "." + kind;
+  GeometrySpec spec{Primitive::sphere(1.0), in.where(g)};
   try {
     if (kind == "box") {
       const Eigen::Vector3d size = in.vector(g, gwhat + " (sizes x, y, z)", 3);
       if (size.minCoeff() <= 0) in.fail(g, "box sizes must be positive");
-      return Primitive::box(size);
-    }
-    if (kind == "sphere") {
+      spec.shape = Primitive::box(size);
+    } else if (kind == "sphere") {
       in.requireMap(g, gwhat, {"radius"});
-      return Primitive::sphere(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"));
-    }
-    if (kind == "cylinder") {
+      spec.shape = Primitive::sphere(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"));
+    } else if (kind == "cylinder") {
       in.requireMap(g, gwhat, {"radius", "length"});
-      return Primitive::cylinder(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"),
-                                 in.positive(in.require(g, "length", gwhat), gwhat + ".length"));
-    }
-    if (kind == "mesh") {
+      spec.shape = Primitive::cylinder(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"),
+                                       in.positive(in.require(g, "length", gwhat), gwhat + ".length"));
+    } else if (kind == "mesh") {
       in.requireMap(g, gwhat, {"file", "scale", "center"});
-      Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+      MeshFileSpec file;
       if (g["scale"]) {
         if (g["scale"].IsSequence()) {
-          scale = in.vector(g["scale"], gwhat + ".scale", 3);
+          file.scale = in.vector(g["scale"], gwhat + ".scale", 3);
           // A negative factor mirrors the mesh; zero would flatten it.
-          if ((scale.array() == 0.0).any()) in.fail(g["scale"], "mesh scale factors must be nonzero");
+          if ((file.scale.array() == 0.0).any()) in.fail(g["scale"], "mesh scale factors must be nonzero");
         } else
-          scale.setConstant(in.positive(g["scale"], gwhat + ".scale"));
+          file.scale.setConstant(in.positive(g["scale"], gwhat + ".scale"));
       }
       const YAML::Node fileNode = in.require(g, "file", gwhat);
-      try {
-        const std::filesystem::path file = in.path(fileNode, gwhat + ".file");
-        Mesh mesh = loadMeshFile(file, scale);
-        // OMPL.app's convention: a robot's pose is that of its reference
-        // point, taken from the vertices as OMPL.app reads them (not from
-        // the welded mesh, whose shared corners count once).
-        if (g["center"] && in.boolean(g["center"], gwhat + ".center")) {
-          Eigen::Vector3d reference = omplAppVertexMean(file).cwiseProduct(scale);
-          if (centerAxes == CenterAxes::Plane) reference.z() = 0.0;
-          mesh = mesh.transformed(Transform(Eigen::Translation3d(-reference)));
-        }
-        return mesh;
-      } catch (const MeshLoadError& e) {
-        in.fail(fileNode, e.what());
-      }
-    }
-    if (kind == "polygon") {
+      file.file = in.path(fileNode, gwhat + ".file");
+      file.at = in.where(fileNode);
+      file.center = g["center"] && in.boolean(g["center"], gwhat + ".center");
+      file.center_axes = centerAxes;
+      spec.shape = std::move(file);
+    } else if (kind == "polygon") {
       in.requireMap(g, gwhat, {"points", "height"});
       const YAML::Node points = in.require(g, "points", gwhat);
       if (!points.IsSequence()) in.fail(points, "expected a list of [x, y] points");
       std::vector<Eigen::Vector2d> polygon;
       for (const auto& p : points) polygon.emplace_back(in.vector(p, gwhat + ".points", 2));
       const double height = g["height"] ? in.positive(g["height"], gwhat + ".height") : 0.1;
-      return extrudePolygon(polygon, height);
+      // The points the file gives, extruded (as small as the file's list).
+      spec.shape = extrudePolygon(polygon, height);
+    } else {
+      spec.shape = readGenerator(in, g, gwhat);
     }
-    return readGenerator(in, g, gwhat);
   } catch (const std::invalid_argument& e) {
     in.fail(g, e.what());
   }
+  return spec;
 }
 
-namespace {
-/// Adds the obstacles of `scene.obstacles` (a list) to the scene.
-void readObstacles(const YamlReader& in, const YAML::Node& obstacles, Scene& scene);
-}  // namespace
+Shape buildGeometry(const GeometrySpec& spec) {
+  try {
+    if (const auto* primitive = std::get_if<Primitive>(&spec.shape)) return *primitive;
+    if (const auto* polygon = std::get_if<Mesh>(&spec.shape)) return *polygon;
+    if (const auto* generator = std::get_if<GeneratorSpec>(&spec.shape)) return generate(*generator);
+    const MeshFileSpec& file = std::get<MeshFileSpec>(spec.shape);
+    try {
+      Mesh mesh = loadMeshFile(file.file, file.scale);
+      // OMPL.app's convention: a robot's pose is that of its reference
+      // point, taken from the vertices as OMPL.app reads them (not from
+      // the welded mesh, whose shared corners count once).
+      if (file.center) {
+        Eigen::Vector3d reference = omplAppVertexMean(file.file).cwiseProduct(file.scale);
+        if (file.center_axes == CenterAxes::Plane) reference.z() = 0.0;
+        mesh = mesh.transformed(Transform(Eigen::Translation3d(-reference)));
+      }
+      return mesh;
+    } catch (const MeshLoadError& e) {
+      throw InputError(fmt::format("{}: {}", file.at, e.what()));
+    }
+  } catch (const std::invalid_argument& e) {
+    throw InputError(fmt::format("{}: {}", spec.at, e.what()));
+  }
+}
 
-std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root, PrimitiveMode primitives) {
-  auto scene = std::make_shared<Scene>(primitives);
+SceneSpec readSceneSpec(const YamlReader& in, const YAML::Node& root) {
+  SceneSpec spec;
   const YAML::Node node = root["scene"];
-  if (!node) return scene;
+  if (!node) return spec;
   in.requireMap(node, "scene", {"obstacles", "broadphase"});
+  spec.broad_phase = readBroadPhase(in, node);
   const YAML::Node obstacles = node["obstacles"];
-  if (obstacles) readObstacles(in, obstacles, *scene);
-  readBroadPhase(in, node, *scene);
-  return scene;
-}
-
-void readBroadPhase(const YamlReader& in, const YAML::Node& sceneNode, Scene& scene) {
-  if (!sceneNode || !sceneNode["broadphase"]) return;
-  const std::vector<std::string> names{"none", "aabb_tree", "sort_and_sweep", "hash"};
-  const std::string kind = in.oneOf(sceneNode["broadphase"], "scene.broadphase", names);
-  for (const BroadPhase b : {BroadPhase::None, BroadPhase::AabbTree, BroadPhase::SortAndSweep, BroadPhase::Hash})
-    if (broadPhaseName(b) == kind) scene.setBroadPhase(b);
-}
-
-namespace {
-void readObstacles(const YamlReader& in, const YAML::Node& obstacles, Scene& scene) {
+  if (!obstacles) return spec;
   if (!obstacles.IsSequence()) in.fail(obstacles, "expected 'scene.obstacles' to be a list");
   for (std::size_t i = 0; i < obstacles.size(); ++i) {
     const YAML::Node o = obstacles[i];
     const std::string what = fmt::format("scene.obstacles[{}]", i);
     in.requireMap(o, what, {"name", "pose", "box", "sphere", "cylinder", "mesh", "polygon", "generator"});
-    const std::string name = o["name"] ? in.string(o["name"], what + ".name") : fmt::format("obstacle{}", i);
-    const Transform pose = o["pose"] ? readPose(in, o["pose"], what + ".pose") : Transform::Identity();
-    try {
-      const YAML::Node generator = o["generator"];
-      if (generator && separateObstacles(in, generator, what + ".generator")) {
-        if (in.string(in.require(generator, "type", what + ".generator"), what + ".generator.type") != "random")
-          in.fail(generator["separate"], "only the 'random' generator makes separate obstacles");
-        const auto pieces = randomObstacleMeshes(readRandomParams(in, generator, what + ".generator"));
-        for (std::size_t k = 0; k < pieces.size(); ++k)
-          scene.addObstacle(fmt::format("{}{}", name, k), pieces[k], pose);
-        continue;
+    ObstacleSpec obstacle;
+    obstacle.at = in.where(o);
+    obstacle.name = o["name"] ? in.string(o["name"], what + ".name") : fmt::format("obstacle{}", i);
+    if (o["pose"]) obstacle.pose = readPose(in, o["pose"], what + ".pose");
+    if (const YAML::Node generator = o["generator"];
+        generator && separateObstacles(in, generator, what + ".generator")) {
+      if (in.string(in.require(generator, "type", what + ".generator"), what + ".generator.type") != "random")
+        in.fail(generator["separate"], "only the 'random' generator makes separate obstacles");
+      const RandomBoxesParams params = readRandomParams(in, generator, what + ".generator");
+      try {
+        validate(params);
+      } catch (const std::invalid_argument& e) {
+        in.fail(o, e.what());
       }
-      scene.addObstacle(name, readGeometry(in, o, what), pose);
-    } catch (const std::invalid_argument& e) {
-      in.fail(o, e.what());
+      obstacle.separate = true;
+      obstacle.geometry = GeometrySpec{GeneratorSpec(params), in.where(generator)};
+    } else {
+      obstacle.geometry = readGeometrySpec(in, o, what);
     }
+    spec.obstacles.push_back(std::move(obstacle));
   }
+  return spec;
 }
 
-}  // namespace
+std::shared_ptr<Scene> buildScene(const SceneSpec& spec, PrimitiveMode primitives) {
+  auto scene = std::make_shared<Scene>(primitives);
+  for (const ObstacleSpec& o : spec.obstacles) {
+    try {
+      if (o.separate) {
+        const auto pieces =
+            randomObstacleMeshes(std::get<RandomBoxesParams>(std::get<GeneratorSpec>(o.geometry.shape)));
+        for (std::size_t k = 0; k < pieces.size(); ++k)
+          scene->addObstacle(fmt::format("{}{}", o.name, k), pieces[k], o.pose);
+        continue;
+      }
+      scene->addObstacle(o.name, buildGeometry(o.geometry), o.pose);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(fmt::format("{}: {}", o.at, e.what()));
+    }
+  }
+  if (spec.broad_phase) scene->setBroadPhase(*spec.broad_phase);
+  return scene;
+}
+
+std::optional<BroadPhase> readBroadPhase(const YamlReader& in, const YAML::Node& sceneNode) {
+  if (!sceneNode || !sceneNode["broadphase"]) return std::nullopt;
+  const std::vector<std::string> names{"none", "aabb_tree", "sort_and_sweep", "hash"};
+  const std::string kind = in.oneOf(sceneNode["broadphase"], "scene.broadphase", names);
+  for (const BroadPhase b : {BroadPhase::None, BroadPhase::AabbTree, BroadPhase::SortAndSweep, BroadPhase::Hash})
+    if (broadPhaseName(b) == kind) return b;
+  return std::nullopt;
+}
 
 }  // namespace prmkit

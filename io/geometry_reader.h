@@ -3,16 +3,21 @@
 // poses, the geometry keys of obstacles and robot bodies (primitives,
 // meshes, polygons, generators) and the scene. Every error goes through the
 // YamlReader, so it names file:line:column.
+#include "generators/generators.h"
 #include "shapes/primitive.h"
 #include "scene/scene.h"
 #include "io/yaml_reader.h"
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
+#include <variant>
+#include <vector>
 
 namespace prmkit {
 
@@ -24,14 +29,51 @@ Transform readPose(const YamlReader& in, const YAML::Node& node, const std::stri
 /// (OMPL.app keeps a 2D robot's height as the file has it).
 enum class CenterAxes { Space, Plane };
 
-/// Exactly one geometry key of `node`: box, sphere, cylinder (primitives), mesh, polygon or generator.
-Shape readGeometry(const YamlReader& in, const YAML::Node& node, const std::string& what,
-                   CenterAxes centerAxes = CenterAxes::Space);
+/// A mesh file a problem names: read when the geometry is built.
+struct MeshFileSpec {
+  std::filesystem::path file;
+  Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+  bool center = false;  // OMPL.app's reference point moved to the origin
+  CenterAxes center_axes = CenterAxes::Space;
+  std::string at;  // where the file was named (file:line:column), for its errors
+};
+/// A generator's parameters, validated: run when the geometry is built.
+using GeneratorSpec = std::variant<SpringParams, GearParams, GearPlateParams, SlotWallParams, TwistedSlotParams,
+                                   BugTrapParams, AlphaPuzzleParams, HouseParams, RandomBoxesParams>;
+/// One geometry key as read and validated, with nothing built and no file
+/// read: a primitive, a polygon's extrusion (the points the file gives), a
+/// mesh file or a generator.
+struct GeometrySpec {
+  std::variant<Primitive, Mesh, MeshFileSpec, GeneratorSpec> shape;
+  std::string at;  // where the key was written, for errors while building
+};
 
-/// The `scene` key: its obstacles, each a geometry with a name and a pose.
-std::shared_ptr<Scene> readScene(const YamlReader& in, const YAML::Node& root, PrimitiveMode primitives);
-/// Selects the scene's broad phase from `scene.broadphase` (if given).
-void readBroadPhase(const YamlReader& in, const YAML::Node& sceneNode, Scene& scene);
+/// Exactly one geometry key of `node`: box, sphere, cylinder (primitives),
+/// mesh, polygon or generator, every key and number checked.
+GeometrySpec readGeometrySpec(const YamlReader& in, const YAML::Node& node, const std::string& what,
+                              CenterAxes centerAxes = CenterAxes::Space);
+/// The shape: the mesh file read, the generator run; throws InputError at the spec's place.
+Shape buildGeometry(const GeometrySpec& spec);
+
+/// One obstacle of `scene.obstacles` as read.
+struct ObstacleSpec {
+  std::string name;
+  Transform pose = Transform::Identity();
+  GeometrySpec geometry;
+  /// A `random` generator with `separate: true`: one obstacle per box, named name0, name1, ...
+  bool separate = false;
+  std::string at;  // where the obstacle was written
+};
+/// The `scene` key as read, every obstacle checked before any is built.
+struct SceneSpec {
+  std::vector<ObstacleSpec> obstacles;
+  std::optional<BroadPhase> broad_phase;
+};
+SceneSpec readSceneSpec(const YamlReader& in, const YAML::Node& root);
+/// The scene: every obstacle's geometry built, in the file's order.
+std::shared_ptr<Scene> buildScene(const SceneSpec& spec, PrimitiveMode primitives);
+/// The broad phase named by `scene.broadphase`, if given.
+std::optional<BroadPhase> readBroadPhase(const YamlReader& in, const YAML::Node& sceneNode);
 
 /// Sets `out` from node[key] when present: an integer the field can hold, or a number.
 template <class T>

@@ -1,6 +1,7 @@
 #include "io/problem.h"
 
 #include "io/geometry_reader.h"
+#include "io/robot_reader.h"
 #include "io/settings_reader.h"
 
 #include "io/moveit_problem.h"
@@ -28,75 +29,6 @@
 namespace prmkit {
 
 namespace {
-
-std::shared_ptr<Robot> readRobot(const YamlReader& in, const YAML::Node& root, const MotionPlanRequest* request,
-                                 const std::vector<std::pair<std::string, std::string>>& allowedPairs) {
-  const YAML::Node node = in.require(root, "robot", "problem");
-  const std::string type =
-      in.oneOf(in.require(node, "type", "robot"), "robot type", {"rigid2d", "rigid3d", "planar_chain", "urdf"});
-  if (request && type != "urdf") in.fail(node["type"], "a problem with a MoveIt request needs a robot of type urdf");
-  if (type == "rigid2d" || type == "rigid3d") {
-    in.requireMap(node, "robot", {"type", "geometry"});
-    const YAML::Node bounds = in.require(root, "bounds", "problem");
-    in.requireMap(bounds, "bounds", {"lower", "upper"});
-    const std::size_t n = type == "rigid2d" ? 2 : 3;
-    const Eigen::VectorXd lower = in.vector(in.require(bounds, "lower", "bounds"), "bounds.lower", n);
-    const Eigen::VectorXd upper = in.vector(in.require(bounds, "upper", "bounds"), "bounds.upper", n);
-    if ((upper - lower).minCoeff() <= 0) in.fail(bounds, "bounds.upper must exceed bounds.lower on every axis");
-    if (std::max(lower.cwiseAbs().maxCoeff(), upper.cwiseAbs().maxCoeff()) > kMaxCoordinate)
-      in.fail(bounds, fmt::format("bounds must lie within +-{:g} m", kMaxCoordinate));
-    const YAML::Node geometry = in.require(node, "geometry", "robot");
-    in.requireMap(geometry, "robot.geometry", {"box", "sphere", "cylinder", "mesh", "polygon", "generator"});
-    Mesh body =
-        meshOf(readGeometry(in, geometry, "robot.geometry", type == "rigid2d" ? CenterAxes::Plane : CenterAxes::Space));
-    if (type == "rigid2d") return std::make_shared<RigidBody2D>(std::move(body), lower, upper);
-    return std::make_shared<RigidBody3D>(std::move(body), lower, upper);
-  }
-  if (root["bounds"])
-    in.fail(root["bounds"], fmt::format("a {} robot takes its bounds from its joint limits; remove 'bounds'", type));
-  if (type == "planar_chain") {
-    in.requireMap(node, "robot", {"type", "links", "base", "joint_limits"});
-    const YAML::Node links = in.require(node, "links", "robot");
-    if (!links.IsSequence() || links.size() == 0) in.fail(links, "expected a list of links with length and width");
-    std::vector<PlanarLink> chain;
-    for (const auto& link : links) {
-      in.requireMap(link, "robot.links[]", {"length", "width"});
-      chain.push_back({in.positive(in.require(link, "length", "link"), "link length"),
-                       in.positive(in.require(link, "width", "link"), "link width")});
-    }
-    const Transform base = node["base"] ? readPose(in, node["base"], "robot.base") : Transform::Identity();
-    double lower = -std::numbers::pi, upper = std::numbers::pi;
-    if (node["joint_limits"]) {
-      const Eigen::VectorXd limits = in.vector(node["joint_limits"], "robot.joint_limits", 2);
-      if (!(limits[0] < limits[1]))
-        in.fail(node["joint_limits"], "joint_limits must be [lower, upper] with lower < upper");
-      lower = limits[0];
-      upper = limits[1];
-    }
-    return makePlanarChain(chain, base, lower, upper);
-  }
-  in.requireMap(node, "robot", {"type", "file", "srdf", "base", "group"});
-  const YAML::Node fileNode = in.require(node, "file", "robot");
-  UrdfOptions urdf;
-  if (node["srdf"]) urdf.srdf = in.path(node["srdf"], "robot.srdf");
-  if (node["base"]) urdf.base = readPose(in, node["base"], "robot.base");
-  if (node["group"]) urdf.group = in.string(node["group"], "robot.group");
-  if (request) {
-    if (!urdf.group.empty() && urdf.group != request->group)
-      in.fail(node["group"],
-              fmt::format("robot.group '{}' differs from the request's group_name '{}'", urdf.group, request->group));
-    urdf.group = request->group;
-    // Joints outside the planning group keep their start values (MoveIt's semantics).
-    urdf.locked_values = request->start;
-  }
-  urdf.allowed_pairs = allowedPairs;
-  try {
-    return loadUrdfRobot(in.path(fileNode, "robot.file"), urdf);
-  } catch (const RobotLoadError& e) {
-    in.fail(node["srdf"] && std::string(e.what()).find("SRDF") != std::string::npos ? node["srdf"] : fileNode,
-            e.what());
-  }
-}
 
 Config readConfig(const YamlReader& in, const YAML::Node& node, const std::string& what, const Robot& robot) {
   Config q;
@@ -333,20 +265,30 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
     }
   }
 
+  // Everything the file says is read and checked before any geometry is built
+  // or any robot file read: a typo anywhere costs no mesh and no generator.
   const auto allowed = sceneIn ? readAllowedCollisions(*sceneIn) : std::vector<std::pair<std::string, std::string>>{};
-  auto robot = readRobot(in, root, request ? &*request : nullptr, allowed);
+  const RobotSpec robotSpec = readRobotSpec(in, root, request ? &*request : nullptr, allowed);
   const PrimitiveMode primitives =
       root["primitives"] && in.oneOf(root["primitives"], "primitives", {"native", "tessellated"}) == "tessellated"
           ? PrimitiveMode::Tessellated
           : PrimitiveMode::Native;
+  SceneSpec sceneSpec;
+  if (moveit) {
+    sceneSpec.broad_phase = readBroadPhase(in, root["scene"]);
+  } else {
+    sceneSpec = readSceneSpec(in, root);
+  }
+
+  auto robot = buildRobot(robotSpec);
   std::shared_ptr<Scene> scene;
   if (moveit) {
     scene = std::make_shared<Scene>(primitives);
     if (sceneIn)
       readPlanningScene(*sceneIn, *scene, dynamic_cast<const KinematicChain&>(*robot).description().frames[0].name);
-    readBroadPhase(in, root["scene"], *scene);
+    if (sceneSpec.broad_phase) scene->setBroadPhase(*sceneSpec.broad_phase);
   } else {
-    scene = readScene(in, root, primitives);
+    scene = buildScene(sceneSpec, primitives);
   }
   problem.robot = robot;
   problem.scene = scene;

@@ -326,6 +326,58 @@ TEST_CASE("settings are checked before any geometry: a typo is reported, not the
   REQUIRE_THAT(run.err, Catch::Contains("batch") && !Catch::Contains("nowhere.stl"));
 }
 
+TEST_CASE("the whole problem is checked before any geometry: a scene or robot slip after a mesh is reported first",
+          "[cli]") {
+  // The first obstacle names a mesh file that does not exist: had it been
+  // read before the rest of the file was checked, its error would come first.
+  const auto withLast = [](const std::string& obstacle) {
+    return test::replaceOnce(kValidProblem, "box: [1, 1, 0.1], pose: {xyz: [2, 2, 0]}}",
+                             "mesh: {file: nowhere.stl}, pose: {xyz: [2, 2, 0]}}\n    - {" + obstacle);
+  };
+  TempDir dir;
+  struct Case {
+    std::string obstacle;  // the last obstacle, after the missing mesh
+    std::string expected;
+  };
+  const std::vector<Case> cases{
+      {"name: last, box: [1, 1, 0.1], pos: {xyz: [0, 0, 0]}}", "unknown key 'pos'"},
+      {"name: last, generator: {type: spring, turns: -1}}", "spring turns must be positive"},
+      {"name: last, generator: {type: random, count: 3, min_size: 2, max_size: 1, separate: true}}",
+       "0 < min_size <= max_size"},
+      {"name: last, generator: {type: house, rooms_x: 0}}", "rooms_x and rooms_y must be at least 1"},
+      {"name: last, polygon: {points: [[0, 0], [1, 0]]}}", "polygon"},
+      {"name: last, sphere: {radius: 0}}", "radius"},
+  };
+  for (const Case& c : cases) {
+    const auto file = dir.write("p.yaml", withLast(c.obstacle));
+    const Run run = cli({"validate", file.string()});
+    INFO(c.obstacle << ": " << run.err);
+    REQUIRE(run.code == 2);
+    REQUIRE_THAT(run.err, Catch::Contains("p.yaml:") && Catch::Contains(c.expected));
+    REQUIRE(run.err.find("nowhere.stl") == std::string::npos);
+  }
+  // With the slip fixed, the missing mesh is reported, at the line that names it.
+  const auto fixed = dir.write("p.yaml", withLast("name: last, box: [1, 1, 0.1]}"));
+  const Run run = cli({"validate", fixed.string()});
+  REQUIRE(run.code == 2);
+  REQUIRE_THAT(run.err, Catch::Contains("p.yaml:") && Catch::Contains("nowhere.stl"));
+  // A robot whose body is a missing mesh file, or whose URDF is missing: a scene slip is still reported first.
+  const std::string slip = test::replaceOnce(kValidProblem, "pose: {xyz: [2, 2, 0]}", "pos: {xyz: [2, 2, 0]}");
+  const std::string meshRobot =
+      test::replaceOnce(slip, "geometry: {box: [0.2, 0.2, 0.1]}", "geometry: {mesh: {file: nowhere-robot.stl}}");
+  const std::string urdfRobot =
+      test::replaceOnce(test::replaceOnce(slip, "  type: rigid2d\n  geometry: {box: [0.2, 0.2, 0.1]}\n",
+                                          "  type: urdf\n  file: nowhere.urdf\n"),
+                        "bounds: {lower: [0, 0], upper: [4, 4]}\n", "");
+  for (const std::string& text : {meshRobot, urdfRobot}) {
+    const Run robotRun = cli({"validate", dir.write("robot.yaml", text).string()});
+    INFO(robotRun.err);
+    REQUIRE(robotRun.code == 2);
+    REQUIRE_THAT(robotRun.err, Catch::Contains("robot.yaml:") && Catch::Contains("unknown key 'pos'"));
+    REQUIRE(robotRun.err.find("nowhere") == std::string::npos);
+  }
+}
+
 TEST_CASE("problem files that are not regular files or are too large are refused before they are read", "[cli]") {
   TempDir dir;
   const Run folder = cli({"validate", dir.path.string()});
