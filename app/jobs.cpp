@@ -10,7 +10,7 @@
 #include "io/queries_file.h"
 #include "io/roadmap_file.h"
 #include "io/viewer_page.h"
-#include "base/setup_deadline.h"
+#include "base/termination.h"
 #include "registry/planner_registry.h"
 #include "io/output_folder.h"
 
@@ -24,10 +24,6 @@
 namespace prmkit {
 
 namespace {
-/// Past this (about 30 years) a time limit sets no setup deadline: the clock's
-/// nanoseconds would overflow.
-constexpr double kLongestSetupDeadline_s = 1e9;
-
 /// Writes a run's files holding the folder's lock, so that two runs sharing
 /// `--out` leave the files of one of them.
 /// How long plan waits for another run's lock on its folder: until its own
@@ -105,27 +101,22 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
   requireOutputFolder(outDir, "--out");
   requireOutputNames(outDir, kPlanOutputs, "--out");
   if (!roadmaps.save_roadmap_file.empty()) requireOutputFile(roadmaps.save_roadmap_file, "--save-roadmap");
-  // The time limit covers setup: loading and building the checkers stop at
-  // the deadline (base/setup_deadline.h), and what is left of the
-  // limit after them goes to planning.
+  // The time limit covers setup: one termination from here to the end of the
+  // first query's solve (base/termination.h). Loading and building the
+  // checkers stop at its deadline; what is left of it goes to planning.
   double timeLimit = 0.0;
-  std::optional<ScopedSetupDeadline> deadline;
-  auto setDeadline = [&](double seconds) {
+  std::optional<Termination> termination;
+  std::optional<ScopedSetupTermination> setupScope;
+  auto onTimeLimit = [&](double seconds) {
     timeLimit = seconds;
-    if (seconds < kLongestSetupDeadline_s)
-      deadline.emplace(started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                     std::chrono::duration<double>(seconds)));
+    termination = Termination::after(seconds, started);
+    setupScope.emplace(*termination);
   };
   PlanningRun run;
   try {
-    // The deadline ends with the checkers; what setup took counts against the limit.
-    run = setUpPlanningRun(file, options,
-                           {setDeadline,
-                            [&]() -> std::optional<double> {
-                              deadline.reset();
-                              return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-                            },
-                            roadmaps.roadmap_file});
+    run = setUpPlanningRun(file, options, {onTimeLimit, roadmaps.roadmap_file});
+    setupScope.reset();
+    run.termination = termination;
   } catch (const SetupTimeLimit& e) {
     const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     out << fmt::format("not solved (time limit): {} after {:.3f} s of setup (time limit {:g} s)\n", e.what(), setup,
@@ -179,7 +170,9 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
     std::vector<PlanResult> results;
     std::vector<std::vector<Config>> paths;
     for (std::size_t i = 0; i < queries.size(); ++i) {
-      PlanResult result = run.planner->solve(*run.checker, queries[i].first, queries[i].second, run.verifier.get());
+      // The first query's limit counts the setup; each later one has its own.
+      PlanResult result = run.planner->solve(*run.checker, queries[i].first, queries[i].second, run.verifier.get(),
+                                             i == 0 ? run.termination : std::nullopt);
       printResult(problem, result, fmt::format("query {}: ", i + 1), out);
       out << std::flush;
       allSolved = allSolved && result.solved;

@@ -47,11 +47,6 @@ PlanningRun setUpPlanningRun(Problem problem, const PlanningRunHooks& hooks) {
   run.verifier = makeVerifier(run.problem.checker, run.problem.robot, run.problem.scene);
   run.planner = makePlanner(run.problem.planner);
   if (!hooks.roadmap.empty()) run.roadmap_read = readRoadmap(run, hooks.roadmap);
-  if (hooks.setupDone)
-    if (const auto setup = hooks.setupDone()) {
-      run.problem.planner.setup_time_s = *setup;
-      run.planner->setSetupTime(*setup);
-    }
   return run;
 }
 

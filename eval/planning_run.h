@@ -33,16 +33,18 @@ struct PlanningRun {
   std::unique_ptr<Planner> planner;
   std::optional<RoadmapRead> roadmap_read;
 
-  PlanResult solve() { return planner->solve(*checker, problem.start, problem.goal, verifier.get()); }
+  /// The run's termination, when its setup counted against its time limit
+  /// (`prmkit plan`): the first solve ends at its deadline; otherwise each
+  /// solve has the planner's time limit from its start.
+  std::optional<Termination> termination;
+
+  PlanResult solve() { return planner->solve(*checker, problem.start, problem.goal, verifier.get(), termination); }
 };
 
 /// What a caller may do between the steps of setUpPlanningRun.
 struct PlanningRunHooks {
   /// loadProblem's onTimeLimit: called with the run's time limit once it is known.
   std::function<void(double seconds)> onTimeLimit;
-  /// Called once the checkers are built; returns the setup time (s) to count
-  /// against the time limit, or nothing to count none.
-  std::function<std::optional<double>()> setupDone;
   /// A roadmap file (docs/roadmap-format.md) the planner plans its first
   /// query on, read once the checkers are built (its time is setup time);
   /// InputError for a planner that does not keep a roadmap.

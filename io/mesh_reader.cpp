@@ -1,6 +1,6 @@
 #include "io/mesh_reader.h"
 
-#include "base/setup_deadline.h"
+#include "base/termination.h"
 #include "io/mesh_file_system.h"
 #include "shapes/mesh_cache.h"
 

@@ -124,8 +124,7 @@ std::optional<std::vector<Vertex>> OmplPlanner::search(Checker& checker, Roadmap
   objective->setCostThreshold(
       ob::Cost(optimizing ? settings_.cost_threshold : std::numeric_limits<double>::infinity()));
   // Setup, the solve and the copy of what OMPL built.
-  const OverrunWatchdog watchdog(settings_.time_limit_s - setupCharged() -
-                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(),
+  const OverrunWatchdog watchdog(termination().secondsLeft(),
                                  fmt::format("planner {}{}", settings_.type, parametersText(settings_.parameters)));
   ob::PlannerStatus status;
   try {

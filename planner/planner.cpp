@@ -43,8 +43,6 @@ Planner::Planner(PlannerSettings settings, PlannerCapabilities capabilities, Con
       rng_(settings_.seed) {
   validateFields(settings_, "planner");
   if (!(settings_.time_limit_s > 0)) throw std::invalid_argument("planner time limit must be positive");
-  if (!(settings_.setup_time_s >= 0) || !std::isfinite(settings_.setup_time_s))
-    throw std::invalid_argument("planner setup time must be a finite time >= 0");
   if (settings_.max_samples == 0) throw std::invalid_argument("planner max_samples must be positive");
   parseSamplerMix(settings_.sampler);  // throws on a bad mix before any planning
 }
@@ -115,21 +113,11 @@ bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap
 
 bool Planner::star() const { return connection_ == Connection::Star; }
 
-bool Planner::outOfTime() const {
-  if (stopRequested_.load(std::memory_order_relaxed)) return true;
-  return setupCharged_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() >
-         settings_.time_limit_s;
-}
+bool Planner::outOfTime() const { return stopRequested_.load(std::memory_order_relaxed) || termination_.expired(); }
 
 void Planner::setTimeLimit(double seconds) {
   if (!(seconds > 0) || std::isnan(seconds)) throw std::invalid_argument("planner time limit must be positive");
   settings_.time_limit_s = seconds;
-}
-
-void Planner::setSetupTime(double seconds) {
-  if (!(seconds >= 0) || !std::isfinite(seconds))
-    throw std::invalid_argument("planner setup time must be a finite time >= 0");
-  settings_.setup_time_s = seconds;
 }
 
 std::uint32_t Planner::querySeed() const {
@@ -243,8 +231,10 @@ void Planner::shortcut(Checker& checker, std::vector<Config>& path, PlanResult& 
   }
 }
 
-PlanResult Planner::solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier) {
+PlanResult Planner::solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier,
+                          std::optional<Termination> termination) {
   started_ = std::chrono::steady_clock::now();
+  termination_ = termination ? *termination : Termination::after(settings_.time_limit_s, started_);
   verifier_ = verifier;
   verifyFinalPath_ =
       capabilities_.verifies_final_path && settings_.verify_final_path.value_or(checker.confidenceBased());
@@ -252,7 +242,6 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   if (roadmap_ && &roadmap_->robot() != &checker.robot())
     throw std::logic_error("a planner's queries must be of the robot its roadmap was built for");
   if (queries_ == 0) rng_ = ompl::RNG(settings_.seed);  // later queries go on with its stream
-  setupCharged_ = queries_ == 0 ? settings_.setup_time_s : 0.0;
   sampler_.reset();
   samplesTaken_ = 0;
   workerCheckStats_ = CheckStats{};
@@ -265,7 +254,8 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   result.roadmap_vertices_reused = roadmap.vertexCount();
   // The node sources earlier queries named keep their indices.
   for (const std::string& name : sourceNames_) nodeSource(result, name);
-  result.setup_time_s = setupCharged_;
+  result.setup_time_s =
+      termination ? std::max(0.0, std::chrono::duration<double>(started_ - termination->started()).count()) : 0.0;
   if (outOfTime()) {
     result.status = PlanStatus::TimeLimit;  // used up before planning began
   } else if (!checker.isValid(start)) {
@@ -293,7 +283,8 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   }
   // A stop asked for ends the run where its time limit would; one asked for
   // after the run is not carried over to the next.
-  if (stopRequested_.exchange(false) && result.status == PlanStatus::TimeLimit) result.status = PlanStatus::Cancelled;
+  const bool stopped = stopRequested_.exchange(false) || termination_.stopRequested();
+  if (stopped && result.status == PlanStatus::TimeLimit) result.status = PlanStatus::Cancelled;
   result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count() - pictureSeconds_;
   result.picture_copy_time_s = pictureSeconds_;
   result.check_stats = checker.stats() - before;

@@ -1,5 +1,6 @@
 #pragma once
 // Roadmap planners. A planner drives a Checker; it never builds one.
+#include "base/termination.h"
 #include "checkers/checker.h"
 #include "checkers/registered_settings.h"
 #include "roadmap/roadmap.h"
@@ -74,10 +75,6 @@ struct PlannerSettings {
   /// whose verdicts carry a confidence (budgeted), off for the others.
   std::optional<bool> verify_final_path;
   double time_limit_s = 10.0;
-  /// Time the run spent before `solve` (loading the problem, building the
-  /// checkers), in s: it counts against time_limit_s, so that the limit
-  /// covers the whole run, and a run whose setup used it up plans nothing.
-  double setup_time_s = 0.0;
   std::size_t max_samples = 100000;  // samples drawn (valid or not)
   std::uint32_t seed = 1;
   /// The planner's own library's parameters, by their names there
@@ -264,11 +261,14 @@ class Planner {
   /// each call has its own time limit and sample budget (the setup time
   /// counts against the first). The first call's result does not depend on
   /// whether more follow.
-  PlanResult solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier = nullptr);
-  /// The time limit of the calls to solve from now on (s, > 0).
+  /// `termination`, when given, is the run's (begun when its setup began,
+  /// so that setup counts against its deadline: the result's setup_time_s is
+  /// the time from its start to this call); otherwise the call ends
+  /// time_limit_s after it starts. requestStop ends it either way.
+  PlanResult solve(Checker& checker, const Config& start, const Config& goal, Checker* verifier = nullptr,
+                   std::optional<Termination> termination = std::nullopt);
+  /// The time limit of the calls to solve from now on that are given no termination (s, > 0).
   void setTimeLimit(double seconds);
-  /// The time spent before the first solve (s, >= 0), counted against its limit.
-  void setSetupTime(double seconds);
   /// Whether a second solve plans on the first one's roadmap (capabilities().keeps_roadmap).
   bool keepsRoadmap() const { return capabilities_.keeps_roadmap; }
   /// The roadmap the last solve left (nothing before the first, or after clear()).
@@ -337,9 +337,10 @@ class Planner {
   static std::size_t nodeSource(PlanResult& result, std::string_view name);
   /// Neighbour count for a roadmap of n vertices (k, or e(1 + 1/d) log n for *_star).
   std::size_t neighbourCount(std::size_t n, std::size_t dof) const;
+  /// Stopped (requestStop or the termination's flag) or past this call's deadline.
   bool outOfTime() const;
-  /// The setup time counted against this call's time limit (s).
-  double setupCharged() const { return setupCharged_; }
+  /// This call's termination: the one given, or its own time limit from its start.
+  const Termination& termination() const { return termination_; }
   bool star() const;
   /// What to do with an edge verdict: the state to give the edge, or nothing
   /// when it must not be in the roadmap. Counts tentative edges.
@@ -357,6 +358,7 @@ class Planner {
   ompl::RNG rng_;
   std::chrono::steady_clock::time_point started_;
   std::atomic<bool> stopRequested_{false};
+  Termination termination_;
   Checker* verifier_ = nullptr;
   bool verifyFinalPath_ = false;
   std::unique_ptr<NodeSampler> sampler_;  // made by solve(), for this call's checker and result
@@ -374,8 +376,6 @@ class Planner {
   std::unique_ptr<Roadmap> roadmap_;
   std::vector<std::string> sourceNames_;
   std::size_t queries_ = 0;  // solve calls on roadmap_
-  /// Setup time counted against this call's limit (the first query's alone).
-  double setupCharged_ = 0.0;
   std::vector<Vertex> endsToConnect_;
   void shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result);
 };

@@ -34,6 +34,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <fstream>
 #include <filesystem>
 #include <optional>
@@ -134,7 +135,8 @@ Result solveInterruptibly(PlanningRun& run, const Config& start, const Config& g
     std::exception_ptr failure;
     std::thread worker([&] {
       try {
-        result = run.planner->solve(*run.checker, start, goal, run.verifier.get());
+        // The run's setup counts against its first solve alone.
+        result = run.planner->solve(*run.checker, start, goal, run.verifier.get(), std::exchange(run.termination, {}));
       } catch (...) {
         failure = std::current_exception();
       }
@@ -185,7 +187,11 @@ Result solveInterruptibly(PlanningRun& run, const Config& start, const Config& g
 /// solve waits for the first.
 class PythonPlanner {
  public:
-  explicit PythonPlanner(PlanningRun run) : run_(std::make_unique<PlanningRun>(std::move(run))) {}
+  explicit PythonPlanner(PlanningRun run) : run_(std::make_unique<PlanningRun>(std::move(run))) {
+    // Its setup counts against its first solve, however long after it that comes.
+    if (run_->termination) setupSeconds_ = run_->termination->elapsed_s();
+    run_->termination.reset();
+  }
 
   Result solve(const std::optional<py::object>& start, const std::optional<py::object>& goal,
                std::optional<double> timeLimit) {
@@ -200,6 +206,13 @@ class PythonPlanner {
     }
     const double limit = run_->planner->settings().time_limit_s;
     if (timeLimit) run_->planner->setTimeLimit(*timeLimit);
+    if (setupSeconds_) {
+      run_->termination = Termination::after(
+          run_->planner->settings().time_limit_s,
+          Termination::Clock::now() -
+              std::chrono::duration_cast<Termination::Clock::duration>(std::chrono::duration<double>(*setupSeconds_)));
+      setupSeconds_.reset();
+    }
     struct Restore {
       Planner& planner;
       double limit;
@@ -246,7 +259,8 @@ class PythonPlanner {
     return q;
   }
 
-  std::unique_ptr<PlanningRun> run_;  // the planner refers to its checkers: they stay where they are
+  std::optional<double> setupSeconds_;  // the setup, counted against the first solve (s)
+  std::unique_ptr<PlanningRun> run_;    // the planner refers to its checkers: they stay where they are
   std::mutex mutex_;
 };
 
@@ -293,12 +307,9 @@ class PythonProblem {
   PlanningRun setUp(const LoadOptions& options, const std::filesystem::path& roadmap = {}) const {
     py::gil_scoped_release released;
     const auto started = std::chrono::steady_clock::now();
-    return setUpPlanningRun(withRunSettings(problem_, options),
-                            {{},
-                             [&]() -> std::optional<double> {
-                               return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-                             },
-                             roadmap});
+    PlanningRun run = setUpPlanningRun(withRunSettings(problem_, options), {{}, roadmap});
+    run.termination = Termination::after(run.problem.planner.time_limit_s, started);
+    return run;
   }
 
   std::unique_ptr<PythonPlanner> makePlanner(std::optional<std::string> planner, std::optional<std::string> checker,

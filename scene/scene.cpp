@@ -1,6 +1,6 @@
 #include "scene/scene.h"
 
-#include "base/setup_deadline.h"
+#include "base/termination.h"
 #include "shapes/mesh_cache.h"
 
 #include <fmt/format.h>

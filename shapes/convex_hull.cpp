@@ -1,6 +1,6 @@
 #include "shapes/convex_hull.h"
 
-#include "base/setup_deadline.h"
+#include "base/termination.h"
 
 #include <boost/pending/disjoint_sets.hpp>
 

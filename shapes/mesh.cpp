@@ -1,6 +1,6 @@
 #include "shapes/mesh.h"
 
-#include "base/setup_deadline.h"
+#include "base/termination.h"
 
 #include <fmt/format.h>
 

@@ -60,6 +60,52 @@ std::vector<std::tuple<std::vector<double>, std::vector<double>, EdgeState>> edg
 
 }  // namespace
 
+TEST_CASE("one termination: a deadline from the run's start and a stop flag its copies share end setup and solve",
+          "[roadmap]") {
+  using namespace std::chrono_literals;
+  const Termination::Clock::time_point now = Termination::Clock::now();
+  const Termination late = Termination::after(1.0, now - 2s);  // begun 2 s ago with a 1 s limit
+  CHECK(late.expired());
+  CHECK(late.secondsLeft() < -0.9);
+  CHECK(late.elapsed_s() >= 2.0);
+  const Termination hour = Termination::after(3600.0, now);
+  CHECK_FALSE(hour.expired());
+  CHECK(hour.secondsLeft() > 3000.0);
+  CHECK(Termination::after(Termination::kNoDeadline_s).secondsLeft() == Termination::kNoDeadline_s);
+  const Termination copy = hour;
+  copy.requestStop();
+  CHECK(hour.stopRequested());
+  CHECK(hour.expired());
+
+  // The setup steps see the thread's termination while its scope lasts.
+  CHECK_NOTHROW(checkSetupDeadline("building a BVH"));
+  {
+    const ScopedSetupTermination scope(late);
+    CHECK_THROWS_WITH(checkSetupDeadline("building a BVH"), "the time limit ran out while building a BVH");
+    {
+      const ScopedSetupTermination inner(Termination::after(3600.0));
+      CHECK_NOTHROW(checkSetupDeadline("building a BVH"));
+    }
+    CHECK_THROWS_AS(checkSetupDeadline("reading mesh file", "a.stl"), SetupTimeLimit);
+  }
+  CHECK_NOTHROW(checkSetupDeadline("building a BVH"));
+
+  // A solve given the run's termination: its setup counted, ended at the deadline or by the flag.
+  PlanningRun run = mazeRun("lazy_prm");
+  const PlanResult expired = run.planner->solve(*run.checker, run.problem.start, run.problem.goal, nullptr, late);
+  CHECK(expired.status == PlanStatus::TimeLimit);
+  CHECK(expired.planner_stats.samples_drawn == 0);
+  CHECK(expired.setup_time_s >= 2.0);
+  run.planner->clear();
+  const PlanResult stopped = run.planner->solve(*run.checker, run.problem.start, run.problem.goal, nullptr, hour);
+  CHECK(stopped.status == PlanStatus::Cancelled);
+  CHECK(stopped.planner_stats.samples_drawn == 0);
+  run.planner->clear();
+  const PlanResult own = run.planner->solve(*run.checker, run.problem.start, run.problem.goal);
+  CHECK(own.status == PlanStatus::Solved);
+  CHECK(own.setup_time_s == 0.0);
+}
+
 TEST_CASE("a planner's first query is a fresh planner's, and later ones plan on its roadmap", "[roadmap]") {
   for (const std::string planner : {"lazy_prm", "prm"}) {
     INFO(planner);
