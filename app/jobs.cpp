@@ -4,6 +4,7 @@
 #include "eval/planning_run.h"
 #include "eval/verify.h"
 #include "io/omplapp_problem.h"
+#include "io/problem_spec.h"
 #include "io/stats_json.h"
 #include "io/scene_svg.h"
 #include "io/path_files.h"
@@ -102,20 +103,16 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
   requireOutputNames(outDir, kPlanOutputs, "--out");
   if (!roadmaps.save_roadmap_file.empty()) requireOutputFile(roadmaps.save_roadmap_file, "--save-roadmap");
   // The time limit covers setup: one termination from here to the end of the
-  // first query's solve (base/termination.h). Loading and building the
-  // checkers stop at its deadline; what is left of it goes to planning.
-  double timeLimit = 0.0;
-  std::optional<Termination> termination;
-  std::optional<ScopedSetupTermination> setupScope;
-  auto onTimeLimit = [&](double seconds) {
-    timeLimit = seconds;
-    termination = Termination::after(seconds, started);
-    setupScope.emplace(*termination);
-  };
+  // first query's solve (base/termination.h). The problem is read and checked
+  // whole (io/problem_spec.h) before anything is built; building it and the
+  // checkers stop at the deadline; what is left of it goes to planning.
+  ProblemSpec spec = readProblemSpec(file, options);
+  const double timeLimit = spec.planner.time_limit_s;
+  const Termination termination = Termination::after(timeLimit, started);
   PlanningRun run;
   try {
-    run = setUpPlanningRun(file, options, {onTimeLimit, roadmaps.roadmap_file});
-    setupScope.reset();
+    const ScopedSetupTermination setup(termination);
+    run = setUpPlanningRun(buildProblem(std::move(spec), options), {roadmaps.roadmap_file});
     run.termination = termination;
   } catch (const SetupTimeLimit& e) {
     const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -37,7 +37,7 @@ RoadmapRead readRoadmap(PlanningRun& run, const std::filesystem::path& file) {
 
 PlanningRun setUpPlanningRun(const std::filesystem::path& file, const LoadOptions& options,
                              const PlanningRunHooks& hooks) {
-  return setUpPlanningRun(loadProblem(file, options, hooks.onTimeLimit), hooks);
+  return setUpPlanningRun(loadProblem(file, options), hooks);
 }
 
 PlanningRun setUpPlanningRun(Problem problem, const PlanningRunHooks& hooks) {

@@ -43,8 +43,6 @@ struct PlanningRun {
 
 /// What a caller may do between the steps of setUpPlanningRun.
 struct PlanningRunHooks {
-  /// loadProblem's onTimeLimit: called with the run's time limit once it is known.
-  std::function<void(double seconds)> onTimeLimit;
   /// A roadmap file (docs/roadmap-format.md) the planner plans its first
   /// query on, read once the checkers are built (its time is setup time);
   /// InputError for a planner that does not keep a roadmap.
@@ -54,7 +52,7 @@ struct PlanningRunHooks {
 /// Throws what loadProblem, makeChecker and makePlanner throw.
 PlanningRun setUpPlanningRun(const std::filesystem::path& file, const LoadOptions& options,
                              const PlanningRunHooks& hooks = {});
-/// The same from a problem already loaded (its onTimeLimit hook is not called).
+/// The same from a problem already loaded.
 PlanningRun setUpPlanningRun(Problem problem, const PlanningRunHooks& hooks = {});
 
 }  // namespace prmkit

@@ -1,4 +1,4 @@
-#include "io/problem.h"
+#include "io/problem_spec.h"
 
 #include "io/geometry_reader.h"
 #include "io/robot_reader.h"
@@ -107,20 +107,33 @@ Config jointsToConfig(const YamlReader& in, const YAML::Node& node, const std::s
 }  // namespace
 
 namespace {
-Problem readProblem(const std::filesystem::path& file, const LoadOptions& options,
-                    const std::function<void(double)>& onTimeLimit);
-}  // namespace
+ProblemSpec readSpec(const std::filesystem::path& file, const LoadOptions& options);
+Problem buildSpec(ProblemSpec spec, bool endpointsChecked);
 
-Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options,
-                    const std::function<void(double)>& onTimeLimit) {
+/// What `read` returns; a YAML node of the wrong kind that a reader asked for
+/// something it does not have (yaml-cpp's own check) is bad input, with yaml-cpp's position.
+template <class Read>
+auto asInputError(const std::filesystem::path& file, Read&& read) {
   try {
-    return readProblem(file, options, onTimeLimit);
+    return read();
   } catch (const YAML::Exception& e) {
-    // A node of the wrong kind that the reader asked for something it does
-    // not have (yaml-cpp's own check): bad input, with yaml-cpp's position.
     if (e.mark.is_null()) throw InputError(fmt::format("{}: {}", file.string(), e.msg));
     throw InputError(fmt::format("{}:{}:{}: {}", file.string(), e.mark.line + 1, e.mark.column + 1, e.msg));
   }
+}
+}  // namespace
+
+ProblemSpec readProblemSpec(const std::filesystem::path& file, const LoadOptions& options) {
+  return asInputError(file, [&] { return readSpec(file, options); });
+}
+
+Problem buildProblem(ProblemSpec spec, const LoadOptions& options) {
+  const std::filesystem::path file = spec.file;
+  return asInputError(file, [&] { return buildSpec(std::move(spec), options.checkEndpoints); });
+}
+
+Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options) {
+  return buildProblem(readProblemSpec(file, options), options);
 }
 
 namespace {
@@ -210,9 +223,9 @@ std::array<Endpoint, 2> readEndpoints(const YamlReader& in, const YAML::Node& ro
           Endpoint{requestIn, request->goal_node, &problem.goal, "goal"}};
 }
 
-Problem readProblem(const std::filesystem::path& file, const LoadOptions& options,
-                    const std::function<void(double)>& onTimeLimit) {
-  YamlReader in = isOmplAppConfig(file) ? readOmplAppConfig(file) : YamlReader(file);
+ProblemSpec readSpec(const std::filesystem::path& file, const LoadOptions& options) {
+  ProblemSpec spec{isOmplAppConfig(file) ? readOmplAppConfig(file) : YamlReader(file)};
+  YamlReader& in = spec.in;
   const bool requestFile = isMotionPlanRequest(in.root());
   if (requestFile) in.replaceRoot(problemForRequest(file));
   for (const auto& o : options.overrides) in.applyOverride(o);
@@ -226,26 +239,20 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
   in.requireMap(root, "problem",
                 {"name", "description", "robot", "scene", "bounds", "start", "goal", "planner", "checker", "seed",
                  "limits", "moveit", "scale", "primitives"});
-  if (onTimeLimit) {
-    double limit = PlannerSettings{}.time_limit_s;
-    if (const YAML::Node limits = root["limits"]; limits && limits.IsMap() && limits["time"])
-      limit = in.positive(limits["time"], "limits.time (s)");
-    onTimeLimit(limit);
-  }
-  Problem problem;
-  problem.file = file;
-  // Settings first: a typo in them is reported before any mesh is read or
-  // generated (validated again below, once a scale has changed their lengths).
-  readPlanner(in, root, problem.planner);
-  readChecker(in, root, problem.checker);
-  validateSettings(in, root, problem.checker, problem.planner);
-  problem.name = root["name"] ? in.string(root["name"], "name") : defaultProblemName(file);
+  spec.file = file;
+  // Settings first (validated again once a scale has changed their lengths).
+  readPlanner(in, root, spec.planner);
+  readChecker(in, root, spec.checker);
+  validateSettings(in, root, spec.checker, spec.planner);
+  spec.name = root["name"] ? in.string(root["name"], "name") : defaultProblemName(file);
   if (root["description"]) in.string(root["description"], "description");
 
   // A MoveIt problem: the request gives group, start and goal; the scene the obstacles.
-  std::optional<YamlReader> requestIn, sceneIn;
-  std::optional<MotionPlanRequest> request;
+  std::optional<YamlReader>& requestIn = spec.request_in;
+  std::optional<YamlReader>& sceneIn = spec.moveit_scene_in;
+  std::optional<MotionPlanRequest>& request = spec.request;
   const YAML::Node moveit = root["moveit"];
+  spec.moveit = static_cast<bool>(moveit);
   if (moveit) {
     in.requireMap(moveit, "moveit", {"scene", "request"});
     for (const char* key : {"start", "goal"})
@@ -268,19 +275,39 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
   // Everything the file says is read and checked before any geometry is built
   // or any robot file read: a typo anywhere costs no mesh and no generator.
   const auto allowed = sceneIn ? readAllowedCollisions(*sceneIn) : std::vector<std::pair<std::string, std::string>>{};
-  const RobotSpec robotSpec = readRobotSpec(in, root, request ? &*request : nullptr, allowed);
-  const PrimitiveMode primitives =
+  spec.robot = readRobotSpec(in, root, request ? &*request : nullptr, allowed);
+  spec.primitives =
       root["primitives"] && in.oneOf(root["primitives"], "primitives", {"native", "tessellated"}) == "tessellated"
           ? PrimitiveMode::Tessellated
           : PrimitiveMode::Native;
-  SceneSpec sceneSpec;
   if (moveit) {
-    sceneSpec.broad_phase = readBroadPhase(in, root["scene"]);
+    spec.scene.broad_phase = readBroadPhase(in, root["scene"]);
   } else {
-    sceneSpec = readSceneSpec(in, root);
+    spec.scene = readSceneSpec(in, root);
   }
+  spec.scale = readScale(in, root);
+  spec.settings_source = YAML::Node(YAML::NodeType::Map);
+  for (const char* key : {"planner", "checker", "seed", "limits", "scale"})
+    if (root[key]) spec.settings_source[key] = YAML::Clone(root[key]);
+  return spec;
+}
 
-  auto robot = buildRobot(robotSpec);
+Problem buildSpec(ProblemSpec spec, bool endpointsChecked) {
+  const YamlReader& in = spec.in;
+  const YAML::Node& root = in.root();
+  const std::optional<YamlReader>& requestIn = spec.request_in;
+  const std::optional<YamlReader>& sceneIn = spec.moveit_scene_in;
+  const std::optional<MotionPlanRequest>& request = spec.request;
+  Problem problem;
+  problem.file = spec.file;
+  problem.name = spec.name;
+  problem.planner = spec.planner;
+  problem.checker = spec.checker;
+  const PrimitiveMode primitives = spec.primitives;
+  const SceneSpec& sceneSpec = spec.scene;
+  const bool moveit = spec.moveit;
+
+  auto robot = buildRobot(spec.robot);
   std::shared_ptr<Scene> scene;
   if (moveit) {
     scene = std::make_shared<Scene>(primitives);
@@ -295,15 +322,13 @@ Problem readProblem(const std::filesystem::path& file, const LoadOptions& option
 
   const std::array<Endpoint, 2> endpoints =
       readEndpoints(in, root, requestIn ? &*requestIn : nullptr, request ? &*request : nullptr, problem);
-  if (const auto factor = readScale(in, root)) {
-    scaleProblem(problem, *factor);
-    problem.scale = *factor;
+  if (spec.scale) {
+    scaleProblem(problem, *spec.scale);
+    problem.scale = *spec.scale;
   }
   validateSettings(in, root, problem.checker, problem.planner);
-  problem.settings_source = YAML::Node(YAML::NodeType::Map);
-  for (const char* key : {"planner", "checker", "seed", "limits", "scale"})
-    if (root[key]) problem.settings_source[key] = YAML::Clone(root[key]);
-  if (options.checkEndpoints) checkEndpoints(problem, endpoints);
+  problem.settings_source = spec.settings_source;
+  if (endpointsChecked) checkEndpoints(problem, endpoints);
   return problem;
 }
 }  // namespace

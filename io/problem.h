@@ -10,7 +10,6 @@
 
 #include <array>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,13 +49,11 @@ struct LoadOptions {
 /// for a MotionBenchMaker requestNNNN.yaml.
 std::string defaultProblemName(const std::filesystem::path& file);
 
-/// Loads and validates a problem (a prmkit problem YAML, or a MoveIt
-/// MotionPlanRequest YAML whose robot is given by overrides); throws InputError with file:line:column.
-/// `onTimeLimit`, if given, is called with the problem's time limit
-/// (limits.time after the overrides, or the default) as soon as it is read,
-/// before the robot and the scene are loaded: `plan` sets its setup deadline from it.
-Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options = {},
-                    const std::function<void(double seconds)>& onTimeLimit = {});
+/// Loads and validates a problem (a prmkit problem YAML, an OMPL.app .cfg, or
+/// a MoveIt MotionPlanRequest YAML whose robot is given by overrides): the
+/// whole file checked before anything is built (io/problem_spec.h); throws
+/// InputError with file:line:column.
+Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options = {});
 
 /// A configuration at `node` written as a problem file writes its start and
 /// goal (the robot's coordinates as a list, or a pose for a rigid body), in

@@ -307,7 +307,7 @@ class PythonProblem {
   PlanningRun setUp(const LoadOptions& options, const std::filesystem::path& roadmap = {}) const {
     py::gil_scoped_release released;
     const auto started = std::chrono::steady_clock::now();
-    PlanningRun run = setUpPlanningRun(withRunSettings(problem_, options), {{}, roadmap});
+    PlanningRun run = setUpPlanningRun(withRunSettings(problem_, options), {roadmap});
     run.termination = Termination::after(run.problem.planner.time_limit_s, started);
     return run;
   }

@@ -1,5 +1,6 @@
 #include "app/cli.h"
 #include "io/output_text.h"
+#include "io/problem_spec.h"
 #include "io/yaml_reader.h"
 #include "base/input_file.h"
 #include "base/names.h"
@@ -376,6 +377,45 @@ TEST_CASE("the whole problem is checked before any geometry: a scene or robot sl
     REQUIRE_THAT(robotRun.err, Catch::Contains("robot.yaml:") && Catch::Contains("unknown key 'pos'"));
     REQUIRE(robotRun.err.find("nowhere") == std::string::npos);
   }
+}
+
+TEST_CASE("a problem spec is read without touching its geometry, and built where each part was written", "[cli]") {
+  TempDir dir;
+  const auto file = dir.write(
+      "p.yaml", test::replaceOnce(test::replaceOnce(kValidProblem, "box: [1, 1, 0.1], pose: {xyz: [2, 2, 0]}}",
+                                                    "box: [1, 1, 0.1], pose: {xyz: [2, 2, 0]}}\n"
+                                                    "    - {name: far, mesh: {file: nowhere.stl, scale: 2}}\n"
+                                                    "    - {name: spring, generator: {type: spring, turns: 3}}"),
+                                  "limits: {time: 5}", "limits: {time: 7}\nplanner: {type: prm, k: 12}"));
+  const ProblemSpec spec = readProblemSpec(file, {{"seed=4"}, true});
+  CHECK(spec.name == "tiny");
+  CHECK(spec.planner.type == "prm");
+  CHECK(spec.planner.time_limit_s == 7.0);
+  CHECK(spec.planner.seed == 4);
+  CHECK(spec.robot.type == "rigid2d");
+  REQUIRE(spec.scene.obstacles.size() == 3);
+  const auto& far = std::get<MeshFileSpec>(spec.scene.obstacles[1].geometry.shape);
+  CHECK(far.file.filename() == "nowhere.stl");
+  CHECK(far.scale == Eigen::Vector3d::Constant(2.0));
+  CHECK(std::get<SpringParams>(std::get<GeneratorSpec>(spec.scene.obstacles[2].geometry.shape)).turns == 3.0);
+  // Built: the missing file is found then, and named where the problem named it.
+  try {
+    buildProblem(spec, {{}, true});
+    FAIL("a missing mesh file was built");
+  } catch (const InputError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("p.yaml:9:") && Catch::Contains("nowhere.stl"));
+  }
+  // Without it, the same spec builds what loadProblem loads.
+  const auto good = dir.write(
+      "good.yaml",
+      test::replaceOnce(test::readText(file), "    - {name: far, mesh: {file: nowhere.stl, scale: 2}}\n", ""));
+  const Problem built = buildProblem(readProblemSpec(good, {{"seed=4"}, true}), {{}, true});
+  const Problem loaded = loadProblem(good, {{"seed=4"}, true});
+  CHECK(built.scene->obstacles().size() == 2);
+  CHECK(built.scene->obstacles().size() == loaded.scene->obstacles().size());
+  CHECK(built.scene->obstacles()[1].mesh.triangles.size() == loaded.scene->obstacles()[1].mesh.triangles.size());
+  CHECK(built.start == loaded.start);
+  CHECK(built.planner.seed == 4);
 }
 
 TEST_CASE("problem files that are not regular files or are too large are refused before they are read", "[cli]") {
