@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < scene.obstacles().size(); ++i) obstacles.push_back(scene.obstacleBox(i));
     // The query boxes: each link's enclosing sphere (about its frame's origin) at both ends of a step.
     std::vector<Eigen::AlignedBox3d> queries;
-    ompl::RNG rng(1);
+    Random rng(1);
     Config a, b, to;
     std::vector<Transform> posesA, posesB;
     for (int q = 0; q < count; ++q) {

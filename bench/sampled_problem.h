@@ -5,7 +5,7 @@
 // uniformly from its robot with a seed.
 #include "io/problem.h"
 
-#include <ompl/util/RandomNumbers.h>
+#include "base/random.h"
 
 #include <cstdint>
 #include <vector>
@@ -23,7 +23,7 @@ inline Problem loadWithOverrides(int argc, char** argv, int firstOverride) {
 /// `count` configurations drawn uniformly from the robot's space.
 inline std::vector<Config> uniformConfigs(const Robot& robot, std::size_t count, std::uint32_t seed) {
   std::vector<Config> configs(count);
-  ompl::RNG rng(seed);
+  Random rng(seed);
   for (Config& q : configs) robot.sampleUniform(rng, q);
   return configs;
 }

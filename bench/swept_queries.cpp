@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     const Robot& robot = *problem.robot;
     CollisionQueries collision(problem.robot, problem.scene, Geometry::Convex);
     CheckStats ignored;
-    ompl::RNG rng(1);
+    Random rng(1);
     std::vector<Query> queries;
     std::vector<Transform> posesFrom, posesTo;
     Config a, b, from, to;

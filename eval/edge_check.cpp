@@ -31,7 +31,7 @@ std::vector<EdgeCase> randomEdges(const std::shared_ptr<const Robot>& robotPoint
   const Robot& robot = *robotPointer;
   CollisionQueries oracle(robotPointer, scene, Geometry::Mesh);
   CheckStats ignored;  // the oracle's work is not the checker's
-  ompl::RNG rng(seed);
+  Random rng(seed);
   auto valid = [&](const Config& q) { return robot.inBounds(q) && !oracle.inCollision(q, ignored); };
   const std::size_t attemptsPerEdge = 100000;
   std::vector<EdgeCase> edges;

@@ -128,7 +128,7 @@ class LinLiRun {
   /// Learning phase: start, goal and valid samples, each joined to its k nearest.
   void buildRoadmap() {
     nodes_ = {problem_.start, problem_.goal};
-    ompl::RNG rng(experiment_.seed);
+    Random rng(experiment_.seed);
     for (std::size_t attempts = 0; nodes_.size() < experiment_.samples + 2; ++attempts) {
       if (attempts > 1000 * experiment_.samples) throw std::invalid_argument("too few valid samples for the roadmap");
       robot_.sampleUniform(rng, q_);

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <ompl/util/RandomNumbers.h>
+#include "base/random.h"
 
 #include <charconv>
 #include <cmath>
@@ -145,7 +145,7 @@ std::string roadmapFingerprint(const Problem& problem) {
     hash.text(link.name);
     hash.mesh(link.mesh);
   }
-  ompl::RNG rng(0x5eed);
+  Random rng(0x5eed);
   Config q;
   std::vector<Transform> poses;
   for (int i = 0; i < kFingerprintConfigurations; ++i) {

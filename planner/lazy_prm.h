@@ -100,7 +100,7 @@ class LazyPrm final : public Planner {
     std::size_t join_source = kNoSource;
     /// The join's own stream (kJoinStream and the seed), so that the
     /// batches draw the same samples with and without it.
-    std::optional<ompl::RNG> join_rng;
+    std::optional<Random> join_rng;
     std::size_t dof = 0;
     bool shifting = false;                // the mix is kShiftingMix
     bool uniform_nodes = false;           // the mix draws uniform samples alone (at first, for kShiftingMix)

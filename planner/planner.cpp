@@ -241,7 +241,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   if (!keepsRoadmap()) clear();
   if (roadmap_ && &roadmap_->robot() != &checker.robot())
     throw std::logic_error("a planner's queries must be of the robot its roadmap was built for");
-  if (queries_ == 0) rng_ = ompl::RNG(settings_.seed);  // later queries go on with its stream
+  if (queries_ == 0) rng_ = Random(settings_.seed);  // later queries go on with its stream
   sampler_.reset();
   samplesTaken_ = 0;
   workerCheckStats_ = CheckStats{};

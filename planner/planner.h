@@ -355,7 +355,7 @@ class Planner {
   PlannerSettings settings_;
   PlannerCapabilities capabilities_;
   Connection connection_;
-  ompl::RNG rng_;
+  Random rng_;
   std::chrono::steady_clock::time_point started_;
   std::atomic<bool> stopRequested_{false};
   Termination termination_;

@@ -7,7 +7,7 @@
 // grew from by the edge just checked.
 #include "roadmap/roadmap.h"
 
-#include <ompl/util/RandomNumbers.h>
+#include "base/random.h"
 
 #include <cstdint>
 #include <functional>
@@ -24,7 +24,7 @@ struct EdgeResult;
 struct ComponentJoinContext {
   Checker& checker;
   Roadmap& roadmap;
-  ompl::RNG& rng;
+  Random& rng;
   std::function<bool(const EdgeResult&)> usable;
   std::function<EdgeState(const EdgeResult&)> accept;  // called on usable verdicts only
   /// Counts one drawn sample and returns true, or returns false when no

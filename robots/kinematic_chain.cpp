@@ -144,7 +144,7 @@ void KinematicChain::findSelfCollisionPairs() {
     }
 }
 
-void KinematicChain::sampleUniform(ompl::RNG& rng, Config& out) const {
+void KinematicChain::sampleUniform(Random& rng, Config& out) const {
   out.resize(static_cast<Eigen::Index>(configSize()));
   for (Eigen::Index i = 0; i < out.size(); ++i) out[i] = rng.uniformReal(bounds_.lower[i], bounds_.upper[i]);
 }

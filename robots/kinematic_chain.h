@@ -42,7 +42,7 @@ class KinematicChain final : public Robot {
   std::string kind() const override { return description_.kind; }
   std::size_t dof() const override { return configSize(); }
   bool planar() const override { return description_.planar; }
-  void sampleUniform(ompl::RNG& rng, Config& out) const override;
+  void sampleUniform(Random& rng, Config& out) const override;
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   double distance(const Config& a, const Config& b) const override;
   bool euclideanMetric() const override { return true; }

@@ -25,7 +25,7 @@ std::shared_ptr<Robot> RigidBody2D::scaled(double factor) const {
 
 void RigidBody2D::doCanonicalize(Config& q) const { q[2] = wrapAngle(q[2]); }
 
-void RigidBody2D::sampleUniform(ompl::RNG& rng, Config& out) const {
+void RigidBody2D::sampleUniform(Random& rng, Config& out) const {
   out.resize(3);
   for (int i = 0; i < 2; ++i) out[i] = rng.uniformReal(bounds_.lower[i], bounds_.upper[i]);
   out[2] = rng.uniformReal(-kPi, kPi);
@@ -98,7 +98,7 @@ double rotationAngle(const Eigen::Quaterniond& a, const Eigen::Quaterniond& b) {
   return 2.0 * std::atan2(relative.vec().norm(), std::abs(relative.w()));
 }
 
-void RigidBody3D::sampleUniform(ompl::RNG& rng, Config& out) const {
+void RigidBody3D::sampleUniform(Random& rng, Config& out) const {
   out.resize(7);
   for (int i = 0; i < 3; ++i) out[i] = rng.uniformReal(bounds_.lower[i], bounds_.upper[i]);
   rng.quaternion(out.data() + 3);  // (x, y, z, w), uniform on SO(3)

@@ -12,7 +12,7 @@ class RigidBody2D final : public Robot {
   std::size_t dof() const override { return 3; }
   bool planar() const override { return true; }
   bool boundsArePositions() const override { return true; }
-  void sampleUniform(ompl::RNG& rng, Config& out) const override;
+  void sampleUniform(Random& rng, Config& out) const override;
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   double distance(const Config& a, const Config& b) const override;
   double coordinateDistance(const double* a, const double* b) const override;
@@ -51,7 +51,7 @@ class RigidBody3D final : public Robot {
     return q;
   }
   bool canonical(const Config& q) const override;
-  void sampleUniform(ompl::RNG& rng, Config& out) const override;
+  void sampleUniform(Random& rng, Config& out) const override;
   void interpolate(const Config& a, const Config& b, double t, Config& out) const override;
   /// OMPL's SE(3) metric: |dt| + acos(|<qa, qb>|).
   double distance(const Config& a, const Config& b) const override;

@@ -6,7 +6,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <fcl/narrowphase/collision_object.h>
-#include <ompl/util/RandomNumbers.h>
+#include "base/random.h"
 
 #include <optional>
 #include <string>
@@ -94,7 +94,7 @@ class Robot {
   }
   /// Finite, right size, within bounds.
   bool inBounds(const Config& q) const;
-  virtual void sampleUniform(ompl::RNG& rng, Config& out) const = 0;
+  virtual void sampleUniform(Random& rng, Config& out) const = 0;
 
   /// The one interpolation every checker uses: linear in R^n, slerp on rotations.
   virtual void interpolate(const Config& a, const Config& b, double t, Config& out) const = 0;

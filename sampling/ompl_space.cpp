@@ -1,5 +1,6 @@
 #include "sampling/ompl_space.h"
 
+#include <ompl/util/RandomNumbers.h>
 #include <ompl/base/SpaceInformation.h>
 
 #include <algorithm>
@@ -51,13 +52,15 @@ class RobotStateSampler final : public ob::StateSampler {
   void followStream() {
     if (epoch_ == space_->streamEpoch()) return;
     epoch_ = space_->streamEpoch();
-    robotRng_.setLocalSeed(space_->stream() * 2654435761u + 40503u * allocation_ + 1u);
+    robotRng_.reseed(space_->stream() * 2654435761u + 40503u * allocation_ + 1u);
   }
 
   const RobotStateSpace* space_;
   std::uint32_t allocation_;
   std::uint64_t epoch_ = 0;
-  ompl::RNG robotRng_;
+  /// Seeded as OMPL seeds a new RNG (from its global seed, which OMPL's
+  /// planners set), until the space's stream reseeds it.
+  Random robotRng_{static_cast<std::uint32_t>(ompl::RNG().getLocalSeed())};
   std::atomic<std::uint64_t>& drawn_;
   Config q_;
 };

@@ -125,11 +125,11 @@ void NodeSampler::shiftTowardsNarrowPassages(double share) {
   }
 }
 
-ompl::RNG& NodeSampler::rng() {
+Random& NodeSampler::rng() {
   // Seeding a Mersenne twister costs about a microsecond: done when the
   // restarted stream is first drawn from (a mix of one strategy never
   // draws from it).
-  if (pendingStream_) rng_.setLocalSeed(*std::exchange(pendingStream_, std::nullopt) * 2654435761u + 97u);
+  if (pendingStream_) rng_.reseed(*std::exchange(pendingStream_, std::nullopt) * 2654435761u + 97u);
   return rng_;
 }
 

@@ -110,9 +110,9 @@ class NodeSampler {
   std::vector<ompl::base::ValidStateSamplerPtr> samplers_;
   ompl::base::State* state_ = nullptr;
   /// rng_, restarted first if restart() asked for it.
-  ompl::RNG& rng();
+  Random& rng();
 
-  ompl::RNG rng_;
+  Random rng_;
   std::optional<std::uint32_t> pendingStream_;
   Config towards_, near_;
   ClearanceQuery clearance_;

@@ -189,7 +189,7 @@ TEST_CASE("BVH distance bounds: lower bounds, exact below the threshold, counted
   const auto cube = buildBvh(boxMesh({1, 1, 1}));
   const auto sphere = buildBvh(sphereMesh(0.5));
   BvhDistance distance;
-  ompl::RNG rng(3);
+  Random rng(3);
   for (int i = 0; i < 200; ++i) {
     Transform pose = Transform::Identity();
     pose.translation() = Eigen::Vector3d(rng.uniformReal(-2, 2), rng.uniformReal(-2, 2), rng.uniformReal(-2, 2));

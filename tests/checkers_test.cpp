@@ -271,7 +271,7 @@ TEST_CASE("the cell broad phase finds exactly the obstacles whose boxes meet a l
   const Scene& scene = *problem.scene;
   CHECK(CellBroadPhase::pays(scene, 64));
   CHECK_FALSE(CellBroadPhase::pays(scene, 3001));
-  ompl::RNG rng(3);
+  Random rng(3);
   CellBroadPhase broadPhase;
   CheckStats stats;
   const std::size_t links = 2, cells = 6;
@@ -353,7 +353,7 @@ TEST_CASE("the motion models bound every link point's travel and advance over ra
   const Problem problem = loadProblem(test::problemFile("arm6_shelf"));
   const Robot& robot = *problem.robot;
   REQUIRE(robot.hasSpeedBounds());
-  ompl::RNG rng(7);
+  Random rng(7);
   constexpr int kSteps = 400;
   std::size_t certified = 0, tighterThanLever = 0;
   Config a, b, qa, qb, q;
@@ -623,7 +623,7 @@ TEST_CASE("broad phases: hash, AABB tree and sort-and-sweep return exactly the o
   for (std::size_t i = 0; i < pieces.size(); ++i)
     scene.addObstacle("box" + std::to_string(i), pieces[i], Transform::Identity());
   REQUIRE(scene.obstacles().size() == 400);
-  ompl::RNG rng(3);
+  Random rng(3);
   std::vector<Eigen::AlignedBox3d> queries;
   for (int q = 0; q < 300; ++q) {
     const Eigen::Vector3d centre(rng.uniformReal(-12, 12), rng.uniformReal(-12, 12), rng.uniformReal(-12, 12));
@@ -697,7 +697,7 @@ TEST_CASE("broad phases: hash, AABB tree and sort-and-sweep return exactly the o
 TEST_CASE("swept and adaptive: every broad phase gives the same verdicts and hands the narrow phase only nearby pairs",
           "[checkers][broadphase][swept]") {
   const Problem problem = loadProblem(test::problemFile("boxes3000"));
-  ompl::RNG rng(2);
+  Random rng(2);
   std::vector<std::pair<Config, Config>> edges;
   Config a, b;
   CollisionQueries oracle(problem.robot, problem.scene, Geometry::Convex);

@@ -134,7 +134,7 @@ TEMPLATE_LIST_TEST_CASE("conformance: static checks agree with FCL's collide on 
     auto checker = TestType::make(problem.robot, problem.scene);
     CollisionQueries oracle(problem.robot, problem.scene, Geometry::Mesh);
     CheckStats ignored;
-    ompl::RNG rng(11);
+    Random rng(11);
     Config q;
     const int samples = test::scaled(500);
     for (int i = 0; i < samples; ++i) {

@@ -58,6 +58,26 @@ TEST_CASE("layers: no folder includes from a folder above it", "[registry]") {
   REQUIRE(includes > 300);
 }
 
+TEST_CASE("layers: the geometry, the robots and the checkers draw no OMPL in: its rooms start at roadmap/",
+          "[registry]") {
+  // OMPL's GNAT (roadmap/nearest_vertices), its samplers and state space
+  // (sampling/) and its planners (ompl/); everything below draws with
+  // prmkit's own random numbers (base/random.h).
+  const std::regex include(R"(#include\s+<ompl/)");
+  std::size_t scanned = 0;
+  for (const std::string& folder : kLayers) {
+    if (folder == "roadmap") break;
+    for (const auto& file : sources(folder)) {
+      const std::string text = test::readText(file);
+      ++scanned;
+      INFO(folder << "/" << file.filename().string());
+      REQUIRE_FALSE(std::regex_search(text, include));
+      REQUIRE(text.find("ompl::") == std::string::npos);
+    }
+  }
+  REQUIRE(scanned > 60);
+}
+
 TEST_CASE("layers: planner and sampler names are spelled by their own files and the registry alone", "[registry]") {
   // The files that may spell them: each planner's and sampler's own, and the registries.
   const std::vector<std::string> own{"planner/planner.h",

@@ -17,7 +17,7 @@
 #include <thread>
 #include "test_support.h"
 
-#include <ompl/util/RandomNumbers.h>
+#include "base/random.h"
 
 #include <fmt/format.h>
 
@@ -217,7 +217,7 @@ namespace {
 /// joined to its k nearest, for the incremental search's tests.
 struct RandomRoadmap {
   Problem problem = loadProblem(test::problemFile("maze2d"));
-  ompl::RNG rng;
+  Random rng;
   Roadmap roadmap{*problem.robot};
 
   explicit RandomRoadmap(std::uint32_t seed) : rng(seed) {
@@ -254,7 +254,7 @@ TEST_CASE(
   // start for 200 rounds, then from the goal.
   RandomRoadmap random(17);
   Roadmap& roadmap = random.roadmap;
-  ompl::RNG& rng = random.rng;
+  Random& rng = random.rng;
   auto grow = [&](int count) { random.grow(count, 6); };
   auto length = [&](const std::vector<Vertex>& path) { return random.length(path); };
   grow(300);
@@ -324,7 +324,7 @@ TEST_CASE(
     "[planning]") {
   const Problem problem = loadProblem(test::problemFile("twisted_slot"));
   const Robot& robot = *problem.robot;
-  ompl::RNG rng(5);
+  Random rng(5);
   Roadmap roadmap(robot);
   RoadmapMemory before = roadmap.memoryUse();
   REQUIRE(before.edge_bytes == 0);
@@ -527,7 +527,7 @@ TEST_CASE("edge check pool: verdicts in order on every thread count, a failing c
           "[planning]") {
   Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete"});
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-  ompl::RNG rng(9);
+  Random rng(9);
   std::vector<Config> configs(40);
   for (Config& q : configs) problem.robot->sampleUniform(rng, q);
   std::vector<std::pair<const Config*, const Config*>> edges;
@@ -609,7 +609,7 @@ TEST_CASE("batch sampler: a run drawn ahead is taken only where it holds what dr
   // (16-23, 24-31, 32-36) can be drawn ahead.
   Problem problem = test::loadForPlanning("maze2d", {"checker.type=discrete"});
   const SamplerSettings settings{parseSamplerMix("uniform:0.5,gaussian:0.5"), 0.02, 3};
-  ompl::RNG rng(5);
+  Random rng(5);
   Config center;
   do problem.robot->sampleUniform(rng, center);
   while (!makeChecker(problem.checker, problem.robot, problem.scene)->isValid(center));
@@ -726,7 +726,7 @@ TEST_CASE("the incremental search stays exact when any edges come and go between
   // reconnected before they are popped.
   RandomRoadmap random(29);
   Roadmap& roadmap = random.roadmap;
-  ompl::RNG& rng = random.rng;
+  Random& rng = random.rng;
   random.grow(400, 5);
   std::vector<std::pair<Vertex, Vertex>> removed;
   int found = 0, missing = 0;
@@ -778,7 +778,7 @@ TEST_CASE(
     const Robot& robot = *problem.robot;
     REQUIRE(robot.embeddingDimension() > 0);
     std::vector<Config> configs(3000);
-    ompl::RNG rng(17);
+    Random rng(17);
     for (Config& q : configs) robot.sampleUniform(rng, q);
     // Exact duplicates and mirrored quaternions (the same rotation) are the hard ties.
     configs[10] = configs[9];
@@ -826,7 +826,7 @@ TEST_CASE(
     const auto robot = makePlanarChain(std::vector<PlanarLink>(joints), Transform::Identity());
     REQUIRE(robot->euclideanMetric());
     std::vector<Config> configs(2000);
-    ompl::RNG rng(23);
+    Random rng(23);
     for (Config& q : configs) robot->sampleUniform(rng, q);
     configs[10] = configs[9];  // an exact duplicate: the hardest tie
     NearestVertices nearest(*robot, [&](std::size_t v) -> const Config& { return configs[v]; });
@@ -871,7 +871,7 @@ struct JoinRun {
     auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
     roadmap.addVertex(problem.start);
     roadmap.addVertex(problem.goal);
-    ompl::RNG rng(5);
+    Random rng(5);
     ComponentJoinContext context{.checker = *checker,
                                  .roadmap = roadmap,
                                  .rng = rng,

@@ -5,6 +5,7 @@
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
+#include <ompl/util/RandomNumbers.h>
 
 #include <numbers>
 
@@ -124,7 +125,7 @@ void requireDirectionalBoundsHold(const Robot& robot, const Config& a, const Con
 // seen from the other link of a self-collision pair, it must not exceed
 // relativeMotionBound. Bounds must scale with the parameter interval.
 void requireMotionBoundsHold(const Robot& robot, int edges, std::uint32_t seed) {
-  ompl::RNG rng(seed);
+  Random rng(seed);
   std::vector<Transform> poses;
   Config a, b, q;
   const std::size_t linkCount = robot.links().size();
@@ -189,6 +190,48 @@ void requireMotionBoundsHold(const Robot& robot, int edges, std::uint32_t seed) 
 
 }  // namespace
 
+TEST_CASE("prmkit's random numbers are OMPL's, draw by draw, for the same seed", "[robots]") {
+  // The robots, samplers and planners draw with prmkit's Random; seeded
+  // results must be what they were when they drew with OMPL's RNG.
+  std::size_t compared = 0;
+  for (const std::uint32_t seed : {1u, 7u, 0x5eedu, 4000000000u}) {
+    ompl::RNG theirs(seed);
+    Random ours(seed);
+    for (int i = 0; i < 20000; ++i) {
+      switch (i % 6) {
+        case 0:
+          REQUIRE(ours.uniformReal(-3.0, 5.0) == theirs.uniformReal(-3.0, 5.0));
+          break;
+        case 1:
+          REQUIRE(ours.uniformInt(0, i) == theirs.uniformInt(0, i));
+          break;
+        case 2:
+          REQUIRE(ours.gaussian(1.0, 0.3) == theirs.gaussian(1.0, 0.3));
+          break;
+        case 3: {
+          double a[4], b[4];
+          ours.quaternion(a);
+          theirs.quaternion(b);
+          for (int k = 0; k < 4; ++k) REQUIRE(a[k] == b[k]);
+          break;
+        }
+        case 4:
+          REQUIRE(ours.gaussian01() == theirs.gaussian01());
+          break;
+        default:
+          // A reseed in the middle of a pair of normal draws starts both streams again.
+          if (i % 600 == 5) {
+            ours.reseed(static_cast<std::uint32_t>(i));
+            theirs.setLocalSeed(static_cast<std::uint32_t>(i));
+          }
+          REQUIRE(ours.uniform01() == theirs.uniform01());
+      }
+      ++compared;
+    }
+  }
+  REQUIRE(compared == 80000);
+}
+
 TEST_CASE("motion bounds are upper bounds for every robot kind", "[robots]") {
   const int edges = test::scaled(1000);
   SECTION("rigid2d") {
@@ -217,7 +260,7 @@ TEST_CASE("directionalTravel integrates the positive part of the speed tent", "[
   // Moving away at both ends with little acceleration: never advances.
   REQUIRE(directionalTravel(-1.0, -1.0, 1.0, 1.0, 0.0, 1.0) == 0.0);
   // Against a midpoint rule on a fine grid, for random tents and sub-intervals.
-  ompl::RNG rng(5);
+  Random rng(5);
   for (int i = 0; i < 1000; ++i) {
     const double start = rng.uniformReal(-2, 2), end = rng.uniformReal(-2, 2), acceleration = rng.uniformReal(0.01, 5);
     const double width = rng.uniformReal(0.1, 2), from = rng.uniformReal(0, width), to = rng.uniformReal(from, width);
@@ -292,7 +335,7 @@ TEST_CASE("slerp interpolation: endpoints and midpoint", "[robots]") {
 
 TEST_CASE("SE(3) metric: half the rotation angle, at every angle and either quaternion sign", "[robots]") {
   RigidBody3D robot(boxMesh({1, 1, 1}), {-1, -1, -1}, {1, 1, 1});
-  ompl::RNG rng(23);
+  Random rng(23);
   Config a, b;
   double smallest = 1.0;
   for (int i = 0; i < 2000; ++i) {

@@ -19,7 +19,7 @@
 #include <fcl/narrowphase/detail/primitive_shape_algorithm/triangle_distance.h>
 #include <fcl/narrowphase/distance.h>
 
-#include <ompl/util/RandomNumbers.h>
+#include "base/random.h"
 
 #include <cmath>
 #include <random>
@@ -576,7 +576,7 @@ TEST_CASE("native and tessellated primitives agree on collision away from the su
   CollisionQueries tessellatedQueries(tessellated.robot, tessellated.scene, Geometry::Mesh);
   ClearanceQuery clearance(*native.robot, *native.scene);
   CheckStats stats;
-  ompl::RNG rng(23);
+  Random rng(23);
   Config q;
   int bothColliding = 0, bothFree = 0, onlyTessellated = 0;
   for (int i = 0; i < test::scaled(5000); ++i) {
@@ -666,7 +666,7 @@ TEST_CASE("static checks that settle (link, box) pairs by a link vertex inside t
     CollisionQueries convex(problem.robot, problem.scene, Geometry::Convex);
     CollisionQueries mesh(problem.robot, problem.scene, Geometry::Mesh);
     CheckStats convexStats, meshStats;
-    ompl::RNG rng(23);
+    Random rng(23);
     Config q;
     int colliding = 0;
     const int samples = test::scaled(4000);

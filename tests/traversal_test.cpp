@@ -31,7 +31,7 @@ TEST_CASE("traversal: with no budget the verdict is exactly FCL's collide, for e
       TraversalSettings settings;
       settings.order = order;
       BvttTraversal traversal(settings);
-      ompl::RNG rng(21);
+      Random rng(21);
       Config q;
       CheckStats oracleStats, stats;
       int colliding = 0;
@@ -67,7 +67,7 @@ TEST_CASE("traversal: the budget is respected and confidence is 100 exactly when
       settings.budget_bv_tests = budget;
       BvttTraversal traversal(settings);
       // Consecutive configurations along edges, as the budgeted checker will check them.
-      ompl::RNG rng(5);
+      Random rng(5);
       Config a, b, q;
       CheckStats oracleStats;
       int incomplete = 0;
