@@ -221,6 +221,56 @@ Transform readPose(const YamlReader& in, const YAML::Node& node, const std::stri
   return pose;
 }
 
+namespace {
+/// The shape of one geometry key `kind` (its node `g`), read and validated.
+decltype(GeometrySpec::shape) readShape(const YamlReader& in, const std::string& kind, const YAML::Node& g,
+                                        const std::string& gwhat, CenterAxes centerAxes) {
+  if (kind == "box") {
+    const Eigen::Vector3d size = in.vector(g, gwhat + " (sizes x, y, z)", 3);
+    if (size.minCoeff() <= 0) in.fail(g, "box sizes must be positive");
+    return Primitive::box(size);
+  }
+  if (kind == "sphere") {
+    in.requireMap(g, gwhat, {"radius"});
+    return Primitive::sphere(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"));
+  }
+  if (kind == "cylinder") {
+    in.requireMap(g, gwhat, {"radius", "length"});
+    return Primitive::cylinder(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"),
+                               in.positive(in.require(g, "length", gwhat), gwhat + ".length"));
+  }
+  if (kind == "mesh") {
+    in.requireMap(g, gwhat, {"file", "scale", "center"});
+    MeshFileSpec file;
+    if (g["scale"]) {
+      if (g["scale"].IsSequence()) {
+        file.scale = in.vector(g["scale"], gwhat + ".scale", 3);
+        // A negative factor mirrors the mesh; zero would flatten it.
+        if ((file.scale.array() == 0.0).any()) in.fail(g["scale"], "mesh scale factors must be nonzero");
+      } else
+        file.scale.setConstant(in.positive(g["scale"], gwhat + ".scale"));
+    }
+    const YAML::Node fileNode = in.require(g, "file", gwhat);
+    file.file = in.path(fileNode, gwhat + ".file");
+    file.at = in.where(fileNode);
+    file.center = g["center"] && in.boolean(g["center"], gwhat + ".center");
+    file.center_axes = centerAxes;
+    return file;
+  }
+  if (kind == "polygon") {
+    in.requireMap(g, gwhat, {"points", "height"});
+    const YAML::Node points = in.require(g, "points", gwhat);
+    if (!points.IsSequence()) in.fail(points, "expected a list of [x, y] points");
+    std::vector<Eigen::Vector2d> polygon;
+    for (const auto& p : points) polygon.emplace_back(in.vector(p, gwhat + ".points", 2));
+    const double height = g["height"] ? in.positive(g["height"], gwhat + ".height") : 0.1;
+    // The points the file gives, extruded (as small as the file's list).
+    return extrudePolygon(polygon, height);
+  }
+  return readGenerator(in, g, gwhat);
+}
+}  // namespace
+
 GeometrySpec readGeometrySpec(const YamlReader& in, const YAML::Node& node, const std::string& what,
                               CenterAxes centerAxes) {
   std::vector<std::string> present;
@@ -231,52 +281,11 @@ GeometrySpec readGeometrySpec(const YamlReader& in, const YAML::Node& node, cons
   const std::string& kind = present[0];
   const YAML::Node g = node[kind];
   const std::string gwhat = what + "." + kind;
-  GeometrySpec spec{Primitive::sphere(1.0), in.where(g)};
   try {
-    if (kind == "box") {
-      const Eigen::Vector3d size = in.vector(g, gwhat + " (sizes x, y, z)", 3);
-      if (size.minCoeff() <= 0) in.fail(g, "box sizes must be positive");
-      spec.shape = Primitive::box(size);
-    } else if (kind == "sphere") {
-      in.requireMap(g, gwhat, {"radius"});
-      spec.shape = Primitive::sphere(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"));
-    } else if (kind == "cylinder") {
-      in.requireMap(g, gwhat, {"radius", "length"});
-      spec.shape = Primitive::cylinder(in.positive(in.require(g, "radius", gwhat), gwhat + ".radius"),
-                                       in.positive(in.require(g, "length", gwhat), gwhat + ".length"));
-    } else if (kind == "mesh") {
-      in.requireMap(g, gwhat, {"file", "scale", "center"});
-      MeshFileSpec file;
-      if (g["scale"]) {
-        if (g["scale"].IsSequence()) {
-          file.scale = in.vector(g["scale"], gwhat + ".scale", 3);
-          // A negative factor mirrors the mesh; zero would flatten it.
-          if ((file.scale.array() == 0.0).any()) in.fail(g["scale"], "mesh scale factors must be nonzero");
-        } else
-          file.scale.setConstant(in.positive(g["scale"], gwhat + ".scale"));
-      }
-      const YAML::Node fileNode = in.require(g, "file", gwhat);
-      file.file = in.path(fileNode, gwhat + ".file");
-      file.at = in.where(fileNode);
-      file.center = g["center"] && in.boolean(g["center"], gwhat + ".center");
-      file.center_axes = centerAxes;
-      spec.shape = std::move(file);
-    } else if (kind == "polygon") {
-      in.requireMap(g, gwhat, {"points", "height"});
-      const YAML::Node points = in.require(g, "points", gwhat);
-      if (!points.IsSequence()) in.fail(points, "expected a list of [x, y] points");
-      std::vector<Eigen::Vector2d> polygon;
-      for (const auto& p : points) polygon.emplace_back(in.vector(p, gwhat + ".points", 2));
-      const double height = g["height"] ? in.positive(g["height"], gwhat + ".height") : 0.1;
-      // The points the file gives, extruded (as small as the file's list).
-      spec.shape = extrudePolygon(polygon, height);
-    } else {
-      spec.shape = readGenerator(in, g, gwhat);
-    }
+    return GeometrySpec{readShape(in, kind, g, gwhat, centerAxes), in.where(g)};
   } catch (const std::invalid_argument& e) {
     in.fail(g, e.what());
   }
-  return spec;
 }
 
 Shape buildGeometry(const GeometrySpec& spec) {

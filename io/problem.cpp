@@ -9,9 +9,6 @@
 
 #include "geometry/collision_queries.h"
 #include "robots/kinematic_chain.h"
-#include "robots/planar_chain.h"
-#include "robots/rigid_body.h"
-#include "io/urdf_robot.h"
 #include "registry/planner_registry.h"
 
 #include <fmt/format.h>
@@ -19,11 +16,8 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <map>
-#include <numbers>
 #include <optional>
-#include <set>
 #include <span>
 
 namespace prmkit {
