@@ -3,7 +3,6 @@
 #include "eval/edge_check.h"
 #include "eval/planning_run.h"
 #include "eval/verify.h"
-#include "io/omplapp_problem.h"
 #include "io/problem_spec.h"
 #include "io/stats_json.h"
 #include "io/scene_svg.h"
@@ -137,8 +136,7 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
       queries.emplace_back(std::move(ends.start), std::move(ends.goal));
   out << fmt::format("problem {} ({}, {} dof): planner {}, checker {}, seed {}\n", problem.name, problem.robot->kind(),
                      problem.robot->dof(), problem.planner.type, checker->description(), problem.planner.seed);
-  if (isOmplAppConfig(file))
-    for (const auto& note : readOmplAppBenchmark(file).notes) out << fmt::format("note: {}\n", note);
+  for (const auto& note : problem.notes) out << fmt::format("note: {}\n", note);
   if (const auto& r = run.roadmap_read)
     out << fmt::format("roadmap read from {}: {} vertices, {} edges, {:.3f} s{}\n", r->file.string(), r->vertices,
                        r->edges, r->time_s,

@@ -4,7 +4,7 @@
 
 #include "base/input_file.h"
 #include "shapes/mesh.h"
-#include "registry/planner_registry.h"
+#include "planner/planner.h"
 #include "sampling/sampler_registry.h"
 
 #include <boost/property_tree/ini_parser.hpp>
@@ -188,6 +188,7 @@ class OmplAppProblem {
     root_["limits"]["samples"] = kMaxSamples;
     return YamlReader(file_, root_, std::move(located_));
   }
+  const CfgFile& cfg() const { return cfg_; }
 
  private:
   std::string lineOf(const std::string& key) const { return cfg_.lineOf("problem", key); }
@@ -286,12 +287,7 @@ class OmplAppProblem {
   std::vector<std::pair<YAML::Node, std::string>> located_;
 };
 
-}  // namespace
-
-YamlReader readOmplAppConfig(const std::filesystem::path& file) { return OmplAppProblem(file).build(); }
-
-OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
-  const CfgFile cfg = readCfg(file);
+OmplAppBenchmark benchmarkOf(const CfgFile& cfg) {
   OmplAppBenchmark benchmark;
   auto problem = problemValues(cfg);
   if (problem.count("objective")) {
@@ -341,7 +337,7 @@ OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
   }
 
   for (const auto& entry : cfg.planner) {
-    const std::string where = fmt::format("{}:{}", file.string(), entry.line);
+    const std::string where = fmt::format("{}:{}", cfg.file.string(), entry.line);
     const auto dot = entry.key.find('.');
     if (dot == std::string::npos) {
       if (!entry.value.empty())
@@ -380,21 +376,14 @@ OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) {
   return benchmark;
 }
 
-std::vector<std::string> omplAppPlannersRun() {
-  std::vector<std::string> names;
-  for (const PlannerKind& kind : plannerKinds())
-    for (const std::string& name : kind.capabilities.omplapp_names)
-      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-  return names;
+}  // namespace
+
+OmplAppConfig readOmplAppConfig(const std::filesystem::path& file) {
+  OmplAppProblem problem(file);
+  YamlReader document = problem.build();
+  return {std::move(document), benchmarkOf(problem.cfg())};
 }
 
-std::vector<std::string> prmkitPlannersFor(const std::string& omplAppPlanner) {
-  std::vector<std::string> runners;
-  for (const PlannerKind& kind : plannerKinds()) {
-    const auto& names = kind.capabilities.omplapp_names;
-    if (std::find(names.begin(), names.end(), omplAppPlanner) != names.end()) runners.push_back(kind.name);
-  }
-  return runners;
-}
+OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file) { return benchmarkOf(readCfg(file)); }
 
 }  // namespace prmkit

@@ -21,9 +21,6 @@ namespace prmkit {
 /// True for a file prmkit reads as an OMPL.app problem (extension .cfg).
 bool isOmplAppConfig(const std::filesystem::path& file);
 
-/// Reads the [problem] section; throws InputError with file:line on bad input.
-YamlReader readOmplAppConfig(const std::filesystem::path& file);
-
 /// What a .cfg asks a benchmark to run.
 struct OmplAppBenchmark {
   std::optional<double> time_limit_s;    // [benchmark] time_limit
@@ -44,14 +41,18 @@ struct OmplAppBenchmark {
   std::vector<std::string> notes;
 };
 
+/// A .cfg read once: the [problem] section as a problem tree, and what
+/// [benchmark] and [planner] ask for (with the notes a plan prints).
+struct OmplAppConfig {
+  YamlReader document;
+  OmplAppBenchmark benchmark;
+};
+
+/// Reads the whole file; throws InputError with file:line on bad input.
+OmplAppConfig readOmplAppConfig(const std::filesystem::path& file);
+
 /// Reads [benchmark] and [planner] (and the notes of [problem]); throws
 /// InputError with file:line on bad input, as readOmplAppConfig.
 OmplAppBenchmark readOmplAppBenchmark(const std::filesystem::path& file);
-
-/// The prmkit planners that run an OMPL.app planner (those that declare its
-/// name, PlannerCapabilities::omplapp_names), in registry order; empty for any other.
-std::vector<std::string> prmkitPlannersFor(const std::string& omplAppPlanner);
-/// Every OMPL.app planner name some prmkit planner runs, once each, in registry order.
-std::vector<std::string> omplAppPlannersRun();
 
 }  // namespace prmkit

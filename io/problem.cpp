@@ -218,7 +218,14 @@ std::array<Endpoint, 2> readEndpoints(const YamlReader& in, const YAML::Node& ro
 }
 
 ProblemSpec readSpec(const std::filesystem::path& file, const LoadOptions& options) {
-  ProblemSpec spec{isOmplAppConfig(file) ? readOmplAppConfig(file) : YamlReader(file)};
+  std::vector<std::string> notes;
+  ProblemSpec spec = [&] {
+    if (!isOmplAppConfig(file)) return ProblemSpec{YamlReader(file)};
+    OmplAppConfig config = readOmplAppConfig(file);
+    notes = std::move(config.benchmark.notes);
+    return ProblemSpec{std::move(config.document)};
+  }();
+  spec.notes = std::move(notes);
   YamlReader& in = spec.in;
   const bool requestFile = isMotionPlanRequest(in.root());
   if (requestFile) in.replaceRoot(problemForRequest(file));
@@ -283,6 +290,14 @@ ProblemSpec readSpec(const std::filesystem::path& file, const LoadOptions& optio
   spec.settings_source = YAML::Node(YAML::NodeType::Map);
   for (const char* key : {"planner", "checker", "seed", "limits", "scale"})
     if (root[key]) spec.settings_source[key] = YAML::Clone(root[key]);
+  // The rest as YAML text, written once here: the problem's description in
+  // force (after the overrides), which stats.json records beside the settings.
+  YAML::Node described(YAML::NodeType::Map);
+  for (const auto& entry : root)
+    if (!spec.settings_source[entry.first.Scalar()]) described[entry.first.Scalar()] = YAML::Clone(entry.second);
+  YAML::Emitter text;
+  text << described;
+  spec.description_text = text.c_str();
   return spec;
 }
 
@@ -295,6 +310,8 @@ Problem buildSpec(ProblemSpec spec, bool endpointsChecked) {
   Problem problem;
   problem.file = spec.file;
   problem.name = spec.name;
+  problem.notes = spec.notes;
+  problem.description_text = spec.description_text;
   problem.planner = spec.planner;
   problem.checker = spec.checker;
   const PrimitiveMode primitives = spec.primitives;

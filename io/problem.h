@@ -29,6 +29,14 @@ struct Problem {
   /// them again with more overrides without reading any file.
   YAML::Node settings_source;
 
+  /// The problem file's sections other than the settings (name, robot, scene,
+  /// bounds, start, goal, ...; a MoveIt request's or an OMPL.app .cfg's as
+  /// translated), after the overrides, as YAML text: with the settings in
+  /// force, what stats.json records of the problem planned.
+  std::string description_text;
+  /// Settings of the source file read but not applied, in words (ProblemSpec::notes).
+  std::vector<std::string> notes;
+
   /// The factor `scale` multiplied every length by (1: none).
   double scale = 1.0;
 

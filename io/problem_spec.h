@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace prmkit {
 
@@ -32,6 +33,11 @@ struct ProblemSpec {
   SceneSpec scene;  // a MoveIt problem's holds the broad phase alone
   PrimitiveMode primitives = PrimitiveMode::Native;
   std::optional<double> scale;
+  /// Settings of the source file read but not applied, in words (an OMPL.app
+  /// .cfg's objective, mem_limit, output), for the command to print.
+  std::vector<std::string> notes;
+  /// Every other section after the overrides, as YAML text (Problem::description_text).
+  std::string description_text;
   /// The settings sections as read (Problem::settings_source).
   YAML::Node settings_source;
   /// A MoveIt problem: its request (group, start, goal) and scene documents.

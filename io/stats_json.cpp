@@ -140,6 +140,7 @@ nlohmann::ordered_json runHeader(const Problem& problem, const std::string& chec
 std::string finish(nlohmann::ordered_json& j, const Problem& problem, const nlohmann::ordered_json& extra) {
   for (const auto& [key, value] : extra.items()) j[key] = value;
   j["settings"] = settingsJson(problem);
+  j["problem_in_force"] = problem.description_text;
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

@@ -95,4 +95,21 @@ std::unique_ptr<Planner> makePlanner(const PlannerSettings& settings) {
   return kind.make(settings, kind.capabilities);
 }
 
+std::vector<std::string> omplAppPlannersRun() {
+  std::vector<std::string> names;
+  for (const PlannerKind& kind : plannerKinds())
+    for (const std::string& name : kind.capabilities.omplapp_names)
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  return names;
+}
+
+std::vector<std::string> prmkitPlannersFor(const std::string& omplAppPlanner) {
+  std::vector<std::string> runners;
+  for (const PlannerKind& kind : plannerKinds()) {
+    const auto& names = kind.capabilities.omplapp_names;
+    if (std::find(names.begin(), names.end(), omplAppPlanner) != names.end()) runners.push_back(kind.name);
+  }
+  return runners;
+}
+
 }  // namespace prmkit

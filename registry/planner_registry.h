@@ -30,4 +30,10 @@ std::vector<std::string> sharedPlannerKeys();
 /// Makes the planner named by settings.type; throws std::invalid_argument on an unknown name.
 std::unique_ptr<Planner> makePlanner(const PlannerSettings& settings);
 
+/// The prmkit planners that run an OMPL.app planner (those that declare its
+/// name, PlannerCapabilities::omplapp_names), in registry order; empty for any other.
+std::vector<std::string> prmkitPlannersFor(const std::string& omplAppPlanner);
+/// Every OMPL.app planner name some prmkit planner runs, once each, in registry order.
+std::vector<std::string> omplAppPlannersRun();
+
 }  // namespace prmkit

@@ -2,7 +2,8 @@
 # Plans every shipped problem (configs/problems/*.yaml, seed 1, the wall-clock
 # limit lifted so only the seed and the sample limits decide) with two prmkit
 # binaries and diffs what must not change when code is reorganised: path.csv,
-# path.txt and every counter of stats.json (times and memory left out).
+# path.txt and every counter of stats.json (times and memory left out; a key
+# only the new binary writes is an addition, not a difference).
 #   [PLANNER=NAME] [CHECKER=NAME] scripts/same-outputs.sh OLD_PRMKIT NEW_PRMKIT [PROBLEM.yaml...]
 # PLANNER and CHECKER plan every problem with that planner or checker instead of its own.
 # Exits 0 when every output agrees, 1 otherwise (printing the differences).
@@ -47,9 +48,10 @@ for file in ("path.csv", "path.txt"):
     elif a.exists() != b.exists() and file == "path.csv":
         problems.append(f"{file} written by one binary only")
 a, b = counters(old), counters(new)
-if a != b:
+# A key the new binary adds is new output, not a changed one; a key it drops or changes is reported.
+if (a is None) != (b is None) or any(k not in (b or {}) or (b or {})[k] != v for k, v in (a or {}).items()):
     keys = sorted(set(a or {}) | set(b or {}))
-    diff = [k for k in keys if (a or {}).get(k) != (b or {}).get(k)]
+    diff = [k for k in keys if k in (a or {}) and (a or {}).get(k) != (b or {}).get(k)]
     problems.append("stats.json differs in " + ", ".join(f"{k} ({(a or {}).get(k)} -> {(b or {}).get(k)})" for k in diff))
 print(f"{name}: " + ("same" if not problems else "; ".join(problems)))
 sys.exit(1 if problems else 0)

@@ -788,11 +788,14 @@ TEST_CASE("list: every planner, checker and sampler with its settings, defaults 
   CHECK(cli({"list", "robots"}).code == 2);
 }
 
-TEST_CASE("stats.json records the version, the command line and every setting in force", "[cli]") {
+TEST_CASE("stats.json records the version, the command line, every setting and the problem in force", "[cli]") {
   TempDir dir;
   const std::string out = (dir.path / "o").string();
-  const std::vector<std::string> args{"plan",  test::problemFile("maze2d").string(), "--seed", "7",
-                                      "--set", "checker.adaptive.probes=9",          "--out",  out};
+  const std::vector<std::string> args{"plan",   test::problemFile("maze2d").string(),
+                                      "--seed", "7",
+                                      "--set",  "checker.adaptive.probes=9",
+                                      "--set",  "start=[1, 1.1, 0]",
+                                      "--out",  out};
   const Run run = cli(args);
   INFO(run.err);
   REQUIRE(run.code == 0);
@@ -806,6 +809,18 @@ TEST_CASE("stats.json records the version, the command line and every setting in
   CHECK(settings.at("planner").at("type") == "lazy_prm");
   CHECK(settings.at("planner").at("lazy_prm").at("batch") == 100);
   CHECK(settings.at("limits").at("time").get<double>() > 0);
+  // The problem's other sections as planned, the override applied, the settings left to `settings`.
+  const YAML::Node described = YAML::Load(stats.at("problem_in_force").get<std::string>());
+  const YAML::Node file = YAML::LoadFile(test::problemFile("maze2d").string());
+  CHECK(described["name"].as<std::string>() == "maze2d");
+  CHECK(described["robot"]["type"].as<std::string>() == file["robot"]["type"].as<std::string>());
+  REQUIRE(described["scene"]["obstacles"].size() == file["scene"]["obstacles"].size());
+  CHECK(described["scene"]["obstacles"][4]["name"].as<std::string>() ==
+        file["scene"]["obstacles"][4]["name"].as<std::string>());
+  CHECK(described["start"].as<std::vector<double>>() == std::vector<double>{1, 1.1, 0});
+  CHECK(described["goal"].as<std::vector<double>>() == file["goal"].as<std::vector<double>>());
+  CHECK_FALSE(described["planner"]);
+  CHECK_FALSE(described["checker"]);
 }
 
 TEST_CASE("the closest name is offered only for a slip", "[cli]") {

@@ -314,6 +314,12 @@ TEST_CASE("OMPL.app .cfg as OMPL.app writes them: [benchmark], repeated [planner
           std::vector<std::pair<std::string, std::string>>{{"max_nearest_neighbors", "8"}});
   REQUIRE(benchmark.planners[3].parameters == std::vector<std::pair<std::string, std::string>>{{"range", "200"}});
   REQUIRE(benchmark.notes.size() == 3);  // the objective, mem_limit, save_paths
+  // The problem read from the file carries the same notes (the file is read once), and plan prints them.
+  REQUIRE(loaded.notes == benchmark.notes);
+  const auto planned = cli({"plan", files.cfg.string(), "--out", (files.dir.path / "plan").string()});
+  INFO(planned.out << planned.err);
+  REQUIRE(planned.code == 0);
+  for (const std::string& note : benchmark.notes) CHECK_THAT(planned.out, Catch::Contains("note: " + note));
 
   // compare with no other flags runs what the file asks, as far as prmkit can:
   // the two prm instances (each sampler) on prm and ompl_prm, the two
