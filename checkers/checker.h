@@ -69,6 +69,13 @@ class Checker {
   virtual bool confidenceBased() const { return false; }
   /// Never reports a colliding edge as free.
   virtual bool exact() const = 0;
+  /// Never reports a colliding configuration as free (every strategy but
+  /// one that approximates the bodies, `spheres`).
+  virtual bool staticChecksExact() const { return true; }
+  /// Planners check the paths they find with the exact verifier by default
+  /// (PlannerSettings::verify_final_path): strategies whose verdicts carry
+  /// a confidence, and those that ask to be certified so.
+  virtual bool asksFinalPathVerification() const { return confidenceBased(); }
   /// A fresh instance with the same settings and zeroed stats, for another thread.
   virtual std::unique_ptr<Checker> clone() const = 0;
 

@@ -30,6 +30,7 @@ struct CheckStats {
   std::uint64_t broad_phase_pairs = 0;   // (link, obstacle) pairs a broad phase passed to the narrow phase
   std::uint64_t swept_tests = 0;         // swept convex hull tests against one convex set of a body (swept)
   std::uint64_t swept_certificates = 0;  // (interval, pair) elements certified by swept volumes (swept)
+  std::uint64_t sphere_tests = 0;        // sphere-against-body tests, one per configuration (spheres)
   std::uint64_t unresolved_as_colliding = 0;  // segments shorter than eta reported Colliding without a witness
   /// Segments given a verdict: each checkEdge call, and each segment of a
   /// checkPath that came back with one (a check that stops at its first
@@ -69,6 +70,7 @@ struct CheckStats {
     visit(std::string_view("broad_phase_pairs"), &CheckStats::broad_phase_pairs, std::string_view("count"));
     visit(std::string_view("swept_tests"), &CheckStats::swept_tests, std::string_view("count"));
     visit(std::string_view("swept_certificates"), &CheckStats::swept_certificates, std::string_view("count"));
+    visit(std::string_view("sphere_tests"), &CheckStats::sphere_tests, std::string_view("count"));
     visit(std::string_view("unresolved_as_colliding"), &CheckStats::unresolved_as_colliding, std::string_view("count"));
     visit(std::string_view("edges_checked"), &CheckStats::edges_checked, std::string_view("count"));
     visit(std::string_view("paths_checked"), &CheckStats::paths_checked, std::string_view("count"));

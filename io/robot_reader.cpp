@@ -53,12 +53,16 @@ RobotSpec readRobotSpec(const YamlReader& in, const YAML::Node& root, const Moti
     }
     return spec;
   }
-  in.requireMap(node, "robot", {"type", "file", "srdf", "base", "group"});
+  in.requireMap(node, "robot", {"type", "file", "srdf", "spheres", "base", "group"});
   const YAML::Node fileNode = in.require(node, "file", "robot");
   UrdfOptions& urdf = spec.urdf;
   if (node["srdf"]) {
     urdf.srdf = in.path(node["srdf"], "robot.srdf");
     spec.srdf_at = in.where(node["srdf"]);
+  }
+  if (node["spheres"]) {
+    urdf.spheres = in.path(node["spheres"], "robot.spheres");
+    spec.spheres_at = in.where(node["spheres"]);
   }
   if (node["base"]) urdf.base = readPose(in, node["base"], "robot.base");
   if (node["group"]) urdf.group = in.string(node["group"], "robot.group");
@@ -86,8 +90,10 @@ std::shared_ptr<Robot> buildRobot(const RobotSpec& spec) {
   try {
     return loadUrdfRobot(spec.urdf_file, spec.urdf);
   } catch (const RobotLoadError& e) {
-    const bool srdf = !spec.srdf_at.empty() && std::string(e.what()).find("SRDF") != std::string::npos;
-    throw InputError(fmt::format("{}: {}", srdf ? spec.srdf_at : spec.file_at, e.what()));
+    const std::string message = e.what();
+    const bool srdf = !spec.srdf_at.empty() && message.find("SRDF") != std::string::npos;
+    const bool spheres = spec.urdf.spheres && message.find(spec.urdf.spheres->string()) != std::string::npos;
+    throw InputError(fmt::format("{}: {}", spheres ? spec.spheres_at : srdf ? spec.srdf_at : spec.file_at, message));
   }
 }
 

@@ -32,7 +32,7 @@ struct RobotSpec {
   // urdf
   std::filesystem::path urdf_file;
   UrdfOptions urdf;
-  std::string file_at, srdf_at;  // where the URDF and SRDF were named, for their errors
+  std::string file_at, srdf_at, spheres_at;  // where the URDF, SRDF and spheres were named, for their errors
 };
 
 /// The robot key (and `bounds` for a rigid body), checked; for a MoveIt

@@ -2,6 +2,7 @@
 
 #include "io/mesh_reader.h"
 
+#include "io/link_spheres.h"
 #include "io/srdf_reader.h"
 
 #include "base/input_file.h"
@@ -101,10 +102,8 @@ Mesh collisionMesh(const urdf::Collision& collision, const std::filesystem::path
   return mesh.transformed(toTransform(collision.origin));
 }
 
-/// The URDF (UTF-8, as readTextFile checked) as urdfdom will read it: parsed
-/// by tinyxml2 (line numbers in errors) and printed back, so urdfdom's
-/// parser, TinyXML 2.6, sees only well-formed UTF-8 XML whose only entities are the five predefined ones:
-/// fuzzing found it reading past the end of its buffer on malformed input.
+}  // namespace
+
 std::string normalizedUrdf(const std::string& text, tinyxml2::XMLDocument& doc, const std::filesystem::path& urdf) {
   if (doc.Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS)
     throw RobotLoadError(fmt::format("{}:{}: {}", urdf.string(), doc.ErrorLineNum(), doc.ErrorStr()));
@@ -112,6 +111,8 @@ std::string normalizedUrdf(const std::string& text, tinyxml2::XMLDocument& doc, 
   doc.Print(&printer);
   return std::string(printer.CStr(), static_cast<std::size_t>(std::max(printer.CStrSize() - 1, 0)));
 }
+
+namespace {
 
 /// urdfdom logs a collision element it cannot read (an unknown shape such as
 /// a capsule, a missing or malformed attribute) and drops it, leaving its link
@@ -367,6 +368,7 @@ std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf,
   if (!root) throw RobotLoadError(fmt::format("URDF '{}' has no root link", urdf.string()));
   ChainDescription d = UrdfChain(*model, urdf, options).describe(root);
   if (d.geometry.empty()) throw RobotLoadError(fmt::format("URDF '{}' has no collision geometry", urdf.string()));
+  if (options.spheres) d.spheres = readLinkSpheres(*options.spheres, d.frames);
   if (options.srdf) d.disabled_pairs = readSrdfDisabledPairs(*options.srdf);
   d.disabled_pairs.insert(d.disabled_pairs.end(), options.allowed_pairs.begin(), options.allowed_pairs.end());
   try {

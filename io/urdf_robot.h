@@ -3,6 +3,7 @@
 #include "robots/kinematic_chain.h"
 
 #include <filesystem>
+#include <tinyxml2.h>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,6 +25,10 @@ struct UrdfOptions {
   std::map<std::string, double> locked_values;
   /// More link pairs never checked against each other (e.g. a MoveIt scene's allowed collision matrix).
   std::vector<std::pair<std::string, std::string>> allowed_pairs;
+  /// A spherized URDF of the same robot (VAMP's, MotionBenchMaker's Panda):
+  /// each link's collision spheres, by link name, become its Link::spheres;
+  /// its joints and other geometry are not read.
+  std::optional<std::filesystem::path> spheres;
 };
 
 /// Reads a URDF (revolute, continuous, prismatic and fixed joints; mesh, box,
@@ -34,6 +39,13 @@ struct UrdfOptions {
 /// their locked value; a mimic joint must be outside the group (it follows its
 /// master's locked value). Throws RobotLoadError with the file named.
 std::unique_ptr<KinematicChain> loadUrdfRobot(const std::filesystem::path& urdf, const UrdfOptions& options = {});
+
+/// The URDF (UTF-8) as urdfdom will read it: parsed by tinyxml2 into `doc`
+/// (line numbers in errors) and printed back, so that urdfdom's parser,
+/// TinyXML 2.6, sees only well-formed UTF-8 XML whose only entities are the
+/// five predefined ones (fuzzing found it reading past the end of its buffer
+/// on malformed input). Throws RobotLoadError with file:line.
+std::string normalizedUrdf(const std::string& text, tinyxml2::XMLDocument& doc, const std::filesystem::path& urdf);
 
 /// A URDF's or SRDF's whole text, bounded (base/input_file.h), or RobotLoadError.
 std::string readRobotDescription(const std::filesystem::path& file, const std::string& what);

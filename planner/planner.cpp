@@ -97,6 +97,19 @@ std::pair<std::size_t, bool> Planner::checkUncheckedEdges(Checker& checker, Road
 bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result) {
   if (!verifyFinalPath_) return true;
   if (!verifier_) throw std::logic_error("verifying final paths needs an exact verifier");
+  // A checker whose static verdicts are approximate has its path's vertices
+  // checked too; one that collides leaves the roadmap's graph (its edges go).
+  if (verifyVertices_)
+    for (std::size_t i = 1; i + 1 < path.size(); ++i) {
+      if (verifiedVertices_.count(path[i])) continue;
+      if (verifier_->isValid(roadmap.config(path[i]))) {
+        verifiedVertices_.insert(path[i]);
+        continue;
+      }
+      ++result.planner_stats.verification_failures;
+      roadmap.excludeVertex(path[i]);
+      return false;
+    }
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {
     const auto [edge, exists] = boost::edge(path[i], path[i + 1], roadmap.graph());
     if (!exists || roadmap.graph()[edge].state == EdgeState::Verified) continue;
@@ -237,7 +250,9 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
   termination_ = termination ? *termination : Termination::after(settings_.time_limit_s, started_);
   verifier_ = verifier;
   verifyFinalPath_ =
-      capabilities_.verifies_final_path && settings_.verify_final_path.value_or(checker.confidenceBased());
+      capabilities_.verifies_final_path && settings_.verify_final_path.value_or(checker.asksFinalPathVerification());
+  verifyVertices_ = verifyFinalPath_ && !checker.staticChecksExact();
+  verifiedVertices_.clear();
   if (!keepsRoadmap()) clear();
   if (roadmap_ && &roadmap_->robot() != &checker.robot())
     throw std::logic_error("a planner's queries must be of the robot its roadmap was built for");

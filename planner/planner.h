@@ -13,6 +13,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <set>
 #include <string_view>
 
 namespace prmkit {
@@ -360,6 +361,8 @@ class Planner {
   std::atomic<bool> stopRequested_{false};
   Termination termination_;
   Checker* verifier_ = nullptr;
+  bool verifyVertices_ = false;
+  std::set<Vertex> verifiedVertices_;  // of this query, by the verifier
   bool verifyFinalPath_ = false;
   std::unique_ptr<NodeSampler> sampler_;  // made by solve(), for this call's checker and result
   std::size_t samplesTaken_ = 0;          // valid samples sampleValid() returned in this call

@@ -4,6 +4,7 @@
 #include "checkers/adaptive_checker.h"
 #include "checkers/budgeted_checker.h"
 #include "checkers/discrete_checker.h"
+#include "checkers/spheres_checker.h"
 #include "checkers/swept_checker.h"
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@ Registry<CheckerKind>& registry() {
                                                          checkerKindOf<AdaptiveChecker>(),
                                                          checkerKindOf<BudgetedChecker>(),
                                                          checkerKindOf<SweptChecker>(),
+                                                         checkerKindOf<SpheresChecker>(),
                                                      });
   return strategies;
 }

@@ -64,6 +64,11 @@ void Roadmap::removeEdge(Edge e) {
   if (incremental_) incremental_->edgeRemoved(a, b);
 }
 
+void Roadmap::excludeVertex(Vertex v) {
+  while (boost::out_degree(v, graph_) > 0) removeEdge(*boost::out_edges(v, graph_).first);
+  excluded_.insert(v);
+}
+
 std::vector<Vertex> Roadmap::neighbours(Vertex v, std::size_t k, double radius) const {
   std::vector<Vertex> found;
   if (radius > 0)
@@ -71,6 +76,7 @@ std::vector<Vertex> Roadmap::neighbours(Vertex v, std::size_t k, double radius) 
   else
     nearest_.nearestK(v, k + 1, found);  // +1: v itself is in the structure
   std::erase(found, v);
+  if (!excluded_.empty()) std::erase_if(found, [&](Vertex n) { return excluded_.count(n) > 0; });
   if (radius <= 0 && found.size() > k) found.resize(k);
   return found;
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace prmkit {
 
@@ -62,6 +63,11 @@ class Roadmap {
   /// known, is its C-space length (Robot::distance(config(a), config(b))).
   Edge addEdge(Vertex a, Vertex b, EdgeState state, std::optional<double> length = std::nullopt);
   void removeEdge(Edge e);
+  /// Removes the vertex's edges and leaves it out of every later
+  /// `neighbours` answer (a vertex an exact check found colliding; it keeps
+  /// its index, so that no other vertex is renumbered).
+  void excludeVertex(Vertex v);
+  bool excluded(Vertex v) const { return excluded_.count(v) > 0; }
   /// The k nearest vertices to `v`, or all within `radius` when radius > 0; `v` itself excluded.
   std::vector<Vertex> neighbours(Vertex v, std::size_t k, double radius) const;
   /// Whether `neighbours` may be called on several threads at once (while nothing is added).
@@ -124,6 +130,7 @@ class Roadmap {
   /// Bumped by every change of vertices or edges; the labels are valid while
   /// labelsVersion_ equals it.
   std::uint64_t version_ = 0;
+  std::set<Vertex> excluded_;  // excludeVertex
   double edgeLengthSum_ = 0.0;
   mutable std::uint64_t labelsVersion_ = static_cast<std::uint64_t>(-1);
   mutable std::vector<std::size_t> labels_;

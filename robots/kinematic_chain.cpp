@@ -17,6 +17,8 @@ KinematicChain::KinematicChain(ChainDescription description) : description_(std:
   for (auto& [frame, mesh] : description_.geometry) {
     links_.emplace_back(description_.frames.at(frame).name, mesh);
     linkFrames_.push_back(frame);
+    for (const auto& [sphereFrame, spheres] : description_.spheres)
+      if (sphereFrame == frame) links_.back().spheres = spheres;
   }
   computeMotionTerms();
   computeSpeedPoints();
@@ -326,6 +328,11 @@ std::shared_ptr<Robot> KinematicChain::scaled(double factor) const {
     }
   }
   for (auto& [frame, mesh] : d.geometry) mesh = mesh.scaled(factor);
+  for (auto& [frame, spheres] : d.spheres)
+    for (Sphere& sphere : spheres) {
+      sphere.centre *= factor;
+      sphere.radius *= factor;
+    }
   return std::make_shared<KinematicChain>(std::move(d));
 }
 

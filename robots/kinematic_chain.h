@@ -33,6 +33,8 @@ struct ChainDescription {
   std::vector<std::pair<int, Mesh>> geometry;
   /// Pairs of frame names never checked against each other (e.g. an SRDF's disable_collisions).
   std::vector<std::pair<std::string, std::string>> disabled_pairs;
+  /// Spheres per frame (in that frame) that stand for its link (Link::spheres).
+  std::vector<std::pair<int, std::vector<Sphere>>> spheres;
 };
 
 class KinematicChain final : public Robot {

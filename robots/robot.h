@@ -2,6 +2,7 @@
 // A robot is a configuration space plus rigid collision links.
 #include "shapes/convex_hull.h"
 #include "shapes/mesh.h"
+#include "shapes/sphere_set.h"
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -44,6 +45,10 @@ struct Link {
   /// the shared BVH while another thread's checker reads those bounds gave
   /// that checker a link box of radius 0, which meets no obstacle.
   std::shared_ptr<const fcl::CollisionObjectd> object;
+  /// Spheres (link frame) that stand for the link in the `spheres` strategy,
+  /// as a spherized URDF gives them (approximate: they need not contain the
+  /// mesh); empty when none were given (that strategy then fits its own).
+  std::vector<Sphere> spheres;
 
   Link(std::string name, Mesh mesh);
 };

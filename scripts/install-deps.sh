@@ -9,7 +9,7 @@ packages=(
   libompl-dev libboost-filesystem-dev libboost-serialization-dev libboost-system-dev
   libboost-graph-dev libfcl-dev libeigen3-dev libyaml-cpp-dev libassimp-dev
   liburdfdom-dev libtinyxml2-dev libcli11-dev libfmt-dev nlohmann-json3-dev
-  libqhull-dev libnanoflann-dev libjs-three
+  libqhull-dev libnanoflann-dev libxsimd-dev libjs-three
 )
 case "${1:-}" in
   # `install-deps.sh test`: also what the tests and the reports use (`make test`): Catch2, Chromium for

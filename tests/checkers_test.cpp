@@ -6,7 +6,9 @@
 #include "checkers/motion_models.h"
 #include "checkers/node_bound_cache.h"
 #include "checkers/path_probes.h"
+#include "checkers/spheres_checker.h"
 #include "checkers/swept_checker.h"
+#include "io/urdf_robot.h"
 #include "geometry/swept_hull.h"
 #include "geometry/collision_queries.h"
 #include "shapes/convex_hull.h"
@@ -18,6 +20,7 @@
 #include "robots/rigid_body.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <atomic>
@@ -25,6 +28,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <regex>
 #include <set>
 #include <thread>
 
@@ -797,4 +801,116 @@ goal: [1, 0, 0, 0, 0]
   // Five links x 150 obstacles per edge without the tree; a few with it.
   REQUIRE(pairsWithTree > 0);
   REQUIRE(pairsWithTree * 20 < 5 * 150 * reference.size());
+}
+
+namespace {
+/// How far a sphere (world frame) is from touching the obstacle, in double
+/// precision (negative when it overlaps): the primitive's closest point, or
+/// for a mesh the solid `shape` it was made of.
+double sphereClearance(const Obstacle& obstacle, const Primitive& shape, const Eigen::Vector3d& centre, double radius) {
+  const Eigen::Vector3d local = obstacle.pose.inverse() * centre;
+  const Primitive& solid = obstacle.primitive ? *obstacle.primitive : shape;
+  return (solid.closestPoint(local) - local).norm() - radius;
+}
+}  // namespace
+
+TEST_CASE("sphere sets: fitted spheres cover every point of the mesh, at most the count asked for", "[checkers]") {
+  for (const Mesh& mesh : {boxMesh({0.3, 0.1, 2.0}), cylinderMesh(0.2, 0.5), sphereMesh(0.4)}) {
+    for (const std::size_t count : {std::size_t{1}, std::size_t{4}, std::size_t{16}, std::size_t{64}}) {
+      const std::vector<Sphere> spheres = containingSpheres(mesh, count);
+      INFO(mesh.triangles.size() << " triangles, " << count << " spheres asked, " << spheres.size() << " made");
+      REQUIRE(!spheres.empty());
+      REQUIRE(spheres.size() <= count);
+      // Points of every triangle on a barycentric grid of 1/16.
+      for (const auto& [a, b, c] : mesh.triangles)
+        for (int i = 0; i <= 16; ++i)
+          for (int j = 0; i + j <= 16; ++j) {
+            const Eigen::Vector3d p =
+                (i * mesh.vertices[a] + j * mesh.vertices[b] + (16 - i - j) * mesh.vertices[c]) / 16.0;
+            REQUIRE(covers(spheres, p));
+          }
+      const Sphere around = enclosingSphere(spheres);
+      for (const Sphere& s : spheres) REQUIRE((s.centre - around.centre).norm() + s.radius <= around.radius);
+    }
+    // More spheres hug the mesh closer: the largest radius shrinks.
+    auto largest = [&](std::size_t count) {
+      double r = 0;
+      for (const Sphere& s : containingSpheres(mesh, count)) r = std::max(r, s.radius);
+      return r;
+    };
+    REQUIRE(largest(64) < largest(4));
+  }
+  REQUIRE_THROWS_AS(containingSpheres(boxMesh({1, 1, 1}), 0), std::invalid_argument);
+  REQUIRE(containingSpheres(Mesh{}, 4).empty());
+}
+
+TEST_CASE("spheres: the lanes' single-precision kinematics and tests agree with double precision", "[checkers]") {
+  const test::TempDir dir;
+  // arm6 with two spheres per link (its own file, each collision element
+  // replaced), and a scene of every obstacle kind.
+  const std::string spherized = std::regex_replace(
+      test::readText(test::sourceDir() / "configs/robots/arm6.urdf"), std::regex("<collision>.*?</collision>"),
+      "<collision><origin xyz=\"0 0 0.05\"/><geometry><sphere radius=\"0.03\"/></geometry></collision>"
+      "<collision><origin xyz=\"0.01 0 0.02\"/><geometry><sphere radius=\"0.02\"/></geometry></collision>");
+  UrdfOptions options;
+  options.spheres = dir.write("arm6_spheres.urdf", spherized);
+  std::shared_ptr<const Robot> arm = loadUrdfRobot(test::sourceDir() / "configs/robots/arm6.urdf", options);
+  REQUIRE(arm->links().front().spheres.size() == 2);
+  auto scene = std::make_shared<Scene>();
+  scene->addObstacle("box", Primitive::box({0.3, 0.2, 0.4}),
+                     Transform(Eigen::Translation3d(0.4, 0.1, 0.5) * Eigen::AngleAxisd(0.4, Eigen::Vector3d::UnitZ())));
+  scene->addObstacle("ball", Primitive::sphere(0.15), Transform(Eigen::Translation3d(-0.3, 0.35, 0.7)));
+  scene->addObstacle(
+      "can", Primitive::cylinder(0.08, 0.6),
+      Transform(Eigen::Translation3d(0.0, -0.45, 0.4) * Eigen::AngleAxisd(0.7, Eigen::Vector3d::UnitX())));
+  // A mesh (checked through FCL), the truth's box.
+  const Primitive crateShape = Primitive::box({0.2, 0.2, 0.2});
+  scene->addObstacle("crate", boxMesh({0.2, 0.2, 0.2}), Transform(Eigen::Translation3d(-0.45, -0.2, 0.3)));
+  SpheresSettings settings;
+  settings.model = SpheresSettings::Model::Given;
+  SpheresChecker checker(arm, scene, settings);
+  // The truth: every sphere placed by Robot::linkPoses in double precision.
+  std::vector<Transform> poses;
+  auto clearance = [&](const Config& q) {
+    arm->linkPoses(q, poses);
+    double nearest = std::numeric_limits<double>::infinity();
+    auto world = [&](std::size_t link, const Sphere& s) { return poses[link] * s.centre; };
+    for (std::size_t link = 0; link < arm->links().size(); ++link)
+      for (const Sphere& s : arm->links()[link].spheres)
+        for (const Obstacle& obstacle : scene->obstacles())
+          nearest = std::min(nearest, sphereClearance(obstacle, crateShape, world(link, s), s.radius));
+    for (const auto& [i, k] : arm->selfCollisionPairs())
+      for (const Sphere& a : arm->links()[i].spheres)
+        for (const Sphere& b : arm->links()[k].spheres)
+          nearest = std::min(nearest, (world(i, a) - world(k, b)).norm() - a.radius - b.radius);
+    return nearest;
+  };
+  Random rng(5);
+  std::vector<Config> batch(kSphereLanes);
+  int colliding = 0, free = 0, judged = 0;
+  for (int round = 0; round < test::scaled(200); ++round) {
+    for (Config& q : batch) arm->sampleUniform(rng, q);
+    const LaneMask hits = checker.collidingBatch(batch);
+    for (std::size_t lane = 0; lane < kSphereLanes; ++lane) {
+      const double c = clearance(batch[lane]);
+      // Within the kernel's margins (1e-6 of the problem's size, and single precision) either verdict holds.
+      if (std::abs(c) < 1e-4) continue;
+      ++judged;
+      const bool hit = hits >> lane & 1;
+      INFO("round " << round << " lane " << lane << " clearance " << c);
+      REQUIRE(hit == (c < 0));
+      REQUIRE(checker.isValid(batch[lane]) == !hit);
+      ++(hit ? colliding : free);
+    }
+  }
+  REQUIRE(judged > test::scaled(200) * static_cast<int>(kSphereLanes) / 4);
+  REQUIRE(colliding > 0);
+  REQUIRE(free > 0);
+  // Every collision element of a spherized URDF must be a sphere.
+  const auto boxed = dir.write("boxed.urdf",
+                               "<robot name=\"a\"><link name=\"tool\"><collision><geometry><box size=\"1 1 "
+                               "1\"/></geometry></collision></link></robot>");
+  options.spheres = boxed;
+  REQUIRE_THROWS_WITH(loadUrdfRobot(test::sourceDir() / "configs/robots/arm6.urdf", options),
+                      Catch::Contains("every collision element of a spherized URDF must be a sphere"));
 }

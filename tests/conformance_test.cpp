@@ -11,6 +11,7 @@
 #include "registry/checker_registry.h"
 #include "geometry/collision_queries.h"
 #include "checkers/discrete_checker.h"
+#include "checkers/spheres_checker.h"
 #include "checkers/swept_checker.h"
 #include "robots/planar_chain.h"
 #include "robots/rigid_body.h"
@@ -29,6 +30,7 @@ namespace {
 /// OMPL's default: 1% of the C-space extent. Inexact by design.
 struct DiscreteStrategy {
   static constexpr bool exact = false;
+  static constexpr bool staticExact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     return std::make_unique<DiscreteChecker>(std::move(robot), std::move(scene), DiscreteSettings{});
   }
@@ -37,6 +39,7 @@ struct DiscreteStrategy {
 /// Lin & Li time-budgeted traversal at every 1% sample: Unknown when out of budget.
 struct BudgetedStrategy {
   static constexpr bool exact = false;
+  static constexpr bool staticExact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     return std::make_unique<BudgetedChecker>(std::move(robot), std::move(scene), BudgetedSettings{});
   }
@@ -45,6 +48,7 @@ struct BudgetedStrategy {
 /// Schwarzer-Saha-Latombe adaptive bisection: never Free on a colliding edge.
 struct AdaptiveStrategy {
   static constexpr bool exact = true;
+  static constexpr bool staticExact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     return std::make_unique<AdaptiveChecker>(std::move(robot), std::move(scene), AdaptiveSettings{});
   }
@@ -54,6 +58,7 @@ struct AdaptiveStrategy {
 /// with every segment cut into `probes` cells whatever its length.
 struct AdaptiveMeshStrategy {
   static constexpr bool exact = true;
+  static constexpr bool staticExact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     AdaptiveSettings settings;
     settings.geometry = Geometry::Mesh;
@@ -67,6 +72,7 @@ struct AdaptiveMeshStrategy {
 /// alone, no static checks on paths), every segment of a path in one queue.
 struct AdaptiveLeverStrategy {
   static constexpr bool exact = true;
+  static constexpr bool staticExact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     AdaptiveSettings settings;
     settings.speed_bounds = false;
@@ -80,6 +86,7 @@ struct AdaptiveLeverStrategy {
 /// Swept convex volumes (Xavier 1997), split widest first: never Free on a colliding edge.
 struct SweptStrategy {
   static constexpr bool exact = true;
+  static constexpr bool staticExact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     return std::make_unique<SweptChecker>(std::move(robot), std::move(scene), SweptSettings{});
   }
@@ -89,6 +96,7 @@ struct SweptStrategy {
 /// through the registry by name like any other.
 struct SampledStepsStrategy {
   static constexpr bool exact = false;
+  static constexpr bool staticExact = true;
   static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
     CheckerSettings settings;
     settings.type = "sampled_steps";
@@ -96,9 +104,20 @@ struct SampledStepsStrategy {
   }
 };
 
+/// VAMP's spheres, here fitted to contain each link (the shipped robots give
+/// none): approximate edges, and static verdicts that may call a free
+/// configuration colliding but never a colliding one free.
+struct SpheresStrategy {
+  static constexpr bool exact = false;
+  static constexpr bool staticExact = false;
+  static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
+    return std::make_unique<SpheresChecker>(std::move(robot), std::move(scene), SpheresSettings{});
+  }
+};
+
 /// Every strategy, and every setting that changes how a verdict is reached.
 using Strategies = std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshStrategy, AdaptiveLeverStrategy,
-                              BudgetedStrategy, SweptStrategy, SampledStepsStrategy>;
+                              BudgetedStrategy, SweptStrategy, SpheresStrategy, SampledStepsStrategy>;
 
 /// The independent truth (plain FCL every this fraction of the C-space
 /// extent, no motion bounds) runs beside the motion-bound truth, so that a
@@ -137,11 +156,20 @@ TEMPLATE_LIST_TEST_CASE("conformance: static checks agree with FCL's collide on 
     Random rng(11);
     Config q;
     const int samples = test::scaled(500);
+    int falseAlarms = 0;
     for (int i = 0; i < samples; ++i) {
       problem.robot->sampleUniform(rng, q);
       INFO(name << " sample " << i);
-      REQUIRE(checker->isValid(q) == !oracle.inCollision(q, ignored));
+      const bool valid = checker->isValid(q), truth = !oracle.inCollision(q, ignored);
+      // Bodies that contain the links never call a colliding configuration free.
+      if constexpr (TestType::staticExact)
+        REQUIRE(valid == truth);
+      else
+        REQUIRE((!valid || truth));
+      falseAlarms += valid != truth;
     }
+    INFO(name << ": " << falseAlarms << " free configurations called colliding");
+    if constexpr (TestType::staticExact) REQUIRE(falseAlarms == 0);
     REQUIRE(checker->stats().static_queries == static_cast<std::uint64_t>(samples));
   }
 }
@@ -176,7 +204,9 @@ TEMPLATE_LIST_TEST_CASE("conformance: random edges of every shipped problem agai
     REQUIRE(report.free + report.unknown > 0);
     // Every Colliding verdict has a witness that FCL confirms, unless it is an
     // eta-unresolved segment (counted).
-    REQUIRE(report.unconfirmed_witnesses == 0);
+    // (Bodies that only stand for the links call some free samples colliding: counted.)
+    INFO(report.unconfirmed_witnesses << " witnesses FCL does not confirm");
+    if constexpr (TestType::staticExact) REQUIRE(report.unconfirmed_witnesses == 0);
     REQUIRE(report.stats.unresolved_as_colliding == report.unresolved);
     if constexpr (TestType::exact) REQUIRE(report.misses == 0);
   }
@@ -192,12 +222,13 @@ TEMPLATE_LIST_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", 
     const Config a = pose3(-4, 0, 0), b = pose3(4, 0, 0);
     const EdgeResult crossing = checker->checkEdge(a, b);
     if constexpr (TestType::exact) REQUIRE(crossing.verdict == Verdict::Colliding);
-    if (crossing.verdict == Verdict::Colliding) {
+    if (TestType::staticExact && crossing.verdict == Verdict::Colliding) {
       REQUIRE(collidesAt(*robot, robot, scene, a, b, crossing.witness_t));
       REQUIRE(crossing.witness_t == Approx((0.37 + 4) / 8).margin(0.03 / 8 + 1e-9));
     }
-    // Passing beside the plate (3 cm clear) is free for every strategy.
-    REQUIRE(checker->checkEdge(pose3(-4, 1.055, 0), pose3(4, 1.055, 0)).verdict == Verdict::Free);
+    // Passing beside the plate (3 cm clear) is free for every strategy whose bodies are the robot's.
+    if constexpr (TestType::staticExact)
+      REQUIRE(checker->checkEdge(pose3(-4, 1.055, 0), pose3(4, 1.055, 0)).verdict == Verdict::Free);
   }
   SECTION("an arm sweeping through a thin pole") {
     auto scene = std::make_shared<Scene>();
@@ -211,11 +242,12 @@ TEMPLATE_LIST_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", 
     b << 0.5, 0.3;
     const EdgeResult sweep = checker->checkEdge(a, b);
     if constexpr (TestType::exact) REQUIRE(sweep.verdict == Verdict::Colliding);
-    if (sweep.verdict == Verdict::Colliding) REQUIRE(collidesAt(*robot, robot, scene, a, b, sweep.witness_t));
+    if (TestType::staticExact && sweep.verdict == Verdict::Colliding)
+      REQUIRE(collidesAt(*robot, robot, scene, a, b, sweep.witness_t));
     // Stopping short of the pole is free.
     Config c(2);
     c << 0.1, 0.3;
-    REQUIRE(checker->checkEdge(a, c).verdict == Verdict::Free);
+    if constexpr (TestType::staticExact) REQUIRE(checker->checkEdge(a, c).verdict == Verdict::Free);
   }
   SECTION("a rotation in place whose far corner clips a tiny obstacle") {
     // A 2 m x 0.1 m bar turning about its centre: its corners reach radius
@@ -235,15 +267,18 @@ TEMPLATE_LIST_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", 
     b << 0, 0, 1.2;
     auto clipped = makeScene(1.0010);
     auto checker = TestType::make(robot, clipped);
-    REQUIRE(checker->isValid(a));
-    REQUIRE(checker->isValid(b));
+    if constexpr (TestType::staticExact) {
+      REQUIRE(checker->isValid(a));
+      REQUIRE(checker->isValid(b));
+    }
     const EdgeResult clip = checker->checkEdge(a, b);
     if constexpr (TestType::exact) REQUIRE(clip.verdict == Verdict::Colliding);
-    if (clip.verdict == Verdict::Colliding) REQUIRE(collidesAt(*robot, robot, clipped, a, b, clip.witness_t));
+    if (TestType::staticExact && clip.verdict == Verdict::Colliding)
+      REQUIRE(collidesAt(*robot, robot, clipped, a, b, clip.witness_t));
     // 50 micrometres beyond the corners' circle: free, and certified, not unresolved.
     auto missed = makeScene(1.0014);
     auto clear = TestType::make(robot, missed);
-    REQUIRE(clear->checkEdge(a, b).verdict == Verdict::Free);
+    if constexpr (TestType::staticExact) REQUIRE(clear->checkEdge(a, b).verdict == Verdict::Free);
     REQUIRE(clear->stats().unresolved_as_colliding == 0);
   }
 }
@@ -381,13 +416,16 @@ TEMPLATE_LIST_TEST_CASE(
       INFO(c.name << " at scale " << scale);
       REQUIRE(truthColliding == c.colliding);
       auto checker = TestType::make(robot, scene);
-      REQUIRE(checker->isValid(a));
-      REQUIRE(checker->isValid(b));
+      if constexpr (TestType::staticExact) {
+        REQUIRE(checker->isValid(a));
+        REQUIRE(checker->isValid(b));
+      }
       const EdgeResult result = checker->checkEdge(a, b);
       if constexpr (TestType::exact) {
         if (c.colliding) REQUIRE(result.verdict == Verdict::Colliding);
       }
-      if (result.verdict == Verdict::Colliding && checker->stats().unresolved_as_colliding == 0)
+      if (TestType::staticExact && result.verdict == Verdict::Colliding &&
+          checker->stats().unresolved_as_colliding == 0)
         REQUIRE(collidesAt(*robot, robot, scene, a, b, result.witness_t));
     }
   }
@@ -408,7 +446,7 @@ TEMPLATE_LIST_TEST_CASE("conformance: bodies are solids: a body inside a closed 
   REQUIRE_FALSE(checker->isValid(pose3(2, 0, 0)));
   REQUIRE_FALSE(checker->isValid(pose3(2.3, 0.3, -0.3)));
   REQUIRE(checker->isValid(pose3(0, 0, 0)));
-  REQUIRE(checker->isValid(pose3(2, 0, 0.6)));
+  if constexpr (TestType::staticExact) REQUIRE(checker->isValid(pose3(2, 0, 0.6)));
   // An obstacle inside the robot: a 5 cm speck inside a 2 m robot box.
   auto specks = std::make_shared<Scene>();
   specks->addObstacle("speck", boxMesh({0.05, 0.05, 0.05}), Transform(Eigen::Translation3d(0, 0, 0)));
@@ -452,7 +490,8 @@ TEMPLATE_LIST_TEST_CASE("conformance: checkPath reports a colliding segment and 
   REQUIRE(result.first_colliding == std::optional<std::size_t>(2));
   REQUIRE(result.segments.size() == 4);
   REQUIRE(result.segments[2]->verdict == Verdict::Colliding);
-  REQUIRE(collidesAt(*robot, robot, scene, path[2], path[3], result.segments[2]->witness_t));
+  if constexpr (TestType::staticExact)
+    REQUIRE(collidesAt(*robot, robot, scene, path[2], path[3], result.segments[2]->witness_t));
   for (std::size_t s : {0u, 1u, 3u})
     if (result.segments[s]) REQUIRE(result.segments[s]->verdict == Verdict::Free);
   REQUIRE(checker->stats().paths_checked == 1);

@@ -178,6 +178,31 @@ TEST_CASE("discrete checking at OMPL's default 1% resolution returns paths that 
   REQUIRE(rejected > 0);
 }
 
+TEST_CASE("spheres: uncertified paths can collide, certified ones (certify: path) never do and say so", "[planning]") {
+  int uncertifiedRejected = 0, certifiedRejected = 0;
+  std::uint64_t drops = 0;
+  for (int seed = 1; seed <= 10; ++seed) {
+    for (const std::string certify : {"none", "path"}) {
+      Problem problem =
+          test::loadForPlanning("thin_wall", {"planner.type=lazy_prm", "checker.type=spheres",
+                                              "checker.spheres.certify=" + certify, fmt::format("seed={}", seed)});
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
+      const PlanResult result =
+          makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal, verifier.get());
+      INFO("certify " << certify << " seed " << seed << ": " << result.status);
+      REQUIRE(result.solved);
+      REQUIRE(result.path_verified == (certify == "path"));
+      if (!verifyPath(problem, result.path, defaultVerifyEps(problem)).valid)
+        ++(certify == "path" ? certifiedRejected : uncertifiedRejected);
+      if (certify == "path") drops += result.planner_stats.verification_failures;
+    }
+  }
+  REQUIRE(uncertifiedRejected > 0);
+  REQUIRE(certifiedRejected == 0);
+  REQUIRE(drops > 0);  // the certification had something to remove
+}
+
 TEST_CASE("budgeted checker: with final-path verification no returned path is rejected by verify", "[planning][slow]") {
   for (const std::string name : {"thin_wall", "arm6_shelf", "spring_spring"}) {
     for (int seed = 1; seed <= 5; ++seed) {

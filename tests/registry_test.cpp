@@ -178,7 +178,8 @@ TEST_CASE("registry: every bounded field is refused out of range by the reader a
 
 TEST_CASE("registry: names, the verifier and the checker-wide geometry", "[registry]") {
   // The test folder's own strategy (sampled_steps_checker.cpp) registered itself at start.
-  REQUIRE(checkerNames() == std::vector<std::string>{"discrete", "adaptive", "budgeted", "swept", "sampled_steps"});
+  REQUIRE(checkerNames() ==
+          std::vector<std::string>{"discrete", "adaptive", "budgeted", "swept", "spheres", "sampled_steps"});
   const Problem problem =
       loadProblem(test::problemFile("maze2d"), {{"checker.type=discrete", "checker.geometry=mesh"}, true});
   const auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);

@@ -1,0 +1,447 @@
+#include "checkers/sphere_kernel.h"
+
+#include "checkers/checker.h"
+#include "robots/kinematic_chain.h"
+
+#include <xsimd/xsimd.hpp>
+
+#include <fcl/geometry/shape/sphere.h>
+#include <fcl/narrowphase/collision.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <tuple>
+
+namespace prmkit {
+
+namespace {
+
+/// kSphereLanes floats as the registers of the instruction set compiled for
+/// hold them (one AVX2 register; two SSE2 or NEON ones).
+using Native = xsimd::batch<float>;
+inline constexpr std::size_t kParts = kSphereLanes / Native::size;
+static_assert(kSphereLanes % Native::size == 0);
+
+struct B {
+  std::array<Native, kParts> v;
+  B() = default;
+  B(float x) { v.fill(Native(x)); }  // NOLINT: a constant on every lane
+  static B load(const float* values) {
+    B b;
+    for (std::size_t i = 0; i < kParts; ++i) b.v[i] = Native::load_unaligned(values + i * Native::size);
+    return b;
+  }
+  void store(float* values) const {
+    for (std::size_t i = 0; i < kParts; ++i) v[i].store_unaligned(values + i * Native::size);
+  }
+  B& operator+=(const B& o) {
+    for (std::size_t i = 0; i < kParts; ++i) v[i] += o.v[i];
+    return *this;
+  }
+};
+template <class F>
+B lanewise(const B& a, const B& b, F f) {
+  B out;
+  for (std::size_t i = 0; i < kParts; ++i) out.v[i] = f(a.v[i], b.v[i]);
+  return out;
+}
+B operator+(const B& a, const B& b) { return lanewise(a, b, [](Native x, Native y) { return x + y; }); }
+B operator-(const B& a, const B& b) { return lanewise(a, b, [](Native x, Native y) { return x - y; }); }
+B operator*(const B& a, const B& b) { return lanewise(a, b, [](Native x, Native y) { return x * y; }); }
+B max(const B& a, const B& b) { return lanewise(a, b, [](Native x, Native y) { return xsimd::max(x, y); }); }
+B abs(const B& a) { return lanewise(a, a, [](Native x, Native) { return xsimd::abs(x); }); }
+B sqrt(const B& a) { return lanewise(a, a, [](Native x, Native) { return xsimd::sqrt(x); }); }
+std::pair<B, B> sincos(const B& a) {
+  std::pair<B, B> out;
+  for (std::size_t i = 0; i < kParts; ++i) std::tie(out.first.v[i], out.second.v[i]) = xsimd::sincos(a.v[i]);
+  return out;
+}
+/// The lanes where a <= b, a bit each.
+LaneMask atMost(const B& a, const B& b) {
+  LaneMask mask = 0;
+  for (std::size_t i = 0; i < kParts; ++i) {
+    const auto hits = a.v[i] <= b.v[i];
+    if (!xsimd::any(hits)) continue;
+    alignas(64) std::array<bool, Native::size> lanes{};
+    hits.store_aligned(lanes.data());
+    for (std::size_t j = 0; j < Native::size; ++j)
+      if (lanes[j]) mask |= LaneMask{1} << (i * Native::size + j);
+  }
+  return mask;
+}
+
+constexpr LaneMask kAllLanes = kSphereLanes == 32 ? ~LaneMask{0} : (LaneMask{1} << kSphereLanes) - 1;
+
+void toFloats(const Eigen::Vector3d& v, float* out) {
+  for (int i = 0; i < 3; ++i) out[i] = static_cast<float>(v[i]);
+}
+
+}  // namespace
+
+struct SphereKernel::Impl {
+  Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
+       const std::vector<std::vector<Sphere>>& spheres);
+  struct LinkSpheres {
+    std::vector<float> x, y, z, r;         // link frame
+    float bx = 0, by = 0, bz = 0, br = 0;  // the sphere around them
+  };
+  struct LanePose {
+    std::array<B, 9> r;  // row-major rotation
+    std::array<B, 3> t;
+  };
+  struct Point {
+    B x, y, z;
+  };
+  struct Box {
+    float c[3], axes[9], h[3];
+  };
+  struct Ball {
+    float c[3], r;
+  };
+  struct Cylinder {
+    float c[3], axis[3], radius, half_length;
+  };
+  struct MeshBody {
+    std::size_t obstacle;
+    float c[3], r;  // a sphere around its world bounds
+  };
+
+  LaneMask collidingLanes(const std::array<const Config*, kSphereLanes>& configs, bool firstHit, CheckStats& stats);
+  void forwardKinematics(const std::array<const Config*, kSphereLanes>& configs);
+  Point place(std::size_t link, float x, float y, float z) const;
+  /// Lanes where one of the link's spheres meets an obstacle, where the
+  /// sphere around them (centre p, radius r) reaches it first.
+  LaneMask obstacleHits(const Point& p, const B& r, std::size_t link, LaneMask active, bool firstHit,
+                        CheckStats& stats);
+  LaneMask meshHits(const MeshBody& body, std::size_t link, std::size_t sphere, LaneMask lanes);
+  LaneMask selfHits(LaneMask active, bool firstHit, CheckStats& stats);
+
+  std::shared_ptr<const Robot> robot_;
+  std::shared_ptr<const Scene> scene_;
+  const KinematicChain* chain_ = nullptr;  // vectorised kinematics; else Robot::linkPoses per lane
+  std::vector<int> jointCoordinates_;      // of a chain: per joint, its coordinate or -1
+  std::vector<LinkSpheres> links_;
+  std::vector<Box> boxes_;
+  std::vector<Ball> balls_;
+  std::vector<Cylinder> cylinders_;
+  std::vector<MeshBody> meshes_;
+  std::vector<std::pair<int, int>> selfPairs_;
+  // Per call
+  std::vector<LanePose> poses_;       // per link
+  std::vector<LanePose> framePoses_;  // per frame of a chain
+  std::vector<Transform> scalarPoses_;
+};
+
+SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
+                         const std::vector<std::vector<Sphere>>& spheres)
+    : robot_(std::move(robot)), scene_(std::move(scene)) {
+  chain_ = dynamic_cast<const KinematicChain*>(robot_.get());
+  links_.resize(robot_->links().size());
+  const double margin = 1e-6 * problemSize(*scene_, *robot_);
+  for (std::size_t i = 0; i < links_.size() && i < spheres.size(); ++i) {
+    LinkSpheres& link = links_[i];
+    for (const Sphere& s : spheres[i]) {
+      link.x.push_back(static_cast<float>(s.centre.x()));
+      link.y.push_back(static_cast<float>(s.centre.y()));
+      link.z.push_back(static_cast<float>(s.centre.z()));
+      // Single precision places a sphere within about 1e-7 of the world's
+      // size of where double precision would: each grows by 1e-6 of the
+      // problem's size, so that spheres that contain a link still do.
+      link.r.push_back(static_cast<float>(s.radius + margin));
+    }
+    const Sphere around = enclosingSphere(spheres[i]);
+    link.bx = static_cast<float>(around.centre.x());
+    link.by = static_cast<float>(around.centre.y());
+    link.bz = static_cast<float>(around.centre.z());
+    // Single precision rounds a centre by about 1e-7 of its size: the
+    // enclosing sphere is grown by that, so that it stays a prefilter.
+    link.br = static_cast<float>(around.radius * (1 + 1e-5) + 2 * margin);
+  }
+  for (std::size_t o = 0; o < scene_->obstacles().size(); ++o) {
+    const Obstacle& obstacle = scene_->obstacles()[o];
+    const Eigen::Vector3d c = obstacle.pose.translation();
+    const Eigen::Matrix3d rotation = obstacle.pose.rotation();
+    if (obstacle.primitive && obstacle.primitive->kind == PrimitiveKind::Box) {
+      Box box;
+      toFloats(c, box.c);
+      for (int axis = 0; axis < 3; ++axis) toFloats(rotation.col(axis), box.axes + 3 * axis);
+      toFloats(obstacle.primitive->half_extents, box.h);
+      boxes_.push_back(box);
+    } else if (obstacle.primitive && obstacle.primitive->kind == PrimitiveKind::Sphere) {
+      Ball ball;
+      toFloats(c, ball.c);
+      ball.r = static_cast<float>(obstacle.primitive->radius);
+      balls_.push_back(ball);
+    } else if (obstacle.primitive && obstacle.primitive->kind == PrimitiveKind::Cylinder) {
+      Cylinder cylinder;
+      toFloats(c, cylinder.c);
+      toFloats(rotation.col(2), cylinder.axis);
+      cylinder.radius = static_cast<float>(obstacle.primitive->radius);
+      cylinder.half_length = static_cast<float>(obstacle.primitive->half_length);
+      cylinders_.push_back(cylinder);
+    } else {
+      const Eigen::AlignedBox3d bounds = obstacle.mesh.transformed(obstacle.pose).bounds();
+      MeshBody body{o, {}, static_cast<float>(0.5 * bounds.sizes().norm() * (1 + 1e-5) + margin)};
+      toFloats(bounds.center(), body.c);
+      meshes_.push_back(body);
+    }
+  }
+  for (const auto& [i, k] : robot_->selfCollisionPairs())
+    if (!links_[i].r.empty() && !links_[k].r.empty()) selfPairs_.emplace_back(i, k);
+  poses_.resize(links_.size());
+  if (chain_) {
+    const auto& joints = chain_->description().joints;
+    int next = 0;
+    for (const Joint& joint : joints) jointCoordinates_.push_back(joint.type == JointType::Fixed ? -1 : next++);
+  }
+}
+
+SphereKernel::SphereKernel(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
+                           const std::vector<std::vector<Sphere>>& spheres)
+    : impl_(std::make_unique<Impl>(std::move(robot), std::move(scene), spheres)) {}
+
+SphereKernel::~SphereKernel() = default;
+
+std::size_t SphereKernel::sphereCount() const {
+  std::size_t count = 0;
+  for (const Impl::LinkSpheres& link : impl_->links_) count += link.r.size();
+  return count;
+}
+
+LaneMask SphereKernel::collidingLanes(const std::array<const Config*, kSphereLanes>& configs, bool firstHit,
+                                      CheckStats& stats) {
+  return impl_->collidingLanes(configs, firstHit, stats);
+}
+
+void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphereLanes>& configs) {
+  auto identity = [](LanePose& pose) {
+    for (int i = 0; i < 9; ++i) pose.r[i] = B(i % 4 == 0 ? 1.0f : 0.0f);
+    for (int i = 0; i < 3; ++i) pose.t[i] = B(0.0f);
+  };
+  // out = a * (R, t) with R, t the same on every lane.
+  auto composeConstant = [](const LanePose& a, const Transform& c, LanePose& out) {
+    const Eigen::Matrix3d r = c.rotation();
+    const Eigen::Vector3d t = c.translation();
+    LanePose result;
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < 3; ++col)
+        result.r[3 * row + col] = a.r[3 * row] * B(static_cast<float>(r(0, col))) +
+                                  a.r[3 * row + 1] * B(static_cast<float>(r(1, col))) +
+                                  a.r[3 * row + 2] * B(static_cast<float>(r(2, col)));
+      result.t[row] = a.r[3 * row] * B(static_cast<float>(t[0])) + a.r[3 * row + 1] * B(static_cast<float>(t[1])) +
+                      a.r[3 * row + 2] * B(static_cast<float>(t[2])) + a.t[row];
+    }
+    out = result;
+  };
+  std::array<float, kSphereLanes> values{};
+  auto coordinate = [&](int c) {
+    for (std::size_t lane = 0; lane < kSphereLanes; ++lane) values[lane] = static_cast<float>((*configs[lane])[c]);
+    return B::load(values.data());
+  };
+  if (!chain_) {
+    // Robots other than chains (rigid bodies: one pose) place their links in
+    // double precision, lane by lane.
+    for (std::size_t lane = 0; lane < kSphereLanes; ++lane) {
+      robot_->linkPoses(*configs[lane], scalarPoses_);
+      for (std::size_t link = 0; link < links_.size(); ++link) {
+        const Eigen::Matrix3d r = scalarPoses_[link].rotation();
+        const Eigen::Vector3d t = scalarPoses_[link].translation();
+        for (int i = 0; i < 9; ++i) {
+          std::array<float, kSphereLanes> row{};
+          poses_[link].r[i].store(row.data());
+          row[lane] = static_cast<float>(r(i / 3, i % 3));
+          poses_[link].r[i] = B::load(row.data());
+        }
+        for (int i = 0; i < 3; ++i) {
+          std::array<float, kSphereLanes> row{};
+          poses_[link].t[i].store(row.data());
+          row[lane] = static_cast<float>(t[i]);
+          poses_[link].t[i] = B::load(row.data());
+        }
+      }
+    }
+    return;
+  }
+  const ChainDescription& d = chain_->description();
+  framePoses_.resize(d.frames.size());
+  identity(framePoses_[0]);
+  composeConstant(framePoses_[0], d.base, framePoses_[0]);
+  for (std::size_t f = 1; f < d.frames.size(); ++f) {
+    const Joint& joint = d.joints[d.frames[f].joint];
+    LanePose& pose = framePoses_[f];
+    composeConstant(framePoses_[joint.parent_frame], joint.origin, pose);
+    const int c = jointCoordinates_[d.frames[f].joint];
+    if (joint.type == JointType::Prismatic) {
+      const B q = coordinate(c);
+      for (int row = 0; row < 3; ++row)
+        pose.t[row] += (pose.r[3 * row] * B(static_cast<float>(joint.axis.x())) +
+                        pose.r[3 * row + 1] * B(static_cast<float>(joint.axis.y())) +
+                        pose.r[3 * row + 2] * B(static_cast<float>(joint.axis.z()))) *
+                       q;
+    } else if (joint.type == JointType::Revolute) {
+      // Rodrigues: R = I + sin(q) K + (1 - cos(q)) K^2 for the unit axis u (K = [u]x).
+      const auto [s, co] = sincos(coordinate(c));
+      const Eigen::Vector3d u = joint.axis.normalized();
+      const B one_c = B(1.0f) - co;
+      const float ux = static_cast<float>(u.x()), uy = static_cast<float>(u.y()), uz = static_cast<float>(u.z());
+      std::array<B, 9> m{co + one_c * B(ux * ux),      one_c * B(ux * uy) - s * B(uz), one_c * B(ux * uz) + s * B(uy),
+                         one_c * B(uy * ux) + s * B(uz), co + one_c * B(uy * uy),      one_c * B(uy * uz) - s * B(ux),
+                         one_c * B(uz * ux) - s * B(uy), one_c * B(uz * uy) + s * B(ux), co + one_c * B(uz * uz)};
+      std::array<B, 9> r;
+      for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col)
+          r[3 * row + col] = pose.r[3 * row] * m[col] + pose.r[3 * row + 1] * m[3 + col] + pose.r[3 * row + 2] * m[6 + col];
+      pose.r = r;
+    }
+  }
+  std::size_t link = 0;
+  for (const auto& [frame, mesh] : d.geometry) poses_[link++] = framePoses_[frame];
+}
+
+SphereKernel::Impl::Point SphereKernel::Impl::place(std::size_t link, float x, float y, float z) const {
+  const LanePose& p = poses_[link];
+  return {p.r[0] * B(x) + p.r[1] * B(y) + p.r[2] * B(z) + p.t[0], p.r[3] * B(x) + p.r[4] * B(y) + p.r[5] * B(z) + p.t[1],
+          p.r[6] * B(x) + p.r[7] * B(y) + p.r[8] * B(z) + p.t[2]};
+}
+
+LaneMask SphereKernel::Impl::meshHits(const MeshBody& body, std::size_t link, std::size_t sphere, LaneMask lanes) {
+  const Obstacle& obstacle = scene_->obstacles()[body.obstacle];
+  const LinkSpheres& spheres = links_[link];
+  const Point p = place(link, spheres.x[sphere], spheres.y[sphere], spheres.z[sphere]);
+  std::array<float, kSphereLanes> x{}, y{}, z{};
+  p.x.store(x.data());
+  p.y.store(y.data());
+  p.z.store(z.data());
+  LaneMask hits = 0;
+  const fcl::CollisionObjectd object(obstacle.bvh, obstacle.pose);
+  const auto ball = std::make_shared<fcl::Sphered>(spheres.r[sphere]);
+  for (std::size_t lane = 0; lane < kSphereLanes; ++lane) {
+    if (!(lanes >> lane & 1)) continue;
+    const Eigen::Vector3d centre(x[lane], y[lane], z[lane]);
+    const fcl::CollisionObjectd probe(ball, Transform(Eigen::Translation3d(centre)));
+    fcl::CollisionRequestd request;
+    fcl::CollisionResultd result;
+    if (fcl::collide(&probe, &object, request, result) > 0 ||
+        (obstacle.solid.closed && containsPoint(*obstacle.bvh, obstacle.solid, obstacle.pose.inverse() * centre)))
+      hits |= LaneMask{1} << lane;
+  }
+  return hits;
+}
+
+LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_t link, LaneMask active,
+                                          bool firstHit, CheckStats& stats) {
+  const LinkSpheres& spheres = links_[link];
+  const float *sx = spheres.x.data(), *sy = spheres.y.data(), *sz = spheres.z.data(), *sr = spheres.r.data();
+  const std::size_t count = spheres.r.size();
+  LaneMask hits = 0;
+  // Tests the link's spheres against one obstacle where the link's enclosing
+  // sphere `near` reaches it; `test(point, radius)` gives the lanes that meet.
+  auto fine = [&](LaneMask near, auto&& test) {
+    near &= active & ~hits;
+    if (!near) return;
+    ++stats.pair_tests;
+    for (std::size_t s = 0; s < count && (near & ~hits); ++s) {
+      stats.sphere_tests += kSphereLanes;
+      hits |= test(place(link, sx[s], sy[s], sz[s]), B(sr[s])) & near;
+      if (firstHit && hits) return;
+    }
+  };
+  auto boxTest = [](const Box& box) {
+    return [&box](const Point& q, const B& radius) {
+      const B dx = q.x - B(box.c[0]), dy = q.y - B(box.c[1]), dz = q.z - B(box.c[2]);
+      B distance2(0.0f);
+      for (int axis = 0; axis < 3; ++axis) {
+        const B along = dx * B(box.axes[3 * axis]) + dy * B(box.axes[3 * axis + 1]) + dz * B(box.axes[3 * axis + 2]);
+        const B excess = max(abs(along) - B(box.h[axis]), B(0.0f));
+        distance2 += excess * excess;
+      }
+      return atMost(distance2, radius * radius);
+    };
+  };
+  auto ballTest = [](const Ball& ball) {
+    return [&ball](const Point& q, const B& radius) {
+      const B dx = q.x - B(ball.c[0]), dy = q.y - B(ball.c[1]), dz = q.z - B(ball.c[2]);
+      const B reach = radius + B(ball.r);
+      return atMost(dx * dx + dy * dy + dz * dz, reach * reach);
+    };
+  };
+  auto cylinderTest = [](const Cylinder& cylinder) {
+    return [&cylinder](const Point& q, const B& radius) {
+      const B dx = q.x - B(cylinder.c[0]), dy = q.y - B(cylinder.c[1]), dz = q.z - B(cylinder.c[2]);
+      const B along = dx * B(cylinder.axis[0]) + dy * B(cylinder.axis[1]) + dz * B(cylinder.axis[2]);
+      const B radial = sqrt(max(dx * dx + dy * dy + dz * dz - along * along, B(0.0f)));
+      const B outRadial = max(radial - B(cylinder.radius), B(0.0f));
+      const B outAxial = max(abs(along) - B(cylinder.half_length), B(0.0f));
+      return atMost(outRadial * outRadial + outAxial * outAxial, radius * radius);
+    };
+  };
+  for (const Box& box : boxes_) {
+    fine(boxTest(box)(p, r), boxTest(box));
+    if (firstHit && hits) return hits;
+  }
+  for (const Ball& ball : balls_) {
+    fine(ballTest(ball)(p, r), ballTest(ball));
+    if (firstHit && hits) return hits;
+  }
+  for (const Cylinder& cylinder : cylinders_) {
+    fine(cylinderTest(cylinder)(p, r), cylinderTest(cylinder));
+    if (firstHit && hits) return hits;
+  }
+  for (const MeshBody& body : meshes_) {
+    const Ball around{{body.c[0], body.c[1], body.c[2]}, body.r};
+    LaneMask near = ballTest(around)(p, r) & active & ~hits;
+    if (!near) continue;
+    ++stats.pair_tests;
+    for (std::size_t s = 0; s < count && near; ++s) {
+      const LaneMask reach = ballTest(around)(place(link, sx[s], sy[s], sz[s]), B(sr[s])) & near;
+      stats.sphere_tests += static_cast<std::uint64_t>(std::popcount(reach));
+      if (reach) hits |= meshHits(body, link, s, reach);
+      near &= ~hits;
+      if (firstHit && hits) return hits;
+    }
+  }
+  return hits;
+}
+
+LaneMask SphereKernel::Impl::selfHits(LaneMask active, bool firstHit, CheckStats& stats) {
+  LaneMask hits = 0;
+  for (const auto& [i, k] : selfPairs_) {
+    const LinkSpheres& a = links_[i];
+    const LinkSpheres& b = links_[k];
+    const Point pa = place(i, a.bx, a.by, a.bz), pb = place(k, b.bx, b.by, b.bz);
+    auto meets = [](const Point& p, const Point& q, const B& reach) {
+      const B dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+      return atMost(dx * dx + dy * dy + dz * dz, reach * reach);
+    };
+    LaneMask near = meets(pa, pb, B(a.br + b.br)) & active & ~hits;
+    if (!near) continue;
+    ++stats.pair_tests;
+    for (std::size_t s = 0; s < a.r.size() && near; ++s) {
+      const Point ps = place(i, a.x[s], a.y[s], a.z[s]);
+      for (std::size_t t = 0; t < b.r.size() && near; ++t) {
+        stats.sphere_tests += kSphereLanes;
+        hits |= meets(ps, place(k, b.x[t], b.y[t], b.z[t]), B(a.r[s] + b.r[t])) & near;
+        near &= ~hits;
+      }
+      if (firstHit && hits) return hits;
+    }
+  }
+  return hits;
+}
+
+LaneMask SphereKernel::Impl::collidingLanes(const std::array<const Config*, kSphereLanes>& configs, bool firstHit,
+                                            CheckStats& stats) {
+  forwardKinematics(configs);
+  LaneMask hits = 0;
+  for (std::size_t link = 0; link < links_.size(); ++link) {
+    const LinkSpheres& spheres = links_[link];
+    if (spheres.r.empty()) continue;
+    hits |= obstacleHits(place(link, spheres.bx, spheres.by, spheres.bz), B(spheres.br), link, kAllLanes & ~hits,
+                         firstHit, stats);
+    if ((firstHit && hits) || hits == kAllLanes) return hits;
+  }
+  return hits | selfHits(kAllLanes & ~hits, firstHit, stats);
+}
+
+}  // namespace prmkit

@@ -1,0 +1,80 @@
+#pragma once
+// `spheres`: VAMP's strategy (Thomason, Kingston & Kavraki, "Motions in
+// Microseconds via Vectorized Sampling-Based Planning", ICRA 2024). Each
+// link is a set of spheres (a spherized URDF's, `robot.spheres`, or fitted
+// here to contain the link's mesh); configurations are checked a SIMD batch
+// at a time (checkers/sphere_kernel.h), and a motion "raked": its samples
+// spread over the lanes, the first batch across the whole edge, each next
+// one filling between, stopping at the first hit. Approximate by design:
+// given spheres need not contain the links, and samples step over what lies
+// between them, so its verdicts are not exact (the conformance suite counts
+// its misses). `certify: path` makes the returned path exact: the planner
+// checks the found path with the exact verifier (`adaptive`), vertices and
+// edges, and searches again without what fails (lazy certification).
+#include "checkers/checker.h"
+#include "checkers/discrete_checker.h"
+#include "checkers/settings_fields.h"
+#include "checkers/sphere_kernel.h"
+
+#include <set>
+
+namespace prmkit {
+
+struct SpheresSettings {
+  enum class Model { Auto, Given, Fitted };
+  enum class Certify { None, Path };
+  /// Where a motion is sampled (space, resolution, eps), as `discrete`'s.
+  DiscreteSettings sampling;
+  /// The robot's spheres (`given`, from `robot.spheres`), spheres fitted to
+  /// contain each link's mesh (`fitted`), or given when there are (`auto`).
+  Model model = Model::Auto;
+  /// Spheres fitted per link (shapes/sphere_set.h).
+  std::size_t spheres_per_link = 16;
+  Certify certify = Certify::None;
+
+  template <class Fields>
+  void fields(Fields& f) {
+    sampling.samplingFields(f);
+    f.choice("model", model,
+             std::array{Choice<Model>{"auto", Model::Auto}, Choice<Model>{"given", Model::Given},
+                        Choice<Model>{"fitted", Model::Fitted}});
+    f.integer("spheres_per_link", spheres_per_link,
+              {.min = 1, .max = static_cast<double>(kMaxSpheresPerBody), .unit = "count"});
+    f.choice("certify", certify,
+             std::array{Choice<Certify>{"none", Certify::None}, Choice<Certify>{"path", Certify::Path}});
+  }
+  void afterRead(const std::set<std::string>& given) { sampling.afterRead(given); }
+};
+
+class SpheresChecker final : public Checker {
+ public:
+  using Settings = SpheresSettings;
+  static constexpr std::string_view kName = "spheres";
+  /// Throws std::invalid_argument when `model: given` finds no robot spheres.
+  SpheresChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, SpheresSettings settings);
+  std::string name() const override { return std::string(kName); }
+  std::string description() const override;
+  bool exact() const override { return false; }
+  bool staticChecksExact() const override { return false; }
+  bool asksFinalPathVerification() const override { return settings_.certify == SpheresSettings::Certify::Path; }
+  std::unique_ptr<Checker> clone() const override;
+  const SpheresSettings& settings() const { return settings_; }
+  /// The spheres of each link the checks use (link frame).
+  const std::vector<std::vector<Sphere>>& linkSpheres() const { return *spheres_; }
+  /// Checks up to kSphereLanes configurations together (a batch for
+  /// benchmarks and samplers); bit i is set when configs[i] collides.
+  LaneMask collidingBatch(std::span<const Config> configs);
+
+ private:
+  SpheresChecker(const SpheresChecker& other);
+  bool doIsValid(const Config& q) override;
+  EdgeResult doCheckEdge(const Config& a, const Config& b) override;
+
+  SpheresSettings settings_;
+  bool given_ = false;  // the robot's spheres, not fitted (set by the constructor's choice of spheres_)
+  std::shared_ptr<const std::vector<std::vector<Sphere>>> spheres_;
+  SphereKernel kernel_;
+  std::array<Config, kSphereLanes> samples_;
+};
+
+}  // namespace prmkit
