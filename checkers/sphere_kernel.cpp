@@ -46,12 +46,24 @@ B lanewise(const B& a, const B& b, F f) {
   for (std::size_t i = 0; i < kParts; ++i) out.v[i] = f(a.v[i], b.v[i]);
   return out;
 }
-B operator+(const B& a, const B& b) { return lanewise(a, b, [](Native x, Native y) { return x + y; }); }
-B operator-(const B& a, const B& b) { return lanewise(a, b, [](Native x, Native y) { return x - y; }); }
-B operator*(const B& a, const B& b) { return lanewise(a, b, [](Native x, Native y) { return x * y; }); }
-B max(const B& a, const B& b) { return lanewise(a, b, [](Native x, Native y) { return xsimd::max(x, y); }); }
-B abs(const B& a) { return lanewise(a, a, [](Native x, Native) { return xsimd::abs(x); }); }
-B sqrt(const B& a) { return lanewise(a, a, [](Native x, Native) { return xsimd::sqrt(x); }); }
+B operator+(const B& a, const B& b) {
+  return lanewise(a, b, [](Native x, Native y) { return x + y; });
+}
+B operator-(const B& a, const B& b) {
+  return lanewise(a, b, [](Native x, Native y) { return x - y; });
+}
+B operator*(const B& a, const B& b) {
+  return lanewise(a, b, [](Native x, Native y) { return x * y; });
+}
+B max(const B& a, const B& b) {
+  return lanewise(a, b, [](Native x, Native y) { return xsimd::max(x, y); });
+}
+B abs(const B& a) {
+  return lanewise(a, a, [](Native x, Native) { return xsimd::abs(x); });
+}
+B sqrt(const B& a) {
+  return lanewise(a, a, [](Native x, Native) { return xsimd::sqrt(x); });
+}
 std::pair<B, B> sincos(const B& a) {
   std::pair<B, B> out;
   for (std::size_t i = 0; i < kParts; ++i) std::tie(out.first.v[i], out.second.v[i]) = xsimd::sincos(a.v[i]);
@@ -110,6 +122,8 @@ struct SphereKernel::Impl {
   LaneMask collidingLanes(const std::array<const Config*, kSphereLanes>& configs, bool firstHit, CheckStats& stats);
   void forwardKinematics(const std::array<const Config*, kSphereLanes>& configs);
   Point place(std::size_t link, float x, float y, float z) const;
+  /// The link's spheres' centres in the world, placed once per call.
+  const std::vector<Point>& worldSpheres(std::size_t link);
   /// Lanes where one of the link's spheres meets an obstacle, where the
   /// sphere around them (centre p, radius r) reaches it first.
   LaneMask obstacleHits(const Point& p, const B& r, std::size_t link, LaneMask active, bool firstHit,
@@ -131,6 +145,8 @@ struct SphereKernel::Impl {
   std::vector<LanePose> poses_;       // per link
   std::vector<LanePose> framePoses_;  // per frame of a chain
   std::vector<Transform> scalarPoses_;
+  std::vector<std::vector<Point>> world_;  // per link, valid where placed_
+  std::vector<char> placed_;
 };
 
 SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
@@ -285,13 +301,14 @@ void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphe
       const Eigen::Vector3d u = joint.axis.normalized();
       const B one_c = B(1.0f) - co;
       const float ux = static_cast<float>(u.x()), uy = static_cast<float>(u.y()), uz = static_cast<float>(u.z());
-      std::array<B, 9> m{co + one_c * B(ux * ux),      one_c * B(ux * uy) - s * B(uz), one_c * B(ux * uz) + s * B(uy),
-                         one_c * B(uy * ux) + s * B(uz), co + one_c * B(uy * uy),      one_c * B(uy * uz) - s * B(ux),
+      std::array<B, 9> m{co + one_c * B(ux * ux),        one_c * B(ux * uy) - s * B(uz), one_c * B(ux * uz) + s * B(uy),
+                         one_c * B(uy * ux) + s * B(uz), co + one_c * B(uy * uy),        one_c * B(uy * uz) - s * B(ux),
                          one_c * B(uz * ux) - s * B(uy), one_c * B(uz * uy) + s * B(ux), co + one_c * B(uz * uz)};
       std::array<B, 9> r;
       for (int row = 0; row < 3; ++row)
         for (int col = 0; col < 3; ++col)
-          r[3 * row + col] = pose.r[3 * row] * m[col] + pose.r[3 * row + 1] * m[3 + col] + pose.r[3 * row + 2] * m[6 + col];
+          r[3 * row + col] =
+              pose.r[3 * row] * m[col] + pose.r[3 * row + 1] * m[3 + col] + pose.r[3 * row + 2] * m[6 + col];
       pose.r = r;
     }
   }
@@ -299,16 +316,28 @@ void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphe
   for (const auto& [frame, mesh] : d.geometry) poses_[link++] = framePoses_[frame];
 }
 
+const std::vector<SphereKernel::Impl::Point>& SphereKernel::Impl::worldSpheres(std::size_t link) {
+  if (!placed_[link]) {
+    const LinkSpheres& spheres = links_[link];
+    world_[link].resize(spheres.r.size());
+    for (std::size_t s = 0; s < spheres.r.size(); ++s)
+      world_[link][s] = place(link, spheres.x[s], spheres.y[s], spheres.z[s]);
+    placed_[link] = 1;
+  }
+  return world_[link];
+}
+
 SphereKernel::Impl::Point SphereKernel::Impl::place(std::size_t link, float x, float y, float z) const {
   const LanePose& p = poses_[link];
-  return {p.r[0] * B(x) + p.r[1] * B(y) + p.r[2] * B(z) + p.t[0], p.r[3] * B(x) + p.r[4] * B(y) + p.r[5] * B(z) + p.t[1],
+  return {p.r[0] * B(x) + p.r[1] * B(y) + p.r[2] * B(z) + p.t[0],
+          p.r[3] * B(x) + p.r[4] * B(y) + p.r[5] * B(z) + p.t[1],
           p.r[6] * B(x) + p.r[7] * B(y) + p.r[8] * B(z) + p.t[2]};
 }
 
 LaneMask SphereKernel::Impl::meshHits(const MeshBody& body, std::size_t link, std::size_t sphere, LaneMask lanes) {
   const Obstacle& obstacle = scene_->obstacles()[body.obstacle];
   const LinkSpheres& spheres = links_[link];
-  const Point p = place(link, spheres.x[sphere], spheres.y[sphere], spheres.z[sphere]);
+  const Point& p = worldSpheres(link)[sphere];
   std::array<float, kSphereLanes> x{}, y{}, z{};
   p.x.store(x.data());
   p.y.store(y.data());
@@ -329,10 +358,10 @@ LaneMask SphereKernel::Impl::meshHits(const MeshBody& body, std::size_t link, st
   return hits;
 }
 
-LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_t link, LaneMask active,
-                                          bool firstHit, CheckStats& stats) {
+LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_t link, LaneMask active, bool firstHit,
+                                          CheckStats& stats) {
   const LinkSpheres& spheres = links_[link];
-  const float *sx = spheres.x.data(), *sy = spheres.y.data(), *sz = spheres.z.data(), *sr = spheres.r.data();
+  const float* sr = spheres.r.data();
   const std::size_t count = spheres.r.size();
   LaneMask hits = 0;
   // Tests the link's spheres against one obstacle where the link's enclosing
@@ -341,9 +370,10 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
     near &= active & ~hits;
     if (!near) return;
     ++stats.pair_tests;
+    const std::vector<Point>& world = worldSpheres(link);
     for (std::size_t s = 0; s < count && (near & ~hits); ++s) {
       stats.sphere_tests += kSphereLanes;
-      hits |= test(place(link, sx[s], sy[s], sz[s]), B(sr[s])) & near;
+      hits |= test(world[s], B(sr[s])) & near;
       if (firstHit && hits) return;
     }
   };
@@ -394,7 +424,7 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
     if (!near) continue;
     ++stats.pair_tests;
     for (std::size_t s = 0; s < count && near; ++s) {
-      const LaneMask reach = ballTest(around)(place(link, sx[s], sy[s], sz[s]), B(sr[s])) & near;
+      const LaneMask reach = ballTest(around)(worldSpheres(link)[s], B(sr[s])) & near;
       stats.sphere_tests += static_cast<std::uint64_t>(std::popcount(reach));
       if (reach) hits |= meshHits(body, link, s, reach);
       near &= ~hits;
@@ -417,11 +447,15 @@ LaneMask SphereKernel::Impl::selfHits(LaneMask active, bool firstHit, CheckStats
     LaneMask near = meets(pa, pb, B(a.br + b.br)) & active & ~hits;
     if (!near) continue;
     ++stats.pair_tests;
+    const std::vector<Point>& worldA = worldSpheres(i);
+    const std::vector<Point>& worldB = worldSpheres(k);
     for (std::size_t s = 0; s < a.r.size() && near; ++s) {
-      const Point ps = place(i, a.x[s], a.y[s], a.z[s]);
-      for (std::size_t t = 0; t < b.r.size() && near; ++t) {
+      // Each sphere of one link first against the sphere around the other's.
+      stats.sphere_tests += kSphereLanes;
+      const LaneMask close = meets(worldA[s], pb, B(a.r[s] + b.br)) & near;
+      for (std::size_t t = 0; t < b.r.size() && close & near; ++t) {
         stats.sphere_tests += kSphereLanes;
-        hits |= meets(ps, place(k, b.x[t], b.y[t], b.z[t]), B(a.r[s] + b.r[t])) & near;
+        hits |= meets(worldA[s], worldB[t], B(a.r[s] + b.r[t])) & close & near;
         near &= ~hits;
       }
       if (firstHit && hits) return hits;
@@ -433,6 +467,8 @@ LaneMask SphereKernel::Impl::selfHits(LaneMask active, bool firstHit, CheckStats
 LaneMask SphereKernel::Impl::collidingLanes(const std::array<const Config*, kSphereLanes>& configs, bool firstHit,
                                             CheckStats& stats) {
   forwardKinematics(configs);
+  placed_.assign(links_.size(), 0);
+  world_.resize(links_.size());
   LaneMask hits = 0;
   for (std::size_t link = 0; link < links_.size(); ++link) {
     const LinkSpheres& spheres = links_[link];

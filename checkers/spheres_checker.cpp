@@ -13,8 +13,7 @@ namespace {
 
 /// The robot's spheres, or spheres fitted to contain each link's mesh.
 std::shared_ptr<const std::vector<std::vector<Sphere>>> chooseSpheres(const Robot& robot,
-                                                                         const SpheresSettings& settings,
-                                                                         bool& given) {
+                                                                      const SpheresSettings& settings, bool& given) {
   const bool robotHas =
       std::any_of(robot.links().begin(), robot.links().end(), [](const Link& link) { return !link.spheres.empty(); });
   if (settings.model == SpheresSettings::Model::Given && !robotHas)
@@ -55,9 +54,7 @@ std::string SpheresChecker::description() const {
                      settings_.certify == SpheresSettings::Certify::Path ? ", paths certified by adaptive" : "");
 }
 
-std::unique_ptr<Checker> SpheresChecker::clone() const {
-  return std::unique_ptr<Checker>(new SpheresChecker(*this));
-}
+std::unique_ptr<Checker> SpheresChecker::clone() const { return std::unique_ptr<Checker>(new SpheresChecker(*this)); }
 
 LaneMask SpheresChecker::collidingBatch(std::span<const Config> configs) {
   if (configs.empty() || configs.size() > kSphereLanes)

@@ -11,7 +11,8 @@ namespace prmkit {
 std::vector<std::pair<int, std::vector<Sphere>>> readLinkSpheres(const std::filesystem::path& file,
                                                                  const std::vector<Frame>& frames) {
   tinyxml2::XMLDocument doc;
-  const urdf::ModelInterfaceSharedPtr model = urdf::parseURDF(normalizedUrdf(readRobotDescription(file, "URDF"), doc, file));
+  const urdf::ModelInterfaceSharedPtr model =
+      urdf::parseURDF(normalizedUrdf(readRobotDescription(file, "URDF"), doc, file));
   if (!model) throw RobotLoadError(fmt::format("'{}' is not a valid URDF (urdfdom could not parse it)", file.string()));
   std::vector<std::pair<int, std::vector<Sphere>>> spheres;
   for (std::size_t frame = 0; frame < frames.size(); ++frame) {
@@ -32,8 +33,8 @@ std::vector<std::pair<int, std::vector<Sphere>>> readLinkSpheres(const std::file
         throw RobotLoadError(fmt::format("{}: link '{}': a sphere's origin must be finite and within {:g} m",
                                          file.string(), link->name, kMaxCoordinate));
       if (own.size() == kMaxSpheresPerBody)
-        throw RobotLoadError(fmt::format("{}: link '{}' has more than {} spheres", file.string(), link->name,
-                                         kMaxSpheresPerBody));
+        throw RobotLoadError(
+            fmt::format("{}: link '{}' has more than {} spheres", file.string(), link->name, kMaxSpheresPerBody));
       own.push_back({centre, radius});
     }
     spheres.emplace_back(static_cast<int>(frame), std::move(own));

@@ -5,6 +5,7 @@
 #include "planner/lazy_prm.h"
 #include "ompl/ompl_planner.h"
 #include "planner/prm.h"
+#include "planner/rrt_connect.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -21,7 +22,7 @@ Registry<PlannerKind>& registry() {
   // The compiled-in families, one line each; each family's file pair lists its kinds.
   static Registry<PlannerKind> planners("planner", [] {
     std::vector<PlannerKind> compiled;
-    for (auto&& family : {Prm::kinds(), LazyPrm::kinds(), OmplPlanner::kinds()})
+    for (auto&& family : {Prm::kinds(), LazyPrm::kinds(), RrtConnect::kinds(), OmplPlanner::kinds()})
       compiled.insert(compiled.end(), family.begin(), family.end());
     return compiled;
   }());

@@ -48,8 +48,7 @@ Mesh subdivided(const Mesh& mesh, double longest, std::size_t budget) {
     out.vertices.push_back((pb + pc) / 2);
     out.vertices.push_back((pc + pa) / 2);
     const int bc = ab + 1, ca = ab + 2;
-    for (const std::array<int, 3>& piece :
-         {std::array<int, 3>{a, ab, ca}, {ab, b, bc}, {ca, bc, c}, {ab, bc, ca}})
+    for (const std::array<int, 3>& piece : {std::array<int, 3>{a, ab, ca}, {ab, b, bc}, {ca, bc, c}, {ab, bc, ca}})
       open.push_back(piece);
   }
   return out;
@@ -65,9 +64,8 @@ std::vector<Sphere> containingSpheres(const Mesh& input, std::size_t count) {
     throw std::invalid_argument("a body's sphere count must be between 1 and " + std::to_string(kMaxSpheresPerBody));
   if (input.empty()) return {};
   // Pieces about as long as a sphere of `count` spread over the body is wide.
-  const Mesh mesh =
-      subdivided(input, input.bounds().sizes().norm() / (2.0 * std::cbrt(static_cast<double>(count))),
-                 std::max(kFittingTriangles, input.triangles.size()));
+  const Mesh mesh = subdivided(input, input.bounds().sizes().norm() / (2.0 * std::cbrt(static_cast<double>(count))),
+                               std::max(kFittingTriangles, input.triangles.size()));
   std::vector<int> order(mesh.triangles.size());
   std::iota(order.begin(), order.end(), 0);
   std::vector<Eigen::Vector3d> centroids(mesh.triangles.size());

@@ -85,6 +85,8 @@ TEST_CASE("layers: planner and sampler names are spelled by their own files and 
                                      "planner/prm.cpp",
                                      "planner/lazy_prm.h",
                                      "planner/lazy_prm.cpp",
+                                     "planner/rrt_connect.h",
+                                     "planner/rrt_connect.cpp",
                                      "ompl/ompl_planner.h",
                                      "ompl/ompl_planner.cpp",
                                      "ompl/ompl_named_planners.h",

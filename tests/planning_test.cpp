@@ -82,6 +82,31 @@ TEST_CASE("the shipped problems that plan in milliseconds are solved by prmkit's
   }
 }
 
+TEST_CASE("rrt_connect: the shipped problems that plan in milliseconds, exact paths, the same run for a seed",
+          "[planning]") {
+  for (const auto& name : test::shippedProblems()) {
+    if (test::takesLongToPlan(name)) continue;
+    DYNAMIC_SECTION(name) {
+      Problem problem = test::loadForPlanning(name, {"planner.type=rrt_connect", "checker.type=adaptive", "seed=5"});
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+      INFO(result.status);
+      REQUIRE(result.solved);
+      REQUIRE(result.path.front() == problem.start);
+      REQUIRE(result.path.back() == problem.goal);
+      const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
+      INFO(verdict.message);
+      REQUIRE(verdict.valid);
+      // Two trees joined once, nothing else: every vertex but the ends came
+      // from a tree step, and the graph is one tree.
+      REQUIRE(result.roadmap_vertices == result.node_sources.at(0).nodes + 2);
+      REQUIRE(result.roadmap_edges == result.roadmap_vertices - 1);
+      auto again = makeChecker(problem.checker, problem.robot, problem.scene);
+      REQUIRE(makePlanner(problem.planner)->solve(*again, problem.start, problem.goal).path == result.path);
+    }
+  }
+}
+
 TEST_CASE("the shipped problems that plan in milliseconds are solved with the adaptive checker, paths verified",
           "[planning]") {
   for (const auto& name : test::shippedProblems()) {
@@ -181,16 +206,20 @@ TEST_CASE("discrete checking at OMPL's default 1% resolution returns paths that 
 TEST_CASE("spheres: uncertified paths can collide, certified ones (certify: path) never do and say so", "[planning]") {
   int uncertifiedRejected = 0, certifiedRejected = 0;
   std::uint64_t drops = 0;
-  for (int seed = 1; seed <= 10; ++seed) {
+  for (int run = 0; run < 20; ++run) {
+    // Seeds 1-10 with lazy PRM, then with prmkit's RRT-Connect (whose short
+    // moves rarely step over the wall).
+    const int seed = run % 10 + 1;
+    const std::string planner = run < 10 ? "lazy_prm" : "rrt_connect";
     for (const std::string certify : {"none", "path"}) {
       Problem problem =
-          test::loadForPlanning("thin_wall", {"planner.type=lazy_prm", "checker.type=spheres",
+          test::loadForPlanning("thin_wall", {"planner.type=" + planner, "checker.type=spheres",
                                               "checker.spheres.certify=" + certify, fmt::format("seed={}", seed)});
       auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
       auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
       const PlanResult result =
           makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal, verifier.get());
-      INFO("certify " << certify << " seed " << seed << ": " << result.status);
+      INFO(planner << " certify " << certify << " seed " << seed << ": " << result.status);
       REQUIRE(result.solved);
       REQUIRE(result.path_verified == (certify == "path"));
       if (!verifyPath(problem, result.path, defaultVerifyEps(problem)).valid)

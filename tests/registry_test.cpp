@@ -259,12 +259,12 @@ TEST_CASE("registry: planners and samplers registered at run time are named, rea
   // The test folder's planner and sampler (tests/test_strategies.cpp) registered themselves at start.
   const std::vector<std::string> names = plannerNames();
   REQUIRE(names.size() > 8);
-  REQUIRE(std::vector<std::string>(names.begin(), names.begin() + 7) ==
-          std::vector<std::string>{"prm", "prm_star", "lazy_prm", "lazy_prm_star", "ompl_prm", "ompl_lazy_prm",
-                                   "ompl_fcl_default"});
+  REQUIRE(std::vector<std::string>(names.begin(), names.begin() + 8) ==
+          std::vector<std::string>{"prm", "prm_star", "lazy_prm", "lazy_prm_star", "rrt_connect", "ompl_prm",
+                                   "ompl_lazy_prm", "ompl_fcl_default"});
   REQUIRE(names.back() == "sequential_prm");
   // Between them, OMPL's planners by name.
-  REQUIRE(std::all_of(names.begin() + 7, names.end() - 1,
+  REQUIRE(std::all_of(names.begin() + 8, names.end() - 1,
                       [](const std::string& name) { return name.rfind("ompl:", 0) == 0; }));
   REQUIRE(samplerNames() == std::vector<std::string>{"uniform", "gaussian", "bridge", "obstacle_based", "max_clearance",
                                                      "medial_axis", "near_pair"});

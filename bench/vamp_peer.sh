@@ -1,0 +1,100 @@
+#!/bin/bash
+# VAMP (Thomason, Kingston & Kavraki, ICRA 2024) beside prmkit on
+# MotionBenchMaker's Panda problems, one run, one thread each, one stack
+# after the other: VAMP's RRT-Connect on its spheres (built from
+# ../shared/peers/vamp, offline), then prmkit's `spheres` strategy on VAMP's
+# spheres and VAMP's step (1/32 rad: resolution 0.0024 of the Panda's 13 rad
+# extent) with prmkit's rrt_connect, uncertified and with `certify: path`,
+# and the default lazy_prm + adaptive. Every returned path, VAMP's raw and
+# simplified ones included, is judged by `prmkit verify` on the Panda's
+# collision meshes. Prints a Markdown table (solved, median planning time,
+# unsafe paths, ratio of medians to VAMP's) and leaves everything in OUT.
+#
+#   bench/vamp_peer.sh [OUT] [PROBLEM_FOLDERS...]
+#       (defaults: out/vamp_peer; all 700 problems, extracted from the archive)
+#
+# Needs a Release build (make demo), ../shared/benchdata and ../shared/peers
+# (third-party data and source, never copied here; set PRMKIT_BENCHDATA and
+# PRMKIT_PEERS elsewhere). Takes about 25 minutes for the 700 on two cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PRMKIT=$(realpath "${PRMKIT:-build/release/app/prmkit}")
+OUT=${1:-out/vamp_peer}
+shift || true
+B=$(realpath "${PRMKIT_BENCHDATA:-../shared/benchdata}/mbm_panda_vamp")
+PEER=$(realpath "${PRMKIT_PEERS:-../shared/peers}/vamp")
+for needed in "$B" "$PEER"; do
+  [ -d "$needed" ] || { echo "vamp_peer: $needed is absent (set PRMKIT_BENCHDATA, PRMKIT_PEERS)" >&2; exit 2; }
+done
+mkdir -p "$OUT"
+OUT=$(realpath "$OUT")
+folders=("$@")
+if [ ${#folders[@]} -eq 0 ]; then
+  mkdir -p "$OUT/problems"
+  [ -d "$OUT/problems/problems" ] || tar xjf "$B/problems.tar.bz2" -C "$OUT/problems"
+  folders=("$OUT"/problems/problems/*/)
+fi
+[ -x "$OUT/vamp/vamp_mbm" ] || "$PEER/build.sh" "$OUT/vamp" >"$OUT/vamp_build.log" 2>&1
+requests=()
+for folder in "${folders[@]}"; do requests+=("${folder%/}"/request*.yaml); done
+robot=(--urdf "$B/panda/panda.urdf" --srdf "$B/panda/panda.srdf")
+spheres=(--checker spheres --set "robot.spheres=$B/panda/panda_spherized.urdf" --set checker.spheres.resolution=0.0024)
+
+echo "VAMP: ${#requests[@]} problems" >&2
+mkdir -p "$OUT/vamp_paths"
+"$OUT/vamp/vamp_mbm" plan "$OUT/vamp_paths" "${requests[@]}" >"$OUT/vamp.jsonl"
+
+run() {  # name, prmkit benchmark-set arguments...
+  local name=$1; shift
+  echo "prmkit: $name" >&2
+  "$PRMKIT" benchmark-set "${folders[@]}" "${robot[@]}" --jobs 1 --time-limit 10 --out "$OUT/$name" "$@" \
+    >"$OUT/$name.log" 2>&1
+}
+run spheres_rrt_connect "${spheres[@]}" --planner rrt_connect
+run spheres_rrt_connect_certified "${spheres[@]}" --planner rrt_connect --set checker.spheres.certify=path
+run spheres_lazy_prm_certified "${spheres[@]}" --set checker.spheres.certify=path
+run lazy_prm_adaptive --checker adaptive
+
+echo "verify: VAMP's paths" >&2
+: >"$OUT/vamp_verify.txt"
+for request in "${requests[@]}"; do
+  folder=$(basename "$(dirname "$request")")
+  id=$(basename "$request" .yaml); id=${id#request}
+  for kind in raw simplified; do
+    path="$OUT/vamp_paths/$folder-$id.$kind.csv"
+    [ -f "$path" ] || continue
+    if "$PRMKIT" verify "$request" "${robot[@]}" "$path" >/dev/null 2>&1; then verdict=safe; else verdict=unsafe; fi
+    echo "$folder-$id $kind $verdict" >>"$OUT/vamp_verify.txt"
+  done
+done
+
+/usr/bin/python3 - "$OUT" <<'PY'
+import json, pathlib, statistics, sys
+out = pathlib.Path(sys.argv[1])
+vamp = [json.loads(line) for line in (out / "vamp.jsonl").read_text().splitlines() if line.startswith("{")]
+problems = len(vamp)
+vamp = [r for r in vamp if "planning_ns" in r]  # the problems VAMP planned (it skips what it calls invalid)
+verdicts = {}
+for line in (out / "vamp_verify.txt").read_text().splitlines():
+    problem, kind, verdict = line.split()
+    verdicts.setdefault(kind, []).append(verdict == "unsafe")
+vamp_median = statistics.median(r["planning_ns"] * 1e-9 for r in vamp)
+rows = [("VAMP RRT-Connect, its spheres (raw paths)", sum(r["solved"] for r in vamp), problems, vamp_median,
+         sum(verdicts.get("raw", []))),
+        ("VAMP, after its simplification", sum(r["solved"] for r in vamp), problems, None,
+         sum(verdicts.get("simplified", [])))]
+names = {"spheres_rrt_connect": "prmkit rrt_connect + spheres (VAMP's spheres and step)",
+         "spheres_rrt_connect_certified": "prmkit rrt_connect + spheres, certify: path",
+         "spheres_lazy_prm_certified": "prmkit lazy_prm + spheres, certify: path",
+         "lazy_prm_adaptive": "prmkit lazy_prm + adaptive (the default)"}
+for name, label in names.items():
+    runs = [json.loads(line) for line in (out / name / "runs.jsonl").read_text().splitlines()]
+    rows.append((label, sum(r["solved"] for r in runs), len(runs), statistics.median(r["time_s"] for r in runs),
+                 sum(bool(r.get("unsafe")) for r in runs)))
+print("| stack (one thread) | solved | median planning time (us) | unsafe paths | median / VAMP's |")
+print("|---|---|---|---|---|")
+for label, solved, count, median, unsafe in rows:
+    time = f"{median * 1e6:.0f}" if median is not None else "-"
+    ratio = f"{median / vamp_median:.1f}" if median is not None else "-"
+    print(f"| {label} | {solved}/{count} | {time} | {unsafe} | {ratio} |")
+PY
