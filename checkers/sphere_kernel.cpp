@@ -119,6 +119,15 @@ struct SphereKernel::Impl {
     float c[3], r;  // a sphere around its world bounds
   };
 
+  /// A chain's frame, in single precision: its joint's origin in its parent
+  /// frame and its unit axis, made once.
+  struct FrameStep {
+    int parent = -1, coordinate = -1;
+    JointType type = JointType::Fixed;
+    float r[9] = {}, t[3] = {}, u[3] = {};
+    bool needed = false;  // a link's frame, or above one
+  };
+
   LaneMask collidingLanes(const std::array<const Config*, kSphereLanes>& configs, bool firstHit, CheckStats& stats);
   void forwardKinematics(const std::array<const Config*, kSphereLanes>& configs);
   Point place(std::size_t link, float x, float y, float z) const;
@@ -134,7 +143,8 @@ struct SphereKernel::Impl {
   std::shared_ptr<const Robot> robot_;
   std::shared_ptr<const Scene> scene_;
   const KinematicChain* chain_ = nullptr;  // vectorised kinematics; else Robot::linkPoses per lane
-  std::vector<int> jointCoordinates_;      // of a chain: per joint, its coordinate or -1
+  std::vector<FrameStep> steps_;           // of a chain, per frame (the root's is its base)
+  FrameStep base_;
   std::vector<LinkSpheres> links_;
   std::vector<Box> boxes_;
   std::vector<Ball> balls_;
@@ -207,9 +217,29 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
     if (!links_[i].r.empty() && !links_[k].r.empty()) selfPairs_.emplace_back(i, k);
   poses_.resize(links_.size());
   if (chain_) {
-    const auto& joints = chain_->description().joints;
+    const ChainDescription& d = chain_->description();
+    auto constants = [](const Transform& pose, FrameStep& step) {
+      const Eigen::Matrix3d r = pose.rotation();
+      for (int i = 0; i < 9; ++i) step.r[i] = static_cast<float>(r(i / 3, i % 3));
+      toFloats(pose.translation(), step.t);
+    };
+    constants(d.base, base_);
+    std::vector<int> coordinates;
     int next = 0;
-    for (const Joint& joint : joints) jointCoordinates_.push_back(joint.type == JointType::Fixed ? -1 : next++);
+    for (const Joint& joint : d.joints) coordinates.push_back(joint.type == JointType::Fixed ? -1 : next++);
+    steps_.resize(d.frames.size());
+    for (std::size_t f = 1; f < d.frames.size(); ++f) {
+      const Joint& joint = d.joints[d.frames[f].joint];
+      FrameStep& step = steps_[f];
+      step.parent = joint.parent_frame;
+      step.coordinate = coordinates[d.frames[f].joint];
+      step.type = joint.type;
+      constants(joint.origin, step);
+      toFloats(joint.axis.normalized(), step.u);
+    }
+    // Frames parents come before children: walk up from each link's frame.
+    for (const auto& [frame, mesh] : d.geometry)
+      for (int f = frame; f > 0 && !steps_[f].needed; f = steps_[f].parent) steps_[f].needed = true;
   }
 }
 
@@ -231,25 +261,6 @@ LaneMask SphereKernel::collidingLanes(const std::array<const Config*, kSphereLan
 }
 
 void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphereLanes>& configs) {
-  auto identity = [](LanePose& pose) {
-    for (int i = 0; i < 9; ++i) pose.r[i] = B(i % 4 == 0 ? 1.0f : 0.0f);
-    for (int i = 0; i < 3; ++i) pose.t[i] = B(0.0f);
-  };
-  // out = a * (R, t) with R, t the same on every lane.
-  auto composeConstant = [](const LanePose& a, const Transform& c, LanePose& out) {
-    const Eigen::Matrix3d r = c.rotation();
-    const Eigen::Vector3d t = c.translation();
-    LanePose result;
-    for (int row = 0; row < 3; ++row) {
-      for (int col = 0; col < 3; ++col)
-        result.r[3 * row + col] = a.r[3 * row] * B(static_cast<float>(r(0, col))) +
-                                  a.r[3 * row + 1] * B(static_cast<float>(r(1, col))) +
-                                  a.r[3 * row + 2] * B(static_cast<float>(r(2, col)));
-      result.t[row] = a.r[3 * row] * B(static_cast<float>(t[0])) + a.r[3 * row + 1] * B(static_cast<float>(t[1])) +
-                      a.r[3 * row + 2] * B(static_cast<float>(t[2])) + a.t[row];
-    }
-    out = result;
-  };
   std::array<float, kSphereLanes> values{};
   auto coordinate = [&](int c) {
     for (std::size_t lane = 0; lane < kSphereLanes; ++lane) values[lane] = static_cast<float>((*configs[lane])[c]);
@@ -279,31 +290,38 @@ void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphe
     }
     return;
   }
-  const ChainDescription& d = chain_->description();
-  framePoses_.resize(d.frames.size());
-  identity(framePoses_[0]);
-  composeConstant(framePoses_[0], d.base, framePoses_[0]);
-  for (std::size_t f = 1; f < d.frames.size(); ++f) {
-    const Joint& joint = d.joints[d.frames[f].joint];
+  // out = a * (R, t), R and t the same on every lane (a joint's origin).
+  auto composeConstant = [](const LanePose& a, const FrameStep& c, LanePose& out) {
+    for (int row = 0; row < 3; ++row) {
+      for (int col = 0; col < 3; ++col)
+        out.r[3 * row + col] =
+            a.r[3 * row] * B(c.r[col]) + a.r[3 * row + 1] * B(c.r[3 + col]) + a.r[3 * row + 2] * B(c.r[6 + col]);
+      out.t[row] = a.r[3 * row] * B(c.t[0]) + a.r[3 * row + 1] * B(c.t[1]) + a.r[3 * row + 2] * B(c.t[2]) + a.t[row];
+    }
+  };
+  framePoses_.resize(steps_.size());
+  for (int i = 0; i < 9; ++i) framePoses_[0].r[i] = B(base_.r[i]);
+  for (int i = 0; i < 3; ++i) framePoses_[0].t[i] = B(base_.t[i]);
+  for (std::size_t f = 1; f < steps_.size(); ++f) {
+    const FrameStep& step = steps_[f];
+    if (!step.needed) continue;
     LanePose& pose = framePoses_[f];
-    composeConstant(framePoses_[joint.parent_frame], joint.origin, pose);
-    const int c = jointCoordinates_[d.frames[f].joint];
-    if (joint.type == JointType::Prismatic) {
-      const B q = coordinate(c);
+    composeConstant(framePoses_[step.parent], step, pose);
+    if (step.type == JointType::Prismatic) {
+      const B q = coordinate(step.coordinate);
       for (int row = 0; row < 3; ++row)
-        pose.t[row] += (pose.r[3 * row] * B(static_cast<float>(joint.axis.x())) +
-                        pose.r[3 * row + 1] * B(static_cast<float>(joint.axis.y())) +
-                        pose.r[3 * row + 2] * B(static_cast<float>(joint.axis.z()))) *
-                       q;
-    } else if (joint.type == JointType::Revolute) {
+        pose.t[row] +=
+            (pose.r[3 * row] * B(step.u[0]) + pose.r[3 * row + 1] * B(step.u[1]) + pose.r[3 * row + 2] * B(step.u[2])) *
+            q;
+    } else if (step.type == JointType::Revolute) {
       // Rodrigues: R = I + sin(q) K + (1 - cos(q)) K^2 for the unit axis u (K = [u]x).
-      const auto [s, co] = sincos(coordinate(c));
-      const Eigen::Vector3d u = joint.axis.normalized();
+      const auto [s, co] = sincos(coordinate(step.coordinate));
       const B one_c = B(1.0f) - co;
-      const float ux = static_cast<float>(u.x()), uy = static_cast<float>(u.y()), uz = static_cast<float>(u.z());
-      std::array<B, 9> m{co + one_c * B(ux * ux),        one_c * B(ux * uy) - s * B(uz), one_c * B(ux * uz) + s * B(uy),
-                         one_c * B(uy * ux) + s * B(uz), co + one_c * B(uy * uy),        one_c * B(uy * uz) - s * B(ux),
-                         one_c * B(uz * ux) - s * B(uy), one_c * B(uz * uy) + s * B(ux), co + one_c * B(uz * uz)};
+      const float ux = step.u[0], uy = step.u[1], uz = step.u[2];
+      const std::array<B, 9> m{
+          co + one_c * B(ux * ux),        one_c * B(ux * uy) - s * B(uz), one_c * B(ux * uz) + s * B(uy),
+          one_c * B(uy * ux) + s * B(uz), co + one_c * B(uy * uy),        one_c * B(uy * uz) - s * B(ux),
+          one_c * B(uz * ux) - s * B(uy), one_c * B(uz * uy) + s * B(ux), co + one_c * B(uz * uz)};
       std::array<B, 9> r;
       for (int row = 0; row < 3; ++row)
         for (int col = 0; col < 3; ++col)
@@ -312,6 +330,7 @@ void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphe
       pose.r = r;
     }
   }
+  const ChainDescription& d = chain_->description();
   std::size_t link = 0;
   for (const auto& [frame, mesh] : d.geometry) poses_[link++] = framePoses_[frame];
 }

@@ -311,22 +311,7 @@ void LazyPrm::joinEnds(Checker& checker, Roadmap& roadmap, PlanResult& result, S
                        const std::vector<Vertex>& startComponent, const std::vector<Vertex>& goalComponent) {
   NodeSourceStats& source = result.node_sources[state.join_source];
   const std::uint64_t checksBefore = checker.stats().static_queries;
-  ComponentJoinContext context{
-      .checker = checker,
-      .roadmap = roadmap,
-      .rng = *state.join_rng,
-      .usable = [this](const EdgeResult& edge) { return usable(edge); },
-      .accept = [this, &result](const EdgeResult& edge) { return *acceptEdge(edge, result); },
-      .drawSample =
-          [&] {
-            if (sampleLimitReached(result)) return false;
-            ++result.planner_stats.samples_drawn;
-            ++source.samples_drawn;
-            return true;
-          },
-      .outOfTime = [this] { return outOfTime(); },
-      .collided = [&](const Config& a, const Config& b,
-                      const EdgeResult& edge) { recordCollidingEdge(checker.robot(), a, b, edge, result); }};
+  ComponentJoinContext context = joinContext(checker, roadmap, *state.join_rng, result, state.join_source);
   // The smaller component grows first: a start deep in a trap or a goal in a
   // shelf has the small one, and its tree must find the way out.
   const bool startFirst = startComponent.size() <= goalComponent.size();

@@ -94,6 +94,27 @@ std::pair<std::size_t, bool> Planner::checkUncheckedEdges(Checker& checker, Road
   return {unchecked.size(), removed};
 }
 
+ComponentJoinContext Planner::joinContext(Checker& checker, Roadmap& roadmap, Random& rng, PlanResult& result,
+                                          std::size_t source) {
+  return ComponentJoinContext{.checker = checker,
+                              .roadmap = roadmap,
+                              .rng = rng,
+                              .usable = [this](const EdgeResult& edge) { return usable(edge); },
+                              .accept = [this, &result](const EdgeResult& edge) { return *acceptEdge(edge, result); },
+                              .drawSample =
+                                  [this, &result, source] {
+                                    if (sampleLimitReached(result)) return false;
+                                    ++result.planner_stats.samples_drawn;
+                                    ++result.node_sources.at(source).samples_drawn;
+                                    return true;
+                                  },
+                              .outOfTime = [this] { return outOfTime(); },
+                              .collided =
+                                  [&checker, &result](const Config& a, const Config& b, const EdgeResult& edge) {
+                                    recordCollidingEdge(checker.robot(), a, b, edge, result);
+                                  }};
+}
+
 bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result) {
   if (!verifyFinalPath_) return true;
   if (!verifier_) throw std::logic_error("verifying final paths needs an exact verifier");

@@ -3,6 +3,7 @@
 #include "base/termination.h"
 #include "checkers/checker.h"
 #include "checkers/registered_settings.h"
+#include "roadmap/component_join.h"
 #include "roadmap/roadmap.h"
 #include "sampling/sampler.h"
 
@@ -348,6 +349,12 @@ class Planner {
   std::optional<EdgeState> acceptEdge(const EdgeResult& edge, PlanResult& result) const;
   /// Whether an edge verdict may be used: Free, or Unknown with at least min_confidence.
   bool usable(const EdgeResult& edge) const;
+  /// What a component join (roadmap/component_join.h) needs of this run: the
+  /// checker, a random stream, its verdict rules, its sample limit (each
+  /// drawn sample counted for node source `source`), its time, the picture's
+  /// colliding edges.
+  ComponentJoinContext joinContext(Checker& checker, Roadmap& roadmap, Random& rng, PlanResult& result,
+                                   std::size_t source);
   /// Checks the edges of a found path with the verifier (if the final path is
   /// verified): true when the path stands, false when an edge failed and was
   /// removed from the roadmap.

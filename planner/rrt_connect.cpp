@@ -12,28 +12,12 @@ constexpr std::size_t kStepsPerRound = 64;
 }  // namespace
 
 RrtConnect::RrtConnect(const PlannerSettings& settings, const PlannerCapabilities& capabilities)
-    : Planner(settings, capabilities, Connection::Nearest),
-      own_(settings.section<RrtConnectSettings>()) {}
+    : Planner(settings, capabilities, Connection::Nearest), own_(settings.section<RrtConnectSettings>()) {}
 
 std::optional<std::vector<Vertex>> RrtConnect::search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
                                                       PlanResult& result) {
   const std::size_t source = nodeSource(result, "rrt_connect");
-  ComponentJoinContext context{
-      .checker = checker,
-      .roadmap = roadmap,
-      .rng = rng_,
-      .usable = [this](const EdgeResult& edge) { return usable(edge); },
-      .accept = [this, &result](const EdgeResult& edge) { return *acceptEdge(edge, result); },
-      .drawSample =
-          [&] {
-            if (sampleLimitReached(result)) return false;
-            ++result.planner_stats.samples_drawn;
-            ++result.node_sources[source].samples_drawn;
-            return true;
-          },
-      .outOfTime = [this] { return outOfTime(); },
-      .collided = [&](const Config& a, const Config& b,
-                      const EdgeResult& edge) { recordCollidingEdge(checker.robot(), a, b, edge, result); }};
+  ComponentJoinContext context = joinContext(checker, roadmap, rng_, result, source);
   const double range = own_.range * checker.robot().maxExtent();
   // The trees: the vertices joined to start and to goal (a vertex whose
   // edges a rejected path removed leaves them).

@@ -1,0 +1,62 @@
+#!/bin/bash
+# Per check: VAMP's own static and motion checks against prmkit's `spheres`
+# (VAMP's spheres and step) and `adaptive` on the same configurations and
+# motions, in one run: the first problem of each MotionBenchMaker scenario,
+# N random configurations each (VAMP's driver draws them and writes the
+# free ones as zero-length edges and motions between them, at most 1 rad
+# long, for `prmkit check --edges`). Prints a Markdown table of medians per
+# check and the ratios to VAMP's.
+#
+#   bench/vamp_checks.sh [N] [OUT]   (defaults: 2000 configurations; out/vamp_checks)
+#
+# Needs a Release build, ../shared/benchdata and ../shared/peers (set
+# PRMKIT_BENCHDATA and PRMKIT_PEERS elsewhere).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PRMKIT=$(realpath "${PRMKIT:-build/release/app/prmkit}")
+N=${1:-2000}
+OUT=${2:-out/vamp_checks}
+B=$(realpath "${PRMKIT_BENCHDATA:-../shared/benchdata}/mbm_panda_vamp")
+PEER=$(realpath "${PRMKIT_PEERS:-../shared/peers}/vamp")
+for needed in "$B" "$PEER"; do
+  [ -d "$needed" ] || { echo "vamp_checks: $needed is absent (set PRMKIT_BENCHDATA, PRMKIT_PEERS)" >&2; exit 2; }
+done
+mkdir -p "$OUT"
+OUT=$(realpath "$OUT")
+[ -x "$OUT/vamp/vamp_mbm" ] || "$PEER/build.sh" "$OUT/vamp" >"$OUT/vamp_build.log" 2>&1
+requests=("$B"/problems/*/request0001.yaml)
+"$OUT/vamp/vamp_mbm" checks "$OUT" "$N" 1 "${requests[@]}" >"$OUT/vamp.jsonl"
+robot=(--urdf "$B/panda/panda.urdf" --srdf "$B/panda/panda.srdf" --set "robot.spheres=$B/panda/panda_spherized.urdf")
+median_us() {  # request edges-file checker-args... -> median us per edge
+  local request=$1 edges=$2; shift 2
+  "$PRMKIT" check "$request" "${robot[@]}" --edges "$edges" --out "$OUT/verdicts.csv" "$@" | awk '
+    /us per edge/ { for (i = 1; i <= NF; i++) if ($i == "us") us = $(i - 1) }
+    END { print us }'
+}
+: >"$OUT/prmkit.txt"
+for request in "${requests[@]}"; do
+  name="$(basename "$(dirname "$request")")-1"
+  for kind in zero edges; do
+    spheres=$(median_us "$request" "$OUT/$name.$kind.csv" --checker spheres --set checker.spheres.resolution=0.0024)
+    adaptive=$(median_us "$request" "$OUT/$name.$kind.csv" --checker adaptive)
+    echo "$name $kind $spheres $adaptive" >>"$OUT/prmkit.txt"
+  done
+done
+/usr/bin/python3 - "$OUT" <<'PY'
+import json, pathlib, sys
+out = pathlib.Path(sys.argv[1])
+vamp = {r["problem"].rsplit("-", 1)[0] + "-1": r for r in map(json.loads, (out / "vamp.jsonl").read_text().splitlines())}
+print("| problem | VAMP static (us) | spheres static (us) | adaptive static (us) | VAMP motion (us) | spheres motion (us) "
+      "| adaptive motion (us) | spheres / VAMP static, motion | adaptive / VAMP static, motion |")
+print("|---|---|---|---|---|---|---|---|---|")
+rows = {}
+for line in (out / "prmkit.txt").read_text().splitlines():
+    name, kind, spheres, adaptive = line.split()
+    rows.setdefault(name, {})[kind] = (float(spheres), float(adaptive))
+for name, kinds in rows.items():
+    v = vamp[name]
+    vs, vm = v["single_free_ns"] / 1000, v["motion_median_ns"] / 1000
+    (ss, sa), (ms, ma) = kinds["zero"], kinds["edges"]
+    print(f"| {name} | {vs:.2f} | {ss:.2f} | {sa:.2f} | {vm:.2f} | {ms:.2f} | {ma:.2f} | {ss / vs:.1f}, {ms / vm:.1f} "
+          f"| {sa / vs:.1f}, {ma / vm:.1f} |")
+PY
