@@ -50,8 +50,11 @@ run() {  # name, prmkit benchmark-set arguments...
   "$PRMKIT" benchmark-set "${folders[@]}" "${robot[@]}" --jobs 1 --time-limit 10 --out "$OUT/$name" "$@" \
     >"$OUT/$name.log" 2>&1
 }
-run spheres_rrt_connect "${spheres[@]}" --planner rrt_connect
-run spheres_rrt_connect_certified "${spheres[@]}" --planner rrt_connect --set checker.spheres.certify=path
+# VAMP's driver allows a million iterations; rrt_connect's dynamic domains
+# pass over samples too, and each counts against limits.samples.
+tree=(--planner rrt_connect --set limits.samples=1000000)
+run spheres_rrt_connect "${spheres[@]}" "${tree[@]}"
+run spheres_rrt_connect_certified "${spheres[@]}" "${tree[@]}" --set checker.spheres.certify=path
 run spheres_lazy_prm_certified "${spheres[@]}" --set checker.spheres.certify=path
 run lazy_prm_adaptive --checker adaptive
 

@@ -106,6 +106,20 @@ EdgeResult Checker::checkEdge(const Config& a, const Config& b) {
   return doCheckEdge(a, b);
 }
 
+EdgeResult Checker::checkMove(const Config& a, const Config& b) {
+  requireConfig(a);
+  requireConfig(b);
+  WallTimer timer(stats_.time_s);
+  ++stats_.edges_checked;
+  if (!robot_->inBounds(b)) return EdgeResult{Verdict::Colliding, 100.0, 1.0};
+  return doCheckMove(a, b);
+}
+
+EdgeResult Checker::doCheckMove(const Config& a, const Config& b) {
+  if (!doIsValid(b)) return EdgeResult{Verdict::Colliding, 100.0, 1.0};
+  return doCheckEdge(a, b);
+}
+
 PathResult Checker::checkPath(std::span<const Config> path) {
   for (const auto& q : path) requireConfig(q);
   WallTimer timer(stats_.time_s);

@@ -85,6 +85,11 @@ class Checker {
   /// Checks the motion a -> b along Robot::interpolate. Like OMPL's
   /// MotionValidator, the endpoints are assumed valid (checked with isValid).
   EdgeResult checkEdge(const Config& a, const Config& b);
+  /// Checks a tree's move from a valid configuration a to b: b (bounds
+  /// included) and the motion a -> b, as OMPL's checkMotion does; a colliding
+  /// b is the witness at t = 1. What isValid(b) then checkEdge(a, b) decide,
+  /// in one call, so that a strategy may check b with the motion's samples.
+  EdgeResult checkMove(const Config& a, const Config& b);
   /// Checks consecutive segments of a path (endpoints assumed valid). The
   /// verdict is Colliding if any segment collides, Unknown if none collides
   /// but one is Unknown, else Free.
@@ -120,6 +125,8 @@ class Checker {
   void requireConfig(const Config& q) const;
   virtual bool doIsValid(const Config& q) = 0;
   virtual EdgeResult doCheckEdge(const Config& a, const Config& b) = 0;
+  /// checkMove past its argument and bounds checks: doIsValid(b), then doCheckEdge.
+  virtual EdgeResult doCheckMove(const Config& a, const Config& b);
 
  protected:
   /// Default: edge by edge, stopping at the first colliding segment (a

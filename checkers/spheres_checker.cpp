@@ -74,24 +74,38 @@ bool SpheresChecker::doIsValid(const Config& q) {
 }
 
 EdgeResult SpheresChecker::doCheckEdge(const Config& a, const Config& b) {
-  // Samples 1 .. n-1 of n segments (the endpoints are checked apart), in
-  // rounds of kSphereLanes: round s puts sample 1 + s + j * rounds on lane
-  // j, so the first round spans the edge and later ones fill between
-  // (VAMP's rake); the rounds in van der Corput order.
+  // Samples 1 .. n-1 of n segments: the endpoints are checked apart.
   const std::size_t n = segmentCount(*robot_, settings_.sampling, a, b);
   if (n < 2) return EdgeResult{};
-  const std::size_t interior = n - 1;
-  const std::size_t rounds = (interior + kSphereLanes - 1) / kSphereLanes;
+  return rake(a, b, n, 1, n - 1);
+}
+
+EdgeResult SpheresChecker::doCheckMove(const Config& a, const Config& b) {
+  // The end is the first round's first lane: one kernel call fewer a move.
+  const std::size_t n = std::max<std::size_t>(1, segmentCount(*robot_, settings_.sampling, a, b));
+  return rake(a, b, n, 1, n);
+}
+
+EdgeResult SpheresChecker::rake(const Config& a, const Config& b, std::size_t n, std::size_t first, std::size_t last) {
+  const std::size_t count = last - first + 1;
+  const std::size_t rounds = (count + kSphereLanes - 1) / kSphereLanes;
   std::array<const Config*, kSphereLanes> lanes;
   std::array<std::size_t, kSphereLanes> index{};
   for (const int s : spreadOrder(rounds)) {
+    const auto round = static_cast<std::size_t>(s);
     for (std::size_t j = 0; j < kSphereLanes; ++j) {
-      index[j] = std::min(1 + static_cast<std::size_t>(s) + j * rounds, interior);
+      // Lanes past the start repeat the first sample.
+      const std::size_t back = round + j * rounds;
+      index[j] = back < count ? last - back : first;
+      if (index[j] == n) {
+        lanes[j] = &b;
+        continue;
+      }
       robot_->interpolate(a, b, static_cast<double>(index[j]) / static_cast<double>(n), samples_[j]);
       lanes[j] = &samples_[j];
     }
-    // The last round's lanes past the end repeat the last sample.
-    stats_.static_queries += std::min(kSphereLanes, (interior - static_cast<std::size_t>(s) + rounds - 1) / rounds);
+    // The distinct samples of this round.
+    stats_.static_queries += std::min(kSphereLanes, (count - round + rounds - 1) / rounds);
     if (const LaneMask hits = kernel_.collidingLanes(lanes, true, stats_)) {
       const std::size_t lane = static_cast<std::size_t>(std::countr_zero(hits));
       return EdgeResult{Verdict::Colliding, 100.0, static_cast<double>(index[lane]) / static_cast<double>(n)};

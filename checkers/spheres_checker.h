@@ -69,6 +69,12 @@ class SpheresChecker final : public Checker {
   SpheresChecker(const SpheresChecker& other);
   bool doIsValid(const Config& q) override;
   EdgeResult doCheckEdge(const Config& a, const Config& b) override;
+  EdgeResult doCheckMove(const Config& a, const Config& b) override;
+  /// Samples first .. last of the n segments of a -> b in rounds of
+  /// kSphereLanes (VAMP's rake): round s puts sample last - s - j * rounds
+  /// on lane j, so the first round spans the motion from its far end and
+  /// later ones fill between; the rounds in van der Corput order.
+  EdgeResult rake(const Config& a, const Config& b, std::size_t n, std::size_t first, std::size_t last);
 
   SpheresSettings settings_;
   bool given_ = false;  // the robot's spheres, not fitted (set by the constructor's choice of spheres_)

@@ -145,6 +145,39 @@ bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap
   return true;
 }
 
+std::optional<std::vector<Vertex>> Planner::shortestConfirmedPath(Checker& checker, Roadmap& roadmap,
+                                                                  const RoadmapQuery& query, PlanResult& result) {
+  bool shortcut = verifyFinalPath_;
+  for (;;) {
+    ++result.planner_stats.graph_searches;
+    auto path = roadmap.shortestPath(query.start, query.goal);
+    if (!path) return std::nullopt;
+    if (shortcut) {
+      shortcut = false;  // the first path's alone: later ones are made of its shortcuts and edges
+      std::size_t added = 0;
+      for (std::size_t i = 0; i + 2 < path->size() && !outOfTime();) {
+        std::size_t reach = i + 1;
+        for (std::size_t ahead = 2;; ahead *= 2) {
+          const std::size_t j = std::min(i + ahead, path->size() - 1);
+          const Vertex a = (*path)[i], b = (*path)[j];
+          if (!boost::edge(a, b, roadmap.graph()).second) {
+            const auto accepted = checkCounted(checker, roadmap.config(a), roadmap.config(b), result);
+            if (!accepted) break;
+            roadmap.addEdge(a, b, *accepted);
+            ++added;
+          }
+          reach = j;
+          if (j == path->size() - 1) break;
+        }
+        i = reach;
+      }
+      result.planner_stats.shortcuts_applied += added;
+      if (added > 0) continue;
+    }
+    if (confirmTentative(*path, roadmap, result)) return path;
+  }
+}
+
 bool Planner::star() const { return connection_ == Connection::Star; }
 
 bool Planner::outOfTime() const { return stopRequested_.load(std::memory_order_relaxed) || termination_.expired(); }

@@ -359,6 +359,16 @@ class Planner {
   /// verified): true when the path stands, false when an edge failed and was
   /// removed from the roadmap.
   bool confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap, PlanResult& result);
+  /// The shortest roadmap path from start to goal that confirmTentative lets
+  /// stand (each failure removes what failed and the search goes on), or
+  /// nothing once none is left. When the final path is verified, each path
+  /// found first gets shortcuts: edges between its vertices that the
+  /// planning checker finds free (from each vertex, the farthest of those 2,
+  /// 4, 8, ... ahead that stay free), so the verifier checks a shorter path
+  /// (its cost grows with the length it checks) and a failed shortcut leaves
+  /// the path it cut short.
+  std::optional<std::vector<Vertex>> shortestConfirmedPath(Checker& checker, Roadmap& roadmap,
+                                                           const RoadmapQuery& query, PlanResult& result);
 
   PlannerSettings settings_;
   PlannerCapabilities capabilities_;

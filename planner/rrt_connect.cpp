@@ -7,7 +7,7 @@
 namespace prmkit {
 
 namespace {
-/// Tree steps between looks at which vertices each tree holds.
+/// Tree steps between looks at the limits and the counters.
 constexpr std::size_t kStepsPerRound = 64;
 }  // namespace
 
@@ -18,39 +18,50 @@ std::optional<std::vector<Vertex>> RrtConnect::search(Checker& checker, Roadmap&
                                                       PlanResult& result) {
   const std::size_t source = nodeSource(result, "rrt_connect");
   ComponentJoinContext context = joinContext(checker, roadmap, rng_, result, source);
-  const double range = own_.range * checker.robot().maxExtent();
-  // The trees: the vertices joined to start and to goal (a vertex whose
-  // edges a rejected path removed leaves them).
-  std::vector<Vertex> startTree{query.start}, goalTree{query.goal};
+  const double extent = checker.robot().maxExtent();
+  const ComponentJoinOptions options{.range = own_.range * extent,
+                                     .source = source,
+                                     .max_candidates = 0,
+                                     .balanced = true,
+                                     .domain_radius = own_.domain_radius * extent};
+  const auto searchPath = [&] { return shortestConfirmedPath(checker, roadmap, query, result); };
+  // The straight move first: a query whose ends see each other needs no tree.
+  if (query.start == query.goal) return std::vector<Vertex>{query.start};
+  if (const auto accepted = checkCounted(checker, roadmap.config(query.start), roadmap.config(query.goal), result)) {
+    roadmap.addEdge(query.start, query.goal, *accepted);
+    if (auto path = searchPath()) return path;
+  }
+  std::unique_ptr<ComponentJoin> join;
   for (;;) {
     if (outOfTime()) {
       result.status = PlanStatus::TimeLimit;
       return std::nullopt;
     }
     if (sampleLimitReached(result)) return std::nullopt;
+    if (!join) {
+      // The trees: the vertices joined to start and to goal (a vertex whose
+      // edges a rejected path removed leaves them).
+      const std::vector<std::size_t>& labels = roadmap.componentLabels();
+      std::vector<Vertex> startTree, goalTree;
+      for (Vertex v = 0; v < roadmap.vertexCount(); ++v) {
+        if (roadmap.excluded(v)) continue;
+        if (labels[v] == labels[query.start]) startTree.push_back(v);
+        if (labels[v] == labels[query.goal]) goalTree.push_back(v);
+      }
+      // The smaller tree extends first (a start in a trap grows out of it).
+      const bool startFirst = startTree.size() <= goalTree.size();
+      join = std::make_unique<ComponentJoin>(context, startFirst ? startTree : goalTree,
+                                             startFirst ? goalTree : startTree, options);
+    }
     const std::uint64_t checksBefore = checker.stats().static_queries;
-    // The smaller tree extends first (a start in a trap grows out of it).
-    const bool startFirst = startTree.size() <= goalTree.size();
-    const ComponentJoinResult joined = joinComponents(context, startFirst ? startTree : goalTree,
-                                                      startFirst ? goalTree : startTree, kStepsPerRound, range, source);
+    const ComponentJoinResult joined = join->grow(kStepsPerRound);
     result.node_sources[source].static_checks += checker.stats().static_queries - checksBefore;
     result.node_sources[source].nodes += joined.added.size();
     result.planner_stats.edges_attempted += joined.edges_attempted;
     result.planner_stats.edges_colliding += joined.edges_colliding;
     if (joined.met) {
-      ++result.planner_stats.graph_searches;
-      if (auto path = roadmap.shortestPath(query.start, query.goal)) {
-        if (confirmTentative(*path, roadmap, result)) return path;
-      }
-    }
-    // Each tree is its end's component now.
-    const std::vector<std::size_t>& labels = roadmap.componentLabels();
-    startTree.clear();
-    goalTree.clear();
-    for (Vertex v = 0; v < roadmap.vertexCount(); ++v) {
-      if (roadmap.excluded(v)) continue;
-      if (labels[v] == labels[query.start]) startTree.push_back(v);
-      if (labels[v] == labels[query.goal]) goalTree.push_back(v);
+      if (auto path = searchPath()) return path;
+      join.reset();  // a rejected path may have split the trees
     }
   }
 }

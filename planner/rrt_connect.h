@@ -1,7 +1,10 @@
 #pragma once
 // prmkit's own RRT-Connect (Kuffner & LaValle 2000): two trees, from start
 // and from goal, grown towards random configurations in checked straight
-// moves until they meet; no roadmap is built beyond the trees. It is the
+// moves until they meet; no roadmap is built beyond the trees. As VAMP's:
+// the straight move from start to goal is tried first, the smaller tree
+// extends while it is at most half the other, and samples are drawn in
+// dynamic domains (Yershova et al. 2005). It is the
 // planner of microsecond runs (VAMP's, Thomason et al. 2024): nothing but a
 // tree step and a check per iteration, so that a fast checker (`spheres`)
 // sets the pace. The trees live in the planner's roadmap graph (their
@@ -19,10 +22,15 @@ struct RrtConnectSettings {
   /// Longest straight move of a tree, as a fraction of the maximum extent
   /// (VAMP's Panda: 1 rad of its 13 rad extent).
   double range = 0.075;
+  /// Dynamic-domain sampling's first radius (Yershova et al. 2005), as a
+  /// fraction of the maximum extent (0: off); VAMP's Panda: 4 rad of 13.
+  double domain_radius = 0.3;
 
   template <class Fields>
   void fields(Fields& f) {
     f.number("range", range, {.min = 0.0, .max = 1.0, .min_exclusive = true});
+    f.number("domain_radius", domain_radius,
+             {.min = 0.0, .max = 10.0, .unit = "fraction of the maximum extent; 0: off"});
   }
 };
 

@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -50,13 +52,64 @@ struct ComponentJoinResult {
 /// step costs at most this many distances however large the roadmap grows.
 inline constexpr std::size_t kJoinCandidates = 2048;
 
-/// Up to `steps` RRT-Connect iterations between the components `first` and
-/// `second` (vertex lists, disjoint): draw a configuration, move one tree's
-/// vertex nearest to it towards it by `range` (C-space distance) if that
-/// move is free, then connect the other tree towards the new vertex in moves
-/// of `range` until it is reached or a move is blocked; the trees swap roles
-/// each iteration, `first` extends first. Stops when they meet. New
-/// vertices carry node source `source`.
+/// How a join grows its trees beyond Kuffner & LaValle's RRT-Connect.
+struct ComponentJoinOptions {
+  double range = 0.0;              // longest straight move (C-space distance)
+  std::size_t source = kNoSource;  // the node source of new vertices
+  /// Nearest-vertex candidates a tree keeps of its component (0: all of it).
+  std::size_t max_candidates = kJoinCandidates;
+  /// The trees take turns, except that a tree at most half the size of the
+  /// other extends again (VAMP's balance, Thomason et al. 2024).
+  bool balanced = false;
+  /// Dynamic-domain sampling (Yershova, Jaillet, Simeon & LaValle 2005): a
+  /// vertex whose move towards a sample was blocked takes a domain of
+  /// `domain_radius` (C-space distance) that shrinks on each later block, by
+  /// `domain_alpha`, to no less than `range`, and grows on each move it
+  /// makes; a sample whose nearest vertex lies outside that vertex's domain
+  /// is passed over with no check (a sample drawn all the same). 0: off.
+  double domain_radius = 0.0;
+  double domain_alpha = 1e-4;
+};
+
+/// RRT-Connect between the components `first` and `second` (vertex lists,
+/// disjoint), kept across calls of grow: each iteration draws a
+/// configuration, moves one tree's vertex nearest to it towards it by
+/// `range` if that move is free, then connects the other tree towards the
+/// new vertex in moves of `range` until it is reached or a move is blocked;
+/// the trees take turns, `first` extends first. Each tree's nearest
+/// vertices come from its own NearestVertices, so a step costs a k-d tree
+/// query however large the trees grow. The roadmap may gain vertices
+/// between calls; the trees' members must stay in it.
+class ComponentJoin {
+ public:
+  ComponentJoin(ComponentJoinContext& context, const std::vector<Vertex>& first, const std::vector<Vertex>& second,
+                const ComponentJoinOptions& options);
+  ~ComponentJoin();
+  ComponentJoin(const ComponentJoin&) = delete;
+  ComponentJoin& operator=(const ComponentJoin&) = delete;
+
+  /// Up to `steps` more iterations; stops when the trees meet (and at the
+  /// context's limits). The result holds this call's work.
+  ComponentJoinResult grow(std::size_t steps);
+  /// The vertices of each tree (first's, second's).
+  std::size_t treeSize(std::size_t tree) const;
+
+ private:
+  struct Tree;
+  enum class Move { Trapped, Advanced, Reached };
+  std::pair<Move, Vertex> extend(Tree& tree, Vertex from, const Config& target, std::optional<Vertex> targetVertex,
+                                 ComponentJoinResult& out);
+  void connect(Tree& tree, Vertex goal, ComponentJoinResult& out);
+
+  ComponentJoinContext& c_;
+  const Robot& robot_;
+  ComponentJoinOptions options_;
+  std::unique_ptr<Tree> trees_[2];
+  std::size_t next_ = 0;  // the tree that extends next
+};
+
+/// Up to `steps` iterations of a new ComponentJoin with kJoinCandidates
+/// candidates a tree, taking turns, no dynamic domain.
 ComponentJoinResult joinComponents(ComponentJoinContext& context, const std::vector<Vertex>& first,
                                    const std::vector<Vertex>& second, std::size_t steps, double range,
                                    std::size_t source);

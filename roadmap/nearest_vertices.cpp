@@ -225,8 +225,9 @@ NearestVertices::NearestVertices(const Robot& robot, std::function<const Config&
     embedded_ = true;
     embeddingParts_ = robot.embeddingParts();
   } else {
-    gnat_.setDistanceFunction(
-        [this](const std::size_t& a, const std::size_t& b) { return robot_.distance(config_(a), config_(b)); });
+    gnat_ = std::make_unique<ompl::NearestNeighborsGNATNoThreadSafety<std::size_t>>();
+    gnat_->setDistanceFunction(
+        [this](const std::size_t& a, const std::size_t& b) { return robot_.distance(element(a), element(b)); });
   }
 }
 
@@ -238,7 +239,7 @@ std::string NearestVertices::structure() const {
 
 void NearestVertices::add(std::size_t v, const Config& q) {
   if (!kdTree_) {
-    gnat_.add(v);
+    gnat_->add(v);
     return;
   }
   auto& coordinates = kdTree_->points.coordinates;
@@ -256,11 +257,11 @@ void NearestVertices::add(std::size_t v, const Config& q) {
 void NearestVertices::nearestK(std::size_t v, std::size_t k, std::vector<std::size_t>& out) const {
   out.clear();
   if (!kdTree_) {
-    gnat_.nearestK(v, k, out);
+    gnat_->nearestK(v, k, out);
     return;
   }
   if (embedded_) {
-    nearestEmbedded(v, k, 0.0, out);
+    nearestEmbedded(config_(v), k, 0.0, out);
     return;
   }
   std::vector<std::uint32_t> indices(k);
@@ -274,11 +275,11 @@ void NearestVertices::nearestK(std::size_t v, std::size_t k, std::vector<std::si
 void NearestVertices::nearestR(std::size_t v, double radius, std::vector<std::size_t>& out) const {
   out.clear();
   if (!kdTree_) {
-    gnat_.nearestR(v, radius, out);
+    gnat_->nearestR(v, radius, out);
     return;
   }
   if (embedded_) {
-    nearestEmbedded(v, 0, radius, out);
+    nearestEmbedded(config_(v), 0, radius, out);
     return;
   }
   std::vector<std::pair<std::uint32_t, double>> found;
@@ -290,11 +291,30 @@ void NearestVertices::nearestR(std::size_t v, double radius, std::vector<std::si
   for (const auto& [index, squaredDistance] : found) out.push_back(index);
 }
 
-void NearestVertices::nearestEmbedded(std::size_t v, std::size_t k, double radius,
+std::size_t NearestVertices::nearestTo(const Config& q) const {
+  if (!kdTree_) {
+    query_ = &q;
+    const std::size_t nearest = gnat_->nearest(kQueryElement);
+    query_ = nullptr;
+    return nearest;
+  }
+  std::vector<std::size_t> out;
+  if (embedded_) {
+    nearestEmbedded(q, 1, 0.0, out);
+    return out.front();
+  }
+  std::uint32_t index = 0;
+  double squaredDistance = 0.0;
+  KnnResult result(1);
+  result.init(&index, &squaredDistance);
+  kdTree_->search(result, q.data());
+  return index;
+}
+
+void NearestVertices::nearestEmbedded(const Config& q, std::size_t k, double radius,
                                       std::vector<std::size_t>& out) const {
   const std::size_t dimension = kdTree_->points.dimension;
   const std::size_t variants = robot_.embeddingVariants();
-  const Config& q = config_(v);
   // Working state per call: queries may run on several threads.
   std::vector<double> variantRows(dimension * variants);
   for (std::size_t w = 0; w < variants; ++w) robot_.embed(q, w, variantRows.data() + w * dimension);

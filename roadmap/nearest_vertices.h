@@ -42,6 +42,10 @@ class NearestVertices {
   void nearestK(std::size_t v, std::size_t k, std::vector<std::size_t>& out) const;
   /// The vertices within `radius` of vertex v, v itself among them, nearest first.
   void nearestR(std::size_t v, double radius, std::vector<std::size_t>& out) const;
+  /// The vertex nearest to configuration q (a tie as the structure meets it); at
+  /// least one vertex must have been added. Not concurrent with other
+  /// queries on GNAT (its metric reads q through the structure).
+  std::size_t nearestTo(const Config& q) const;
   /// "k-d tree", "k-d tree on an embedding" or "GNAT".
   std::string structure() const;
   /// Bytes of the k-d tree's copy of the coordinates (and, on an embedding,
@@ -56,15 +60,20 @@ class NearestVertices {
  private:
   /// The k nearest (or, with k = 0, all within radius) by the metric, on the
   /// embedding's k-d tree.
-  void nearestEmbedded(std::size_t v, std::size_t k, double radius, std::vector<std::size_t>& out) const;
+  void nearestEmbedded(const Config& q, std::size_t k, double radius, std::vector<std::size_t>& out) const;
+  /// GNAT's element for nearestTo's query (its metric maps it to query_).
+  static constexpr std::size_t kQueryElement = static_cast<std::size_t>(-1);
+  const Config& element(std::size_t v) const { return v == kQueryElement ? *query_ : config_(v); }
 
   const Robot& robot_;
   std::function<const Config&(std::size_t)> config_;
   std::unique_ptr<KdTree> kdTree_;
   bool embedded_ = false;  // the tree holds Robot::embed coordinates, not the configurations
   std::vector<std::size_t> embeddingParts_;
-  ompl::NearestNeighborsGNATNoThreadSafety<std::size_t> gnat_;
+  /// Robots without a k-d tree (made only for them: it seeds a random generator).
+  std::unique_ptr<ompl::NearestNeighborsGNATNoThreadSafety<std::size_t>> gnat_;
   mutable std::atomic<std::size_t> metricEvaluations_{0};
+  mutable const Config* query_ = nullptr;
 };
 
 }  // namespace prmkit

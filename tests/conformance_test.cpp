@@ -514,3 +514,36 @@ TEMPLATE_LIST_TEST_CASE("conformance: clones start with zeroed stats and give th
   for (std::size_t i = 0; i < edges.size(); ++i) REQUIRE(clone->checkEdge(edges[i].a, edges[i].b).verdict == first[i]);
   REQUIRE(clone->stats().edges_checked == edges.size());
 }
+
+TEMPLATE_LIST_TEST_CASE("conformance: checkMove decides as isValid of its end, then checkEdge, and counts one edge",
+                        "[conformance]", Strategies) {
+  for (const std::string name : {"thin_wall", "arm6_shelf"}) {
+    const Problem problem = loadProblem(test::problemFile(name));
+    auto checker = TestType::make(problem.robot, problem.scene);
+    auto reference = TestType::make(problem.robot, problem.scene);
+    const auto edges = randomEdges(problem.robot, problem.scene, 60, 0.2 * problem.robot->maxExtent(), 7);
+    Random rng(11);
+    int invalidEnds = 0, collidingMotions = 0;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      // Half the moves end at a random configuration the reference calls invalid.
+      Config end = edges[i].b;
+      for (int draw = 0; i % 2 == 1 && draw < 1000 && (draw == 0 || reference->isValid(end)); ++draw)
+        problem.robot->sampleUniform(rng, end);
+      const std::uint64_t before = checker->stats().edges_checked;
+      const EdgeResult move = checker->checkMove(edges[i].a, end);
+      REQUIRE(checker->stats().edges_checked == before + 1);
+      INFO(name << " move " << i);
+      if (!reference->isValid(end)) {
+        ++invalidEnds;
+        REQUIRE(move.verdict == Verdict::Colliding);
+        continue;
+      }
+      const EdgeResult edge = reference->checkEdge(edges[i].a, end);
+      collidingMotions += edge.verdict == Verdict::Colliding;
+      if (!checker->confidenceBased()) REQUIRE(move.verdict == edge.verdict);
+      if (move.verdict == Verdict::Colliding) REQUIRE(edge.verdict != Verdict::Free);
+    }
+    REQUIRE(invalidEnds > 0);
+    REQUIRE(collidingMotions > 0);
+  }
+}

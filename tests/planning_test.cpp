@@ -871,6 +871,34 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("nearest vertex to a configuration: the brute-force nearest distance, in joint space and on an embedding",
+          "[planning]") {
+  const Problem se2 = loadProblem(test::problemFile("maze2d"));
+  const Problem se3 = loadProblem(test::problemFile("bug_trap3d"));
+  const auto chain = makePlanarChain(std::vector<PlanarLink>(7), Transform::Identity());
+  for (const Robot* robot : {se2.robot.get(), se3.robot.get(), static_cast<const Robot*>(chain.get())}) {
+    std::vector<Config> configs(1500);
+    Random rng(29);
+    for (Config& q : configs) robot->sampleUniform(rng, q);
+    NearestVertices nearest(*robot, [&](std::size_t v) -> const Config& { return configs[v]; });
+    INFO(nearest.structure());
+    Config query;
+    for (std::size_t v = 0; v < configs.size(); ++v) {
+      nearest.add(v, configs[v]);
+      if (v % 53 != 0) continue;
+      robot->sampleUniform(rng, query);
+      double best = std::numeric_limits<double>::infinity();
+      for (std::size_t u = 0; u <= v; ++u) best = std::min(best, robot->distance(query, configs[u]));
+      const std::size_t found = nearest.nearestTo(query);
+      REQUIRE(found <= v);
+      // Equal up to the tree's rounding of squared distances.
+      REQUIRE(robot->distance(query, configs[found]) <= best * (1 + 1e-12) + 1e-15);
+    }
+    // A vertex's own configuration finds it.
+    REQUIRE(robot->distance(configs[700], configs[nearest.nearestTo(configs[700])]) == 0.0);
+  }
+}
+
 TEST_CASE(
     "nearest vertices in joint space: the same k nearest and radius sets as brute force, for every dimension the "
     "k-d tree is compiled for and beyond",
