@@ -58,8 +58,6 @@ ComponentJoin::ComponentJoin(ComponentJoinContext& context, const std::vector<Ve
 
 ComponentJoin::~ComponentJoin() = default;
 
-std::size_t ComponentJoin::treeSize(std::size_t tree) const { return trees_[tree]->members.size(); }
-
 ComponentJoinResult ComponentJoin::grow(std::size_t steps) {
   ComponentJoinResult out;
   if (trees_[0]->members.empty() || trees_[1]->members.empty()) return out;
@@ -72,13 +70,14 @@ ComponentJoinResult ComponentJoin::grow(std::size_t steps) {
     // Balanced: a tree at most half the other's size extends again.
     if (!options_.balanced || 2 * grown.members.size() > other.members.size()) next_ = 1 - next_;
     const std::size_t from = grown.nearest.nearestTo(target);
-    double& domain = grown.domains[from];
-    if (options_.domain_radius > 0 && robot_.distance(c_.roadmap.config(grown.members[from]), target) > domain)
+    if (options_.domain_radius > 0 &&
+        robot_.distance(c_.roadmap.config(grown.members[from]), target) > grown.domains[from])
       continue;
     const auto [moved, v] = extend(grown, grown.members[from], target, std::nullopt, out);
     if (options_.domain_radius > 0) {
       // The domain's radius (Yershova et al.): set on the first block,
-      // shrunk on later ones, grown on a move.
+      // shrunk on later ones, grown on a move (a reference taken after
+      // extend, which may have grown the tree's vectors).
       double& radius = grown.domains[from];
       if (moved == Move::Trapped)
         radius = std::isinf(radius) ? options_.domain_radius

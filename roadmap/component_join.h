@@ -91,8 +91,6 @@ class ComponentJoin {
   /// Up to `steps` more iterations; stops when the trees meet (and at the
   /// context's limits). The result holds this call's work.
   ComponentJoinResult grow(std::size_t steps);
-  /// The vertices of each tree (first's, second's).
-  std::size_t treeSize(std::size_t tree) const;
 
  private:
   struct Tree;
