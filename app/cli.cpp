@@ -11,7 +11,7 @@
 #include "eval/verify.h"
 
 #include "io/omplapp_problem.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "io/viewer_page.h"
 #include "registry/planner_registry.h"
 

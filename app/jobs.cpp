@@ -3,11 +3,10 @@
 #include "eval/edge_check.h"
 #include "eval/planning_run.h"
 #include "eval/verify.h"
-#include "io/problem_spec.h"
+#include "setup/build_problem.h"
 #include "io/stats_json.h"
 #include "io/scene_svg.h"
 #include "io/path_files.h"
-#include "io/queries_file.h"
 #include "io/roadmap_file.h"
 #include "io/viewer_page.h"
 #include "base/termination.h"
@@ -68,9 +67,9 @@ void printResult(const Problem& problem, const PlanResult& result, const std::st
       prefix, result.roadmap_vertices,
       result.roadmap_vertices_reused > 0 ? fmt::format(" ({} reused)", result.roadmap_vertices_reused) : "",
       result.roadmap_edges, c.static_queries, c.edges_checked,
-      c.distance_queries > 0
-          ? fmt::format("{} distance queries, {} bisection steps, ", c.distance_queries, c.bisection_steps)
-          : "",
+      c.distance_queries > 0 ? fmt::format("{} distance queries, {} bisection steps, ", c.distance_queries,
+                                           c.strategy.value("bisection_steps"))
+                             : "",
       c.bv_tests, c.primitive_tests, c.time_s);
   for (const NodeSourceStats& source : result.node_sources)
     out << fmt::format(
@@ -209,7 +208,6 @@ void printStats(const CheckStats& stats, std::ostream& out) {
       out << fmt::format("  {:<26} {:.0f}\n", name, value);
   });
 }
-
 }  // namespace
 
 int check(const std::string& file, const LoadOptions& options, std::uint32_t seed, const CheckOptions& o,

@@ -12,7 +12,7 @@
 // extent, one box per link and step (its enclosing sphere at both ends).
 // The fastest of three rounds counts (these machines are noisy).
 #include "scene/spatial_hash.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "bench/fastest_of.h"
 
 #include <fcl/broadphase/broadphase_SaP.h>

@@ -3,7 +3,7 @@
 // line's key.path=value overrides (its start and goal unchecked: the
 // benchmarks draw their own configurations), and configurations drawn
 // uniformly from its robot with a seed.
-#include "io/problem.h"
+#include "setup/build_problem.h"
 
 #include "base/random.h"
 

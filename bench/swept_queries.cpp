@@ -12,10 +12,10 @@
 // STEPS (default 2000) steps of STEP_FRACTION (default 0.01) of the C-space
 // extent; the four loops run over the same queries, three times in turn, and
 // the fastest round of each counts (these machines are noisy).
-#include "geometry/check_stats.h"
+#include "checkers/check_stats.h"
 #include "geometry/collision_queries.h"
 #include "geometry/swept_hull.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 
 #include <fmt/format.h>
 

@@ -13,7 +13,7 @@ namespace prmkit {
 
 AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
                                  AdaptiveSettings settings)
-    : Checker(robot, scene),
+    : Checker(robot, scene, kCounters),
       settings_(settings),
       eta_(settings.eta > 0.0 ? settings.eta : defaultEta(*scene_, *robot_)),
       collision_(robot_, scene_, settings.geometry),
@@ -63,7 +63,7 @@ bool AdaptiveChecker::directionalCertificate(const Element& e, const DistanceBou
   if (!prmkit::directionalCertificate(segmentMotion(e.segment), static_cast<std::size_t>(pair.link), end(e.sample_a),
                                       end(e.sample_b), e.t_b - e.t_a, a, b))
     return false;
-  ++stats_.directional_certificates;
+  ++stats_.strategy[kDirectionalCertificates];
   return true;
 }
 
@@ -84,7 +84,7 @@ std::optional<DistanceBound> AdaptiveChecker::ensure(std::uint32_t sampleIndex, 
       [&] { return placedBodies(sampleIndex, pair); },
       {distance_, collision_, settings_.distance_relative_error, settings_.geometry == Geometry::Convex, stats_},
       computed);
-  if (!computed && sample.from_cache[pair]) ++stats_.cache_hits;
+  if (!computed && sample.from_cache[pair]) ++stats_.strategy[kCacheHits];
   if (computed) sample.from_cache[pair] = false;
   return found;
 }
@@ -343,7 +343,7 @@ void AdaptiveChecker::pushElement(const Element& e, double l) {
   Element element = e;
   element.priority = l - samples_[e.sample_a].bounds[e.pair].lower - samples_[e.sample_b].bounds[e.pair].lower;
   queue_.push(element);
-  ++stats_.queue_pushes;
+  ++stats_.strategy[kQueuePushes];
   ++open_[e.segment];
 }
 
@@ -354,10 +354,10 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::bisectQueued() {
     queue_.pop();
     const double l = motionBound(e);
     if (l <= eta_ || ++steps > settings_.max_bisection_steps) {
-      ++stats_.unresolved_as_colliding;
+      ++stats_.strategy[kUnresolvedAsColliding];
       return Collision{e.segment, 0.5 * (e.t_a + e.t_b)};
     }
-    ++stats_.bisection_steps;
+    ++stats_.strategy[kBisectionSteps];
     // The endpoint distances certify [t_a, t_a + d_a/L] and [t_b - d_b/L, t_b]
     // (SSL 2005, Eq. 1 with one end free); bisect the gap between them rather
     // than the whole interval, so that both halves need the same distance at

@@ -111,6 +111,22 @@ class AdaptiveChecker final : public Checker {
  public:
   using Settings = AdaptiveSettings;
   static constexpr std::string_view kName = "adaptive";
+  /// Its own counters (CheckStats::strategy), in this order.
+  static constexpr std::array<CounterSpec, 6> kCounters{
+      {{"cache_hits", "count", "distance bounds reused from an earlier check of the same node"},
+       {"static_probes_reused", "count", "static probes of a path skipped: an earlier check found the centre free"},
+       kBisectionStepsCounter,
+       {"directional_certificates", "count", "(interval, pair) elements certified by directional motion bounds"},
+       kQueuePushesCounter,
+       kUnresolvedCounter}};
+  enum Counter : std::size_t {
+    kCacheHits,
+    kStaticProbesReused,
+    kBisectionSteps,
+    kDirectionalCertificates,
+    kQueuePushes,
+    kUnresolvedAsColliding
+  };
   AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, AdaptiveSettings settings);
   std::string name() const override { return std::string(kName); }
   std::string description() const override;

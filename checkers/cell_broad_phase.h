@@ -6,7 +6,7 @@
 // the cell. An obstacle whose box meets none of a link's cell boxes is apart
 // from it over the whole segment; one that meets some is near those cells
 // only. One scene query per link, over the chain of its cell boxes.
-#include "geometry/check_stats.h"
+#include "checkers/check_stats.h"
 #include "scene/scene.h"
 
 #include <cstdint>

@@ -37,14 +37,71 @@ const char* toString(Verdict verdict) {
   return "?";
 }
 
+StrategyCounts::StrategyCounts(std::span<const CounterSpec> declared) : declared_(declared) {
+  if (declared.size() > kMaxCounters)
+    throw std::logic_error(fmt::format("a strategy declares {} counters; at most {}", declared.size(), kMaxCounters));
+}
+
+void StrategyCounts::add(std::string_view name, std::uint64_t count) {
+  for (std::size_t i = 0; i < declared_.size(); ++i)
+    if (declared_[i].name == name) {
+      values_[i] += count;
+      return;
+    }
+  throw std::logic_error(fmt::format("counter '{}' is not one of the strategy's", name));
+}
+
+std::uint64_t StrategyCounts::value(std::string_view name) const {
+  for (std::size_t i = 0; i < declared_.size(); ++i)
+    if (declared_[i].name == name) return values_[i];
+  return 0;
+}
+
+namespace {
+/// Counts of one declaration can be summed; counts that are all zero take the other's.
+void adoptOrRequireSame(std::span<const CounterSpec>& declared,
+                        const std::array<std::uint64_t, StrategyCounts::kMaxCounters>& values,
+                        std::span<const CounterSpec> other, const char* what) {
+  if (declared.data() == other.data() && declared.size() == other.size()) return;
+  if (std::all_of(values.begin(), values.end(), [](std::uint64_t v) { return v == 0; })) {
+    declared = other;
+    return;
+  }
+  throw std::logic_error(fmt::format("the counters of two strategies {}", what));
+}
+}  // namespace
+
+StrategyCounts& StrategyCounts::operator+=(const StrategyCounts& other) {
+  if (other.declared_.empty()) return *this;
+  adoptOrRequireSame(declared_, values_, other.declared_, "summed");
+  for (std::size_t i = 0; i < declared_.size(); ++i) values_[i] += other.values_[i];
+  return *this;
+}
+
+StrategyCounts& StrategyCounts::operator-=(const StrategyCounts& other) {
+  if (other.declared_.empty()) return *this;
+  adoptOrRequireSame(declared_, values_, other.declared_, "subtracted");
+  for (std::size_t i = 0; i < declared_.size(); ++i) values_[i] -= other.values_[i];
+  return *this;
+}
+
 CheckStats& CheckStats::operator+=(const CheckStats& other) {
-  forEachField([&](std::string_view, auto member, std::string_view) { this->*member += other.*member; });
+  QueryCounts::forEachField([&](std::string_view, auto member, std::string_view) { this->*member += other.*member; });
+  strategy += other.strategy;
+  edges_checked += other.edges_checked;
+  paths_checked += other.paths_checked;
+  time_s += other.time_s;
   return *this;
 }
 
 CheckStats CheckStats::operator-(const CheckStats& earlier) const {
   CheckStats difference = *this;
-  forEachField([&](std::string_view, auto member, std::string_view) { difference.*member -= earlier.*member; });
+  QueryCounts::forEachField(
+      [&](std::string_view, auto member, std::string_view) { difference.*member -= earlier.*member; });
+  difference.strategy -= earlier.strategy;
+  difference.edges_checked -= earlier.edges_checked;
+  difference.paths_checked -= earlier.paths_checked;
+  difference.time_s -= earlier.time_s;
   return difference;
 }
 
@@ -74,12 +131,14 @@ std::vector<int> spreadOrder(std::size_t cells) {
   return order;
 }
 
-Checker::Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene)
-    : robot_(std::move(robot)), scene_(std::move(scene)) {
+Checker::Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
+                 std::span<const CounterSpec> counters)
+    : robot_(std::move(robot)), scene_(std::move(scene)), stats_(counters) {
   if (!robot_ || !scene_) throw std::invalid_argument("a checker needs a robot and a scene");
 }
 
-Checker::Checker(const Checker& other) : robot_(other.robot_), scene_(other.scene_) {}
+Checker::Checker(const Checker& other)
+    : robot_(other.robot_), scene_(other.scene_), stats_(other.stats_.strategy.declared()) {}
 
 void Checker::requireConfig(const Config& q) const {
   if (static_cast<std::size_t>(q.size()) != robot_->configSize())

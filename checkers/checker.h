@@ -2,7 +2,7 @@
 // The one checker interface. Public methods are
 // non-virtual: they validate input, time the call and count it, then call the
 // strategy's private virtuals, so that logic lives in one place.
-#include "geometry/check_stats.h"
+#include "checkers/check_stats.h"
 #include "scene/scene.h"
 #include "robots/robot.h"
 
@@ -57,7 +57,9 @@ std::vector<int> spreadOrder(std::size_t cells);
 
 class Checker {
  public:
-  Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene);
+  /// `counters`: the strategy's own (static storage: its kCounters), which its code increments in stats_.strategy.
+  Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
+          std::span<const CounterSpec> counters = {});
   virtual ~Checker() = default;
   Checker& operator=(const Checker&) = delete;
 
@@ -111,7 +113,7 @@ class Checker {
   void stopRounds() { doStopRounds(); }
 
   CheckStats stats() const { return stats_; }
-  void resetStats() { stats_ = CheckStats{}; }
+  void resetStats() { stats_ = CheckStats(stats_.strategy.declared()); }
   const Robot& robot() const { return *robot_; }
   const Scene& scene() const { return *scene_; }
 

@@ -18,7 +18,7 @@ struct PairDistance {
   CollisionQueries& collision;
   double relative_error;  // distance_relative_error
   bool convex;            // geometry: convex (the hulls first)
-  CheckStats& stats;
+  QueryCounts& stats;
 };
 
 /// The bound of `pair` in the sample's table `bounds`, computed or refined
@@ -61,7 +61,7 @@ std::optional<DistanceBound> pairBoundAt(std::vector<DistanceBound>& bounds, std
 /// table top): a lower bound for the same reason. Counts bv_tests.
 inline double enclosingLowerBound(const Eigen::Vector3d& centre, double radius, const BvhDistance::Sphere& other,
                                   const BvhDistance::Enclosing* obstacleBox, const Transform& obstaclePose,
-                                  double threshold, CheckStats& stats) {
+                                  double threshold, QueryCounts& stats) {
   ++stats.bv_tests;
   const double spheres = BvhDistance::sphereGap(centre, radius, other.centre, other.radius);
   if (spheres >= threshold || !obstacleBox) return spheres;

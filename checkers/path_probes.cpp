@@ -45,7 +45,7 @@ std::optional<ProbeHit> staticProbes(ProbeSchedule& schedule, const Robot& robot
       [&](std::size_t s, std::size_t cell) -> std::optional<ProbeHit> {
         const std::uint64_t bit = std::uint64_t{1} << cell;
         if (freeCells[s] & bit) {
-          ++stats.static_probes_reused;
+          stats.strategy.add("static_probes_reused", 1);
           return std::nullopt;
         }
         const double t = cellCentre(cell, cells[s]);

@@ -5,6 +5,7 @@
 // lazy PRM's paths; within a segment in van der Corput order), so that a
 // collision anywhere on the path ends the check before free segments are paid
 // for; and the memo of the cells a static probe found free.
+#include "checkers/check_stats.h"
 #include "geometry/collision_queries.h"
 #include "robots/robot.h"
 

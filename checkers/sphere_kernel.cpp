@@ -391,7 +391,7 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
     ++stats.pair_tests;
     const std::vector<Point>& world = worldSpheres(link);
     for (std::size_t s = 0; s < count && (near & ~hits); ++s) {
-      stats.sphere_tests += kSphereLanes;
+      stats.strategy[kSphereTestsIndex] += kSphereLanes;
       hits |= test(world[s], B(sr[s])) & near;
       if (firstHit && hits) return;
     }
@@ -444,7 +444,7 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
     ++stats.pair_tests;
     for (std::size_t s = 0; s < count && near; ++s) {
       const LaneMask reach = ballTest(around)(worldSpheres(link)[s], B(sr[s])) & near;
-      stats.sphere_tests += static_cast<std::uint64_t>(std::popcount(reach));
+      stats.strategy[kSphereTestsIndex] += static_cast<std::uint64_t>(std::popcount(reach));
       if (reach) hits |= meshHits(body, link, s, reach);
       near &= ~hits;
       if (firstHit && hits) return hits;
@@ -470,10 +470,10 @@ LaneMask SphereKernel::Impl::selfHits(LaneMask active, bool firstHit, CheckStats
     const std::vector<Point>& worldB = worldSpheres(k);
     for (std::size_t s = 0; s < a.r.size() && near; ++s) {
       // Each sphere of one link first against the sphere around the other's.
-      stats.sphere_tests += kSphereLanes;
+      stats.strategy[kSphereTestsIndex] += kSphereLanes;
       const LaneMask close = meets(worldA[s], pb, B(a.r[s] + b.br)) & near;
       for (std::size_t t = 0; t < b.r.size() && close & near; ++t) {
-        stats.sphere_tests += kSphereLanes;
+        stats.strategy[kSphereTestsIndex] += kSphereLanes;
         hits |= meets(worldA[s], worldB[t], B(a.r[s] + b.r[t])) & close & near;
         near &= ~hits;
       }

@@ -6,7 +6,7 @@
 // links are sets of spheres (each link first by the sphere around its set);
 // boxes, spheres and cylinders are tested in closed form on the lanes, a
 // mesh obstacle by FCL per lane once the link's sphere reaches its bounds.
-#include "geometry/check_stats.h"
+#include "checkers/check_stats.h"
 #include "scene/scene.h"
 #include "robots/robot.h"
 #include "shapes/sphere_set.h"
@@ -25,6 +25,11 @@ class KinematicChain;
 inline constexpr std::size_t kSphereLanes = 8;
 /// A bit per lane.
 using LaneMask = std::uint32_t;
+
+/// The kernel's own work, declared by the `spheres` strategy as its counter 0.
+inline constexpr CounterSpec kSphereTestsCounter{"sphere_tests", "count",
+                                                 "sphere-against-body tests, one per configuration"};
+inline constexpr std::size_t kSphereTestsIndex = 0;
 
 class SphereKernel {
  public:

@@ -30,13 +30,13 @@ std::shared_ptr<const std::vector<std::vector<Sphere>>> chooseSpheres(const Robo
 
 SpheresChecker::SpheresChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
                                SpheresSettings settings)
-    : Checker(robot, scene),
+    : Checker(robot, scene, kCounters),
       settings_(settings),
       spheres_((validateFields(settings_, "spheres"), chooseSpheres(*robot, settings_, given_))),
       kernel_(robot, scene, *spheres_) {}
 
 SpheresChecker::SpheresChecker(const SpheresChecker& other)
-    : Checker(other.robot_, other.scene_),
+    : Checker(other.robot_, other.scene_, kCounters),
       settings_(other.settings_),
       given_(other.given_),
       spheres_(other.spheres_),

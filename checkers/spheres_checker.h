@@ -50,6 +50,8 @@ class SpheresChecker final : public Checker {
  public:
   using Settings = SpheresSettings;
   static constexpr std::string_view kName = "spheres";
+  /// Its own counters (CheckStats::strategy): the kernel's sphere tests.
+  static constexpr std::array<CounterSpec, 1> kCounters{kSphereTestsCounter};
   /// Throws std::invalid_argument when `model: given` finds no robot spheres.
   SpheresChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, SpheresSettings settings);
   std::string name() const override { return std::string(kName); }

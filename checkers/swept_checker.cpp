@@ -13,7 +13,7 @@ namespace prmkit {
 
 SweptChecker::SweptChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
                            SweptSettings settings)
-    : Checker(robot, scene),
+    : Checker(robot, scene, kCounters),
       settings_(settings),
       eta_(settings.eta > 0.0 ? settings.eta : defaultEta(*scene_, *robot_)),
       collision_(robot_, scene_, settings.geometry) {
@@ -80,7 +80,7 @@ SweptChecker::Swept SweptChecker::sweptAgainstObstacle(std::size_t link, const T
   if (cover.empty() || (!primitive && obstacle.cover.empty())) return {Clearance::MayTouch, 0.0};
   // A swept hull against one of the obstacle's convex sets (its primitive, its whole hull or a piece).
   auto against = [&](const ConvexHull& swept, const ConvexHull* set, SweptWarmStart* start) {
-    ++stats_.swept_tests;
+    ++stats_.strategy[kSweptTests];
     const SweptHull moving{swept, from, to};
     return classify(set ? sweptHullGap(moving, SweptHull{*set, obstacle.pose, obstacle.pose}, growth, stats_, start)
                         : sweptHullGap(moving, *primitive, obstacle.pose, growth, stats_, start),
@@ -124,7 +124,7 @@ SweptChecker::Swept SweptChecker::sweptAgainstLink(std::size_t link, std::size_t
   const ConvexCover& otherCover = robot_->links()[other].cover;
   if (cover.empty() || otherCover.empty()) return {Clearance::MayTouch, 0.0};
   // Both links move: each sweeps its own hull, and the two swept sets must not meet.
-  ++stats_.swept_tests;
+  ++stats_.strategy[kSweptTests];
   return classify(sweptHullGap(SweptHull{*cover.hull, a.poses[link], b.poses[link]},
                                SweptHull{*otherCover.hull, a.poses[other], b.poses[other]}, growth, stats_, &warm),
                   growth);
@@ -250,7 +250,7 @@ EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
       const std::uint32_t from = sampleAt(static_cast<double>(i) * width);
       const std::uint32_t to = sampleAt(i + 1 == pieces ? 1.0 : static_cast<double>(i + 1) * width);
       queue_.push({width, p, from, to});
-      ++stats_.queue_pushes;
+      ++stats_.strategy[kQueuePushes];
     }
   }
   auto colliding = [](double t) { return EdgeResult{Verdict::Colliding, 100.0, t}; };
@@ -259,7 +259,7 @@ EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
     queue_.pop();
     const Swept swept = sweptTest(e);
     if (swept.clearance == Clearance::Apart) {
-      ++stats_.swept_certificates;
+      ++stats_.strategy[kSweptCertificates];
       continue;
     }
     // Swept hulls that clear by less than the growth need a narrower piece;
@@ -271,7 +271,7 @@ EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
     }
     const double ta = samples_[e.sample_a].t, tb = samples_[e.sample_b].t;
     if (pairMotion_[e.pair] * e.width <= eta_) {
-      ++stats_.unresolved_as_colliding;
+      ++stats_.strategy[kUnresolvedAsColliding];
       return colliding(0.5 * (ta + tb));
     }
     // Split in two; or, where the swept hull cleared by less than the growth,
@@ -285,13 +285,13 @@ EdgeResult SweptChecker::doCheckEdge(const Config& a, const Config& b) {
              growthNow > swept.gap * static_cast<double>(pieces) * static_cast<double>(pieces))
         pieces *= 2;
     }
-    stats_.bisection_steps += pieces - 1;
+    stats_.strategy[kBisectionSteps] += pieces - 1;
     std::uint32_t from = e.sample_a;
     const double width = (tb - ta) / static_cast<double>(pieces);
     for (std::size_t i = 1; i <= pieces; ++i) {
       const std::uint32_t to = i == pieces ? e.sample_b : sampleAt(ta + static_cast<double>(i) * width);
       queue_.push({width, e.pair, from, to});
-      ++stats_.queue_pushes;
+      ++stats_.strategy[kQueuePushes];
       from = to;
     }
   }

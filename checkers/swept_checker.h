@@ -63,6 +63,14 @@ class SweptChecker final : public Checker {
  public:
   using Settings = SweptSettings;
   static constexpr std::string_view kName = "swept";
+  /// Its own counters (CheckStats::strategy), in this order.
+  static constexpr std::array<CounterSpec, 5> kCounters{
+      {kBisectionStepsCounter,
+       kQueuePushesCounter,
+       {"swept_tests", "count", "swept convex hull tests against one convex set of a body"},
+       {"swept_certificates", "count", "(interval, pair) elements certified by swept volumes"},
+       kUnresolvedCounter}};
+  enum Counter : std::size_t { kBisectionSteps, kQueuePushes, kSweptTests, kSweptCertificates, kUnresolvedAsColliding };
   SweptChecker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene, SweptSettings settings);
   std::string name() const override { return std::string(kName); }
   std::string description() const override;

@@ -4,6 +4,7 @@
 
 #include "io/stats_json.h"
 #include "eval/verify.h"
+#include "registry/checker_registry.h"
 #include "registry/planner_registry.h"
 
 #include <fmt/format.h>
@@ -172,10 +173,16 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
       r.planner_stats.*member = j.value(std::string(name), std::uint64_t{0});
     });
     if (j.contains("node_sources")) r.node_sources = parseNodeSources(j.at("node_sources"));
-    CheckStats::forEachField([&](std::string_view name, auto member, std::string_view) {
-      using Field = std::remove_reference_t<decltype(r.check_stats.*member)>;
-      r.check_stats.*member = j.at(std::string(name)).get<Field>();
+    r.check_stats = CheckStats(strategyCounters(r.spec.checker));
+    QueryCounts::forEachField([&](std::string_view name, auto member, std::string_view) {
+      r.check_stats.*member = j.at(std::string(name)).get<std::uint64_t>();
     });
+    const auto declared = r.check_stats.strategy.declared();
+    for (std::size_t i = 0; i < declared.size(); ++i)
+      r.check_stats.strategy[i] = j.value(std::string(declared[i].name), std::uint64_t{0});
+    r.check_stats.edges_checked = j.at("edges_checked").get<std::uint64_t>();
+    r.check_stats.paths_checked = j.at("paths_checked").get<std::uint64_t>();
+    r.check_stats.time_s = j.at("check_time_s").get<double>();
     if (j.at("key").get<std::string>() != r.spec.key())
       throw InputError(fmt::format("{}: the key does not match the run's settings", where));
     return r;
@@ -190,7 +197,9 @@ std::string recordsCsv(const std::vector<RunRecord>& records) {
                                   "time_s",  "search_time_s",    "path_length",  "waypoints",   "path_verified",
                                   "unsafe",  "roadmap_vertices", "roadmap_edges"};
   PlannerStats::forEachField([&](std::string_view name, auto) { header.emplace_back(name); });
-  CheckStats::forEachField([&](std::string_view name, auto, std::string_view) { header.emplace_back(name); });
+  const std::vector<CounterSpec> strategyCounters = checkCounterSpecs();
+  CheckStats{}.forEach([&](std::string_view name, double, std::string_view) { header.emplace_back(name); },
+                       strategyCounters);
   std::string out = fmt::format("{}\n", fmt::join(header, ","));
   for (const auto& r : records) {
     std::vector<std::string> parameters;
@@ -215,9 +224,11 @@ std::string recordsCsv(const std::vector<RunRecord>& records) {
                                    std::to_string(r.roadmap_edges)};
     PlannerStats::forEachField(
         [&](std::string_view, auto member) { cells.push_back(std::to_string(r.planner_stats.*member)); });
-    r.check_stats.forEach([&](std::string_view, double value, std::string_view unit) {
-      cells.push_back(unit == "s" ? fmt::format("{:.6f}", value) : fmt::format("{:.0f}", value));
-    });
+    r.check_stats.forEach(
+        [&](std::string_view, double value, std::string_view unit) {
+          cells.push_back(unit == "s" ? fmt::format("{:.6f}", value) : fmt::format("{:.0f}", value));
+        },
+        strategyCounters);
     out += fmt::format("{}\n", fmt::join(cells, ","));
   }
   return out;

@@ -1,5 +1,6 @@
 #include "eval/benchmark_set.h"
 
+#include "setup/build_problem.h"
 #include "io/moveit_problem.h"
 
 #include "eval/sweep.h"

@@ -3,7 +3,7 @@
 #include "eval/sweep.h"
 #include "io/omplapp_problem.h"
 
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "registry/planner_registry.h"
 
 #include <fmt/format.h>

@@ -106,7 +106,8 @@ void checkRange(const std::shared_ptr<const Robot>& robot, const std::shared_ptr
     if (!verdict.endpoints_valid) continue;
     const CheckStats before = checker.stats();
     verdict.result = checker.checkEdge(edge.a, edge.b);
-    verdict.unresolved = checker.stats().unresolved_as_colliding > before.unresolved_as_colliding;
+    verdict.unresolved =
+        checker.stats().strategy.value("unresolved_as_colliding") > before.strategy.value("unresolved_as_colliding");
     verdict.time_s = checker.stats().time_s - before.time_s;
     if (verdict.result.verdict == Verdict::Colliding && !verdict.unresolved) {
       robot->interpolate(edge.a, edge.b, verdict.result.witness_t, witness);

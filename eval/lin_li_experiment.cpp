@@ -1,5 +1,6 @@
 #include "eval/lin_li_experiment.h"
 
+#include "setup/build_problem.h"
 #include "io/yaml_reader.h"
 #include "geometry/collision_queries.h"
 

@@ -1,5 +1,6 @@
 #include "eval/planning_run.h"
 
+#include "setup/build_problem.h"
 #include "registry/checker_registry.h"
 #include "io/roadmap_file.h"
 #include "registry/planner_registry.h"

@@ -4,7 +4,7 @@
 // checker), its planner made (-> planner). `plan` and the batch runners
 // (`compare`, `sweep`, `benchmark-set`) share it.
 #include "checkers/checker.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "planner/planner.h"
 
 #include <filesystem>

@@ -1,6 +1,7 @@
 #include "eval/report.h"
 
 #include "base/input_file.h"
+#include "registry/checker_registry.h"
 #include "io/output_text.h"
 #include "io/output_folder.h"
 
@@ -219,9 +220,12 @@ std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experime
                                         "graph motions INTEGER"};
     PlannerStats::forEachField(
         [&](std::string_view field, auto) { properties.push_back(fmt::format("{} INTEGER", field)); });
-    CheckStats::forEachField([&](std::string_view field, auto, std::string_view unit) {
-      properties.push_back(fmt::format("{} {}", field, unit == "s" ? "REAL" : "INTEGER"));
-    });
+    const std::vector<CounterSpec> strategyCounters = checkCounterSpecs();
+    CheckStats{}.forEach(
+        [&](std::string_view field, double, std::string_view unit) {
+          properties.push_back(fmt::format("{} {}", field, unit == "s" ? "REAL" : "INTEGER"));
+        },
+        strategyCounters);
     for (const auto& combination : combinations) {
       const auto& list = byCombination[combination];
       const RunSpec& spec = list.front()->spec;
@@ -244,9 +248,11 @@ std::map<std::string, std::string> omplBenchmarkLogs(const std::string& experime
             std::to_string(r->roadmap_edges)};
         PlannerStats::forEachField(
             [&](std::string_view, auto member) { values.push_back(std::to_string(r->planner_stats.*member)); });
-        r->check_stats.forEach([&](std::string_view, double value, std::string_view unit) {
-          values.push_back(unit == "s" ? fmt::format("{:.6f}", value) : fmt::format("{:.0f}", value));
-        });
+        r->check_stats.forEach(
+            [&](std::string_view, double value, std::string_view unit) {
+              values.push_back(unit == "s" ? fmt::format("{:.6f}", value) : fmt::format("{:.0f}", value));
+            },
+            strategyCounters);
         out += fmt::format("{}; \n", fmt::join(values, "; "));
       }
       out += ".\n";

@@ -1,5 +1,6 @@
 #include "eval/sweep.h"
 
+#include "setup/build_problem.h"
 #include "eval/report.h"
 #include "eval/worker_pool.h"
 

@@ -4,7 +4,7 @@
 #include "fuzz_input.h"
 
 #include "io/path_files.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const prmkit::Problem problem = prmkit::loadProblem(PRMKIT_SOURCE_DIR "/configs/problems/thin_wall.yaml");

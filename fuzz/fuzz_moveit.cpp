@@ -1,7 +1,7 @@
 // MoveIt / MotionBenchMaker planning scenes: a fixed request for the shipped
 // arm6 robot beside the fuzzed scene, so that the scene reader is reached.
 #include "fuzz_input.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 
 namespace {
 const char* const kSrdf =

@@ -7,7 +7,7 @@
 // finding. The problem is the shipped maze2d.
 #include "registry/checker_registry.h"
 #include "fuzz_input.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "registry/planner_registry.h"
 
 #include <chrono>

@@ -2,7 +2,7 @@
 // rigid body in SE(3), whose configurations carry a quaternion to canonicalize.
 #include "fuzz_input.h"
 
-#include "io/queries_file.h"
+#include "setup/build_problem.h"
 #include "io/roadmap_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

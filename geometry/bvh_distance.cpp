@@ -68,7 +68,7 @@ bool usable(const ConvexCover* cover) { return cover && !cover->empty(); }
 /// lower bound for every piece in it). Returns true as soon as visit does.
 template <class Visit>
 bool visitNearPieces(const ConvexCover& cover, const Transform& pose, const Eigen::Vector3d& centre, double radius,
-                     double threshold, double& lower, CheckStats& stats, Visit&& visit) {
+                     double threshold, double& lower, QueryCounts& stats, Visit&& visit) {
   const auto near = [&](const ConvexCover::Group& group) {
     ++stats.bv_tests;
     const double gap = BvhDistance::sphereGap(centre, radius, pose * group.center, group.radius);
@@ -110,12 +110,12 @@ double coherentEstimate(const ConvexHull& a, const Transform& poseA, const Conve
 }
 }  // namespace
 
-double BvhDistance::enclosingBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats) {
+double BvhDistance::enclosingBound(const PlacedBody& a, const PlacedBody& b, double threshold, QueryCounts& stats) {
   return enclosingBound(modelInfo(a.bvh), a, modelInfo(b.bvh), b, threshold, stats);
 }
 
 double BvhDistance::enclosingBound(const ModelInfo& infoA, const PlacedBody& a, const ModelInfo& infoB,
-                                   const PlacedBody& b, double threshold, CheckStats& stats) {
+                                   const PlacedBody& b, double threshold, QueryCounts& stats) {
   // Enclosing spheres first: far pairs end here without a frame change.
   ++stats.bv_tests;
   const Enclosing& enclosingA = infoA.enclosing;
@@ -131,7 +131,7 @@ double BvhDistance::enclosingBound(const ModelInfo& infoA, const PlacedBody& a, 
                    pointBoxDistance(centerB, enclosingA, a.pose) - enclosingB.radius});
 }
 
-bool BvhDistance::provenApart(const PlacedBody& a, const PlacedBody& b, CheckStats& stats) {
+bool BvhDistance::provenApart(const PlacedBody& a, const PlacedBody& b, QueryCounts& stats) {
   // Any proven positive gap settles the pair. GJK is asked for a gap well
   // above the slab gap's rounding margin (relative to the bodies' size), so
   // that a search that stops early still leaves a gap the proof keeps.
@@ -148,7 +148,7 @@ bool BvhDistance::provenApart(const PlacedBody& a, const PlacedBody& b, CheckSta
 }
 
 DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
-                                      bool useHulls, CheckStats& stats, const DistanceBound* hint,
+                                      bool useHulls, QueryCounts& stats, const DistanceBound* hint,
                                       AtConvexContact atContact) {
   ++stats.distance_queries;
   const double sphereBound = enclosingBound(a, b, threshold, stats);
@@ -193,7 +193,7 @@ DistanceBound BvhDistance::lowerBound(const PlacedBody& a, const PlacedBody& b, 
   return exact;
 }
 
-DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats,
+DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, double threshold, QueryCounts& stats,
                                      const DistanceBound* hint) {
   DistanceBound result;
   result.lower = 0.0;
@@ -276,7 +276,7 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
 }
 
 DistanceBound BvhDistance::hullPrimitiveBound(const PlacedBody& a, const PlacedBody& b, double threshold,
-                                              CheckStats& stats, const DistanceBound* hint) {
+                                              QueryCounts& stats, const DistanceBound* hint) {
   DistanceBound result;
   result.lower = 0.0;
   if (hint) result.closest_a = hint->closest_a;
@@ -343,7 +343,7 @@ DistanceBound BvhDistance::hullPrimitiveBound(const PlacedBody& a, const PlacedB
   return result;
 }
 
-bool BvhDistance::primitiveOverlap(const PlacedBody& a, const PlacedBody& b, CheckStats& stats) {
+bool BvhDistance::primitiveOverlap(const PlacedBody& a, const PlacedBody& b, QueryCounts& stats) {
   ++stats.pair_tests;
   // Any proven positive gap is enough: the smallest positive threshold.
   return traversePrimitive(a, b, std::numeric_limits<double>::denorm_min(), 0.0, stats, nullptr).lower <= 0.0;
@@ -402,7 +402,7 @@ struct PrimitiveFrame {
   Eigen::Matrix3d rotation;  // a's frame to the primitive's
   Eigen::Vector3d translation;
   double scale;  // the coordinates' magnitude, for rounding margins
-  CheckStats& stats;
+  QueryCounts& stats;
 
   template <class Reach>
   double gapAlong(const Eigen::Vector3d& direction, Reach&& reach) const {
@@ -463,7 +463,7 @@ struct PrimitiveFrame {
 }  // namespace
 
 DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const PlacedBody& bodyB, double threshold,
-                                             double relativeError, CheckStats& stats, const DistanceBound* hint) {
+                                             double relativeError, QueryCounts& stats, const DistanceBound* hint) {
   using Eigen::Vector3d;
   const BvhModel& a = bodyA.bvh;
   const ModelInfo& infoA = modelInfo(a);
@@ -518,7 +518,7 @@ DistanceBound BvhDistance::traversePrimitive(const PlacedBody& bodyA, const Plac
 }
 
 DistanceBound BvhDistance::traverse(const PlacedBody& bodyA, const PlacedBody& bodyB, double threshold,
-                                    double relativeError, CheckStats& stats, const DistanceBound* hint) {
+                                    double relativeError, QueryCounts& stats, const DistanceBound* hint) {
   const BvhModel& a = bodyA.bvh;
   const BvhModel& b = bodyB.bvh;
   const Transform& poseA = bodyA.pose;

@@ -13,7 +13,7 @@
 // bound (as FCL's abs_err/rel_err would need). Leaf distances are proven
 // lower bounds at every scale (triangle_distance.h), not FCL's triangle
 // distance, whose absolute thresholds over-estimate small triangles.
-#include "geometry/check_stats.h"
+#include "geometry/query_counts.h"
 #include "shapes/convex_hull.h"
 #include "shapes/mesh.h"
 #include "shapes/primitive.h"
@@ -114,7 +114,7 @@ class BvhDistance {
   /// less than the traversal that would prove a zero distance.
   enum class AtConvexContact { Traverse, Stop };
   DistanceBound lowerBound(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
-                           bool useHulls, CheckStats& stats, const DistanceBound* hint = nullptr,
+                           bool useHulls, QueryCounts& stats, const DistanceBound* hint = nullptr,
                            AtConvexContact atContact = AtConvexContact::Traverse);
 
   /// True when the two bodies are proven apart without their meshes: by
@@ -122,7 +122,7 @@ class BvhDistance {
   /// a positive slab gap between the covers (whole hulls, then pieces). A
   /// false answer proves nothing: the meshes decide. Counts BV tests and GJK
   /// runs into `stats`, and the pair in `cover_separations` when it is proven apart.
-  bool provenApart(const PlacedBody& a, const PlacedBody& b, CheckStats& stats);
+  bool provenApart(const PlacedBody& a, const PlacedBody& b, QueryCounts& stats);
 
   /// A triangle of mesh a touches or lies inside primitive b: the traversal
   /// of a's BVH against b (lowerBound's step 3) run to the first proven
@@ -130,7 +130,7 @@ class BvhDistance {
   /// tolerances are relative to the bodies' size (GJK's closest point within
   /// 1e-12 of it counts as contact, and gaps keep a margin of 64 ulps of the
   /// coordinates), so verdicts do not depend on the unit. Counts a pair test.
-  bool primitiveOverlap(const PlacedBody& a, const PlacedBody& b, CheckStats& stats);
+  bool primitiveOverlap(const PlacedBody& a, const PlacedBody& b, QueryCounts& stats);
 
   /// Lower bound on the distance between mesh a in poseA and mesh b in poseB.
   /// Best-first over node pairs (smallest RSS distance first); stops as soon
@@ -167,7 +167,7 @@ class BvhDistance {
                           double radiusB);
 
   DistanceBound lowerBound(const BvhModel& a, const Transform& poseA, const BvhModel& b, const Transform& poseB,
-                           double threshold, double relativeError, CheckStats& stats,
+                           double threshold, double relativeError, QueryCounts& stats,
                            const DistanceBound* hint = nullptr) {
     return lowerBound(PlacedBody{a, nullptr, poseA}, PlacedBody{b, nullptr, poseB}, threshold, relativeError, false,
                       stats, hint);
@@ -194,20 +194,20 @@ class BvhDistance {
 
   /// The enclosing spheres' bound, raised by each sphere against the other
   /// body's enclosing box when it is below `threshold` (step 1).
-  double enclosingBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats);
+  double enclosingBound(const PlacedBody& a, const PlacedBody& b, double threshold, QueryCounts& stats);
   double enclosingBound(const ModelInfo& infoA, const PlacedBody& a, const ModelInfo& infoB, const PlacedBody& b,
-                        double threshold, CheckStats& stats);
+                        double threshold, QueryCounts& stats);
   /// The BVH traversal (step 3).
   DistanceBound traverse(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
-                         CheckStats& stats, const DistanceBound* hint);
+                         QueryCounts& stats, const DistanceBound* hint);
   /// Step 2 of the cascade; returns a bound with lower = 0 when the hulls may touch.
-  DistanceBound hullBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats,
+  DistanceBound hullBound(const PlacedBody& a, const PlacedBody& b, double threshold, QueryCounts& stats,
                           const DistanceBound* hint);
   /// Steps 2 and 3 against a primitive b.
-  DistanceBound hullPrimitiveBound(const PlacedBody& a, const PlacedBody& b, double threshold, CheckStats& stats,
+  DistanceBound hullPrimitiveBound(const PlacedBody& a, const PlacedBody& b, double threshold, QueryCounts& stats,
                                    const DistanceBound* hint);
   DistanceBound traversePrimitive(const PlacedBody& a, const PlacedBody& b, double threshold, double relativeError,
-                                  CheckStats& stats, const DistanceBound* hint);
+                                  QueryCounts& stats, const DistanceBound* hint);
 
   std::vector<NodePair> heap_;  // reused between queries to avoid allocations
   std::unordered_map<const BvhModel*, ModelInfo> models_;

@@ -92,7 +92,7 @@ double checkedShare(const Visits& visited, const std::unordered_set<std::uint64_
 }
 }  // namespace
 
-TraversalResult BvttTraversal::check(std::span<const MeshPair> pairs, CheckStats& stats,
+TraversalResult BvttTraversal::check(std::span<const MeshPair> pairs, QueryCounts& stats,
                                      std::optional<std::uint64_t> budgetOverride) {
   const std::uint64_t budget = budgetOverride.value_or(settings_.budget_bv_tests);
   if (pairs.size() >= (1u << 16)) throw std::invalid_argument("a traversal checks fewer than 65536 mesh pairs");

@@ -16,7 +16,7 @@
 // - the first check of a sequence starts from `initial_confidence`;
 // - an answer that is not exact never claims 100: it is capped just below.
 #include "base/field_types.h"
-#include "geometry/check_stats.h"
+#include "geometry/query_counts.h"
 #include "scene/scene.h"
 #include "robots/robot.h"
 
@@ -91,7 +91,7 @@ class BvttTraversal {
   /// consecutive checks for the previous cut to mean anything. Counts BV and
   /// triangle tests and one pair test per mesh pair into `stats`. `budget`
   /// overrides the settings' budget for this check (0: none).
-  TraversalResult check(std::span<const MeshPair> pairs, CheckStats& stats,
+  TraversalResult check(std::span<const MeshPair> pairs, QueryCounts& stats,
                         std::optional<std::uint64_t> budget = std::nullopt);
   /// Forgets the previous cut and confidence (the next check starts a sequence).
   void forget();

@@ -4,7 +4,7 @@
 
 namespace prmkit {
 
-double ClearanceQuery::clearance(const Config& q, double relativeError, CheckStats& stats) {
+double ClearanceQuery::clearance(const Config& q, double relativeError, QueryCounts& stats) {
   robot_.linkPoses(q, poses_);
   double smallest = std::numeric_limits<double>::infinity();
   const auto& links = robot_.links();

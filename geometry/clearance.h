@@ -16,7 +16,7 @@ class ClearanceQuery {
   /// Smallest (link, obstacle) distance at q, as a lower bound within a factor
   /// (1 + relativeError) of the true one (m). Self-distances do not count.
   /// Infinity when the scene has no obstacles. Counts into `stats`.
-  double clearance(const Config& q, double relativeError, CheckStats& stats);
+  double clearance(const Config& q, double relativeError, QueryCounts& stats);
 
  private:
   const Robot& robot_;

@@ -21,7 +21,7 @@ CollisionQueries::CollisionQueries(const CollisionQueries& other)
     : CollisionQueries(other.robot_, other.scene_, other.geometry_) {}
 
 bool CollisionQueries::meshesOverlap(const BvhModel& a, const Transform& poseA, const BvhModel& b,
-                                     const Transform& poseB, CheckStats& stats) {
+                                     const Transform& poseB, QueryCounts& stats) {
   fcl::detail::MeshCollisionTraversalNodeOBBRSS<double> node;
   fcl::CollisionRequestd request;  // one contact is enough: stop at the first
   fcl::CollisionResultd result;
@@ -34,7 +34,7 @@ bool CollisionQueries::meshesOverlap(const BvhModel& a, const Transform& poseA, 
   return result.isCollision();
 }
 
-bool CollisionQueries::overlap(const PlacedBody& a, const PlacedBody& b, CheckStats& stats) {
+bool CollisionQueries::overlap(const PlacedBody& a, const PlacedBody& b, QueryCounts& stats) {
   return b.primitive ? distance_.primitiveOverlap(a, b, stats) : meshesOverlap(a.bvh, a.pose, b.bvh, b.pose, stats);
 }
 
@@ -87,7 +87,7 @@ bool vertexInsideBox(const ConvexHull& hull, const Transform& linkPose, const Pr
 }  // namespace
 
 bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const Obstacle& obstacle,
-                               CheckStats& stats) {
+                               QueryCounts& stats) {
   if (!obstacle.checkedPrimitive()) {
     const Link& l = robot_->links()[link];
     if (geometry_ == Geometry::Convex && obstacle.primitive && obstacle.primitive->kind == PrimitiveKind::Box &&
@@ -115,7 +115,7 @@ bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, cons
 
 bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, const BvhModel& bvh,
                                const ConvexCover& cover, const SolidInfo& solid, const Transform& pose,
-                               CheckStats& stats) {
+                               QueryCounts& stats) {
   const Link& l = robot_->links()[link];
   if (geometry_ == Geometry::Convex &&
       distance_.provenApart(PlacedBody{*l.bvh, &l.cover, linkPose}, PlacedBody{bvh, &cover, pose}, stats))
@@ -125,7 +125,7 @@ bool CollisionQueries::touches(std::size_t link, const Transform& linkPose, cons
 
 bool CollisionQueries::meshesTouch(std::size_t link, const Transform& linkPose, const BvhModel& bvh,
                                    const ConvexCover& cover, const SolidInfo& solid, const Transform& pose,
-                                   CheckStats& stats) {
+                                   QueryCounts& stats) {
   const Link& l = robot_->links()[link];
   return meshesOverlap(*l.bvh, linkPose, bvh, pose, stats) || insideSolid(l.solid, linkPose, bvh, solid, cover, pose) ||
          insideSolid(solid, pose, *l.bvh, l.solid, l.cover, linkPose);
@@ -154,7 +154,7 @@ bool narrowPhase(fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2, void* dat
 }
 }  // namespace
 
-bool CollisionQueries::inCollision(const Config& q, CheckStats& stats, Contact* contact) {
+bool CollisionQueries::inCollision(const Config& q, QueryCounts& stats, Contact* contact) {
   ++stats.static_queries;
   robot_->linkPoses(q, poses_);
   const auto& links = robot_->links();
@@ -197,7 +197,7 @@ std::vector<BodyPair> bodyPairs(const Robot& robot, const Scene& scene) {
 
 BoundOrContact distanceOrContact(BvhDistance& distance, CollisionQueries& collision, const PlacedBody& a,
                                  const PlacedBody& b, double threshold, double relativeError, bool useHulls,
-                                 CheckStats& stats, const DistanceBound* hint) {
+                                 QueryCounts& stats, const DistanceBound* hint) {
   const DistanceBound bound =
       distance.lowerBound(a, b, threshold, relativeError, useHulls, stats, hint, BvhDistance::AtConvexContact::Stop);
   if (bound.convex_contact) {

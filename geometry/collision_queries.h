@@ -11,7 +11,7 @@
 // (libccd) has absolute ones: on a maze scaled to 1e-5 m it called a body
 // 2e-7 m (2% of its size) from a box touching it.
 #include "geometry/bvh_distance.h"
-#include "geometry/check_stats.h"
+#include "geometry/query_counts.h"
 #include "scene/scene.h"
 #include "robots/robot.h"
 
@@ -42,26 +42,26 @@ class CollisionQueries {
   CollisionQueries& operator=(const CollisionQueries&) = delete;
 
   /// True if the robot at q touches an obstacle or itself. Counts into `stats`.
-  bool inCollision(const Config& q, CheckStats& stats, Contact* contact = nullptr);
+  bool inCollision(const Config& q, QueryCounts& stats, Contact* contact = nullptr);
 
   /// Counted mesh-mesh overlap test of two BVHs in world poses.
   static bool meshesOverlap(const BvhModel& a, const Transform& poseA, const BvhModel& b, const Transform& poseB,
-                            CheckStats& stats);
+                            QueryCounts& stats);
   /// Counted overlap test of two placed bodies: FCL's on two meshes,
   /// BvhDistance::primitiveOverlap on a mesh and a primitive.
-  bool overlap(const PlacedBody& a, const PlacedBody& b, CheckStats& stats);
+  bool overlap(const PlacedBody& a, const PlacedBody& b, QueryCounts& stats);
 
  private:
   /// Link `link` at `linkPose` touches the body (an obstacle or another
   /// link): FCL on the meshes, or one inside the other (bodies are solids).
   bool touches(std::size_t link, const Transform& linkPose, const BvhModel& bvh, const ConvexCover& cover,
-               const SolidInfo& solid, const Transform& pose, CheckStats& stats);
+               const SolidInfo& solid, const Transform& pose, QueryCounts& stats);
   /// The same against an obstacle, a mesh or a primitive.
-  bool touches(std::size_t link, const Transform& linkPose, const Obstacle& obstacle, CheckStats& stats);
+  bool touches(std::size_t link, const Transform& linkPose, const Obstacle& obstacle, QueryCounts& stats);
   /// The narrow phase of `touches` once the covers could not separate the
   /// two: FCL on the meshes, then one body inside the other.
   bool meshesTouch(std::size_t link, const Transform& linkPose, const BvhModel& bvh, const ConvexCover& cover,
-                   const SolidInfo& solid, const Transform& pose, CheckStats& stats);
+                   const SolidInfo& solid, const Transform& pose, QueryCounts& stats);
 
   Geometry geometry_;
   BvhDistance distance_;
@@ -93,7 +93,7 @@ struct BoundOrContact {
 };
 BoundOrContact distanceOrContact(BvhDistance& distance, CollisionQueries& collision, const PlacedBody& a,
                                  const PlacedBody& b, double threshold, double relativeError, bool useHulls,
-                                 CheckStats& stats, const DistanceBound* hint);
+                                 QueryCounts& stats, const DistanceBound* hint);
 
 /// Human-readable "link 'a' with obstacle 'b'".
 std::string describe(const Contact& contact, const Robot& robot, const Scene& scene);

@@ -65,7 +65,7 @@ Vector3d startDirection(const SweptWarmStart* warm, const Vector3d& fromBToA) {
 }
 }  // namespace
 
-double sweptHullGap(const SweptHull& a, const SweptHull& b, double enough, CheckStats& stats, SweptWarmStart* warm) {
+double sweptHullGap(const SweptHull& a, const SweptHull& b, double enough, QueryCounts& stats, SweptWarmStart* warm) {
   SweptSupport supportA(a, warm ? warm->a_from : 0, warm ? warm->a_to : 0);
   SweptSupport supportB(b, warm ? warm->b_from : 0, warm ? warm->b_to : 0);
   auto difference = [&](const Vector3d& d) { return Vector3d(supportA(d) - supportB(-d)); };
@@ -84,7 +84,7 @@ double sweptHullGap(const SweptHull& a, const SweptHull& b, double enough, Check
                    supportA.magnitude() + supportB.magnitude());
 }
 
-double sweptHullGap(const SweptHull& a, const Primitive& b, const Transform& pose, double enough, CheckStats& stats,
+double sweptHullGap(const SweptHull& a, const Primitive& b, const Transform& pose, double enough, QueryCounts& stats,
                     SweptWarmStart* warm) {
   // GJK runs in the primitive's frame, where its support points are closed
   // forms; the gap is proven in the world, as for a placed primitive.

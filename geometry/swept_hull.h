@@ -8,7 +8,7 @@
 // When the piece also turns, every point strays from the straight segment
 // between its two positions by at most a growth the caller bounds
 // (Robot::linkAccelerationBounds), and the gap must exceed that growth.
-#include "geometry/check_stats.h"
+#include "geometry/query_counts.h"
 #include "shapes/convex_hull.h"
 #include "shapes/primitive.h"
 
@@ -39,11 +39,11 @@ struct SweptWarmStart {
 /// rounding margin. 0 when GJK finds that the two may touch. GJK stops once
 /// the separation reaches `enough` (m). Counts a GJK run and its iterations.
 /// With `warm`, the search starts there and leaves its end there.
-double sweptHullGap(const SweptHull& a, const SweptHull& b, double enough, CheckStats& stats,
+double sweptHullGap(const SweptHull& a, const SweptHull& b, double enough, QueryCounts& stats,
                     SweptWarmStart* warm = nullptr);
 
 /// The same against a primitive that does not move, at `pose`.
-double sweptHullGap(const SweptHull& a, const Primitive& b, const Transform& pose, double enough, CheckStats& stats,
+double sweptHullGap(const SweptHull& a, const Primitive& b, const Transform& pose, double enough, QueryCounts& stats,
                     SweptWarmStart* warm = nullptr);
 
 /// A lower bound (m) on the distance between a sphere of radius `radius`

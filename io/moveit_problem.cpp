@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <type_traits>
+#include <variant>
+
 #include <set>
 
 namespace prmkit {
@@ -129,11 +133,12 @@ MotionPlanRequest readMotionPlanRequest(const YamlReader& in) {
   const YAML::Node startState = in.require(root, "start_state", "MotionPlanRequest");
   if (!emptyOrAbsent(startState["attached_collision_objects"]))
     in.fail(startState["attached_collision_objects"], "attached collision objects are not supported");
-  request.start_node = in.require(startState, "joint_state", "start_state");
-  const YAML::Node names = in.require(request.start_node, "name", "start_state.joint_state");
-  const YAML::Node positions = in.require(request.start_node, "position", "start_state.joint_state");
+  const YAML::Node jointState = in.require(startState, "joint_state", "start_state");
+  request.start_at = in.where(jointState);
+  const YAML::Node names = in.require(jointState, "name", "start_state.joint_state");
+  const YAML::Node positions = in.require(jointState, "position", "start_state.joint_state");
   if (!names.IsSequence() || !positions.IsSequence() || names.size() != positions.size())
-    in.fail(request.start_node, "start_state.joint_state needs lists 'name' and 'position' of the same length");
+    in.fail(jointState, "start_state.joint_state needs lists 'name' and 'position' of the same length");
   for (std::size_t i = 0; i < names.size(); ++i) {
     const std::string name = in.string(names[i], "start_state.joint_state.name[]");
     if (!request.start.emplace(name, in.number(positions[i], "start_state.joint_state.position[]")).second)
@@ -147,10 +152,11 @@ MotionPlanRequest readMotionPlanRequest(const YamlReader& in) {
   for (const char* key : {"position_constraints", "orientation_constraints", "visibility_constraints"})
     if (!emptyOrAbsent(goal[key]))
       in.fail(goal[key], fmt::format("'{}' goals are not supported; give the goal as joint_constraints", key));
-  request.goal_node = in.require(goal, "joint_constraints", "goal_constraints[0]");
-  if (!request.goal_node.IsSequence() || request.goal_node.size() == 0)
-    in.fail(request.goal_node, "expected 'joint_constraints' to be a non-empty list");
-  for (const auto& c : request.goal_node) {
+  const YAML::Node constraints = in.require(goal, "joint_constraints", "goal_constraints[0]");
+  request.goal_at = in.where(constraints);
+  if (!constraints.IsSequence() || constraints.size() == 0)
+    in.fail(constraints, "expected 'joint_constraints' to be a non-empty list");
+  for (const auto& c : constraints) {
     if (!c.IsMap()) in.fail(c, "expected a joint constraint with joint_name and position");
     const std::string name = in.string(in.require(c, "joint_name", "joint_constraints[]"), "joint_name");
     for (const auto& [other, value] : request.goal)
@@ -160,72 +166,96 @@ MotionPlanRequest readMotionPlanRequest(const YamlReader& in) {
   return request;
 }
 
-void readPlanningScene(const YamlReader& in, Scene& scene, const std::string& rootLink) {
+PlanningSceneSpec readPlanningSceneSpec(const YamlReader& in) {
   const YAML::Node& root = in.root();
   if (const YAML::Node robotState = root["robot_state"];
       robotState && !emptyOrAbsent(robotState["attached_collision_objects"]))
     in.fail(robotState["attached_collision_objects"], "attached collision objects are not supported");
-
-  // Frames object poses may be given in: the robot's root and the scene's fixed frames.
-  std::map<std::string, Transform> frames{{"", Transform::Identity()}, {rootLink, Transform::Identity()}};
+  PlanningSceneSpec spec;
   for (const auto& f : items(in, root, "fixed_frame_transforms", "scene")) {
-    const std::string child = in.string(in.require(f, "child_frame_id", "fixed_frame_transforms[]"), "child_frame_id");
-    const std::string parent =
-        f["header"] && f["header"]["frame_id"] ? in.string(f["header"]["frame_id"], "header.frame_id") : "";
-    if (!frames.count(parent))
-      in.fail(f, fmt::format("fixed frame '{}' is given in the unknown frame '{}'", child, parent));
-    frames[child] = frames[parent] * readMsgPose(in, in.require(f, "transform", "fixed_frame_transforms[]"),
-                                                 "fixed_frame_transforms[].transform", "translation", "rotation");
+    PlanningSceneSpec::FixedFrame frame;
+    frame.child = in.string(in.require(f, "child_frame_id", "fixed_frame_transforms[]"), "child_frame_id");
+    frame.parent = f["header"] && f["header"]["frame_id"] ? in.string(f["header"]["frame_id"], "header.frame_id") : "";
+    frame.transform = readMsgPose(in, in.require(f, "transform", "fixed_frame_transforms[]"),
+                                  "fixed_frame_transforms[].transform", "translation", "rotation");
+    frame.at = in.where(f);
+    spec.fixed_frames.push_back(std::move(frame));
   }
 
   const YAML::Node world = root["world"];
-  if (world) {
-    if (const YAML::Node octomap = world["octomap"];
-        octomap && octomap["octomap"] && !emptyOrAbsent(octomap["octomap"]["data"]))
-      in.fail(octomap, "octomaps are not supported");
-    const auto objects = items(in, world, "collision_objects", "world");
-    for (std::size_t i = 0; i < objects.size(); ++i) {
-      const YAML::Node o = objects[i];
-      const std::string what = fmt::format("world.collision_objects[{}]", i);
-      if (!o.IsMap()) in.fail(o, fmt::format("expected '{}' to be a map", what));
-      const std::string id = o["id"] ? in.string(o["id"], what + ".id") : fmt::format("object{}", i);
-      // CollisionObject.operation: ADD is 0 (the default); REMOVE, APPEND, MOVE change an existing scene.
-      if (o["operation"] &&
-          !(o["operation"].IsScalar() && (o["operation"].Scalar() == "0" || o["operation"].Scalar() == "add")))
-        in.fail(o["operation"], "only ADD (0) collision objects are supported");
-      if (!emptyOrAbsent(o["planes"])) in.fail(o["planes"], "plane collision objects are not supported");
-      std::string frame;
-      if (o["header"] && o["header"]["frame_id"]) frame = in.string(o["header"]["frame_id"], what + ".header.frame_id");
-      if (!frames.count(frame))
+  if (!world) return spec;
+  if (const YAML::Node octomap = world["octomap"];
+      octomap && octomap["octomap"] && !emptyOrAbsent(octomap["octomap"]["data"]))
+    in.fail(octomap, "octomaps are not supported");
+  const auto objects = items(in, world, "collision_objects", "world");
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const YAML::Node o = objects[i];
+    const std::string what = fmt::format("world.collision_objects[{}]", i);
+    if (!o.IsMap()) in.fail(o, fmt::format("expected '{}' to be a map", what));
+    const std::string id = o["id"] ? in.string(o["id"], what + ".id") : fmt::format("object{}", i);
+    // CollisionObject.operation: ADD is 0 (the default); REMOVE, APPEND, MOVE change an existing scene.
+    if (o["operation"] &&
+        !(o["operation"].IsScalar() && (o["operation"].Scalar() == "0" || o["operation"].Scalar() == "add")))
+      in.fail(o["operation"], "only ADD (0) collision objects are supported");
+    if (!emptyOrAbsent(o["planes"])) in.fail(o["planes"], "plane collision objects are not supported");
+    PlanningSceneSpec::Object object;
+    if (o["header"] && o["header"]["frame_id"]) {
+      object.frame = in.string(o["header"]["frame_id"], what + ".header.frame_id");
+      object.frame_at = in.where(o["header"]["frame_id"]);
+    }
+    // MoveIt >= 1.1 poses shapes relative to the object's own pose.
+    const Transform objectPose =
+        o["pose"] ? readMsgPose(in, o["pose"], what + ".pose", "position", "orientation") : Transform::Identity();
+    auto readShapes = [&](const char* shapesKey, const char* posesKey, auto&& readShape) {
+      const auto shapeNodes = items(in, o, shapesKey, what);
+      const auto poseNodes = items(in, o, posesKey, what);
+      if (shapeNodes.size() != poseNodes.size())
         in.fail(
-            o["header"]["frame_id"],
-            fmt::format("unknown frame '{}' (expected '{}', a fixed frame of the scene, or empty)", frame, rootLink));
-      // MoveIt >= 1.1 poses shapes relative to the object's own pose.
-      const Transform objectPose =
-          frames[frame] *
-          (o["pose"] ? readMsgPose(in, o["pose"], what + ".pose", "position", "orientation") : Transform::Identity());
-      std::vector<std::pair<Shape, Transform>> shapes;
-      auto readShapes = [&](const char* shapesKey, const char* posesKey, auto&& readShape) {
-        const auto shapeNodes = items(in, o, shapesKey, what);
-        const auto poseNodes = items(in, o, posesKey, what);
-        if (shapeNodes.size() != poseNodes.size())
-          in.fail(o, fmt::format("'{}' has {} {} but {} {}", what, shapeNodes.size(), shapesKey, poseNodes.size(),
-                                 posesKey));
-        for (std::size_t k = 0; k < shapeNodes.size(); ++k)
-          shapes.emplace_back(readShape(in, shapeNodes[k], fmt::format("{}.{}[{}]", what, shapesKey, k)),
-                              objectPose * readMsgPose(in, poseNodes[k], fmt::format("{}.{}[{}]", what, posesKey, k),
-                                                       "position", "orientation"));
-      };
-      readShapes("primitives", "primitive_poses", readPrimitive);
-      readShapes("meshes", "mesh_poses", readShapeMesh);
-      if (shapes.empty()) in.fail(o, fmt::format("collision object '{}' has no primitives or meshes", id));
-      for (std::size_t k = 0; k < shapes.size(); ++k) {
-        try {
-          scene.addObstacle(shapes.size() == 1 ? id : fmt::format("{}#{}", id, k), std::move(shapes[k].first),
-                            shapes[k].second);
-        } catch (const std::invalid_argument& e) {
-          in.fail(o, e.what());
-        }
+            o, fmt::format("'{}' has {} {} but {} {}", what, shapeNodes.size(), shapesKey, poseNodes.size(), posesKey));
+      for (std::size_t k = 0; k < shapeNodes.size(); ++k) {
+        ObstacleSpec shape;
+        std::visit([&](auto&& read) { shape.geometry.shape = std::move(read); },
+                   readShape(in, shapeNodes[k], fmt::format("{}.{}[{}]", what, shapesKey, k)));
+        shape.pose = objectPose * readMsgPose(in, poseNodes[k], fmt::format("{}.{}[{}]", what, posesKey, k), "position",
+                                              "orientation");
+        shape.at = shape.geometry.at = in.where(o);
+        object.shapes.push_back(std::move(shape));
+      }
+    };
+    readShapes("primitives", "primitive_poses", readPrimitive);
+    readShapes("meshes", "mesh_poses", readShapeMesh);
+    if (object.shapes.empty()) in.fail(o, fmt::format("collision object '{}' has no primitives or meshes", id));
+    for (std::size_t k = 0; k < object.shapes.size(); ++k)
+      object.shapes[k].name = object.shapes.size() == 1 ? id : fmt::format("{}#{}", id, k);
+    spec.objects.push_back(std::move(object));
+  }
+  return spec;
+}
+
+void addPlanningScene(const PlanningSceneSpec& spec, Scene& scene, const std::string& rootLink) {
+  // Frames object poses may be given in: the robot's root and the scene's fixed frames.
+  std::map<std::string, Transform> frames{{"", Transform::Identity()}, {rootLink, Transform::Identity()}};
+  for (const auto& f : spec.fixed_frames) {
+    if (!frames.count(f.parent))
+      throw InputError(fmt::format("{}: fixed frame '{}' is given in the unknown frame '{}'", f.at, f.child, f.parent));
+    frames[f.child] = frames[f.parent] * f.transform;
+  }
+  for (const auto& object : spec.objects) {
+    const auto frame = frames.find(object.frame);
+    if (frame == frames.end())
+      throw InputError(fmt::format("{}: unknown frame '{}' (expected '{}', a fixed frame of the scene, or empty)",
+                                   object.frame_at, object.frame, rootLink));
+    for (const auto& shape : object.shapes) {
+      try {
+        std::visit(
+            [&](const auto& geometry) {
+              using Geometry = std::decay_t<decltype(geometry)>;
+              if constexpr (std::is_same_v<Geometry, Primitive> || std::is_same_v<Geometry, Mesh>)
+                scene.addObstacle(shape.name, Shape(geometry), frame->second * shape.pose);
+            },
+            shape.geometry.shape);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(fmt::format("{}: {}", shape.at, e.what()));
       }
     }
   }

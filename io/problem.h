@@ -1,7 +1,7 @@
 #pragma once
-// A planning problem read from YAML (docs/problem-format.md): robot + scene,
-// start and goal, planner and checker settings. Data flows one way from here:
-// problem -> checker -> planner -> outputs.
+// A planning problem as built (setup/build_problem.h, from the spec of
+// io/problem_spec.h): robot + scene, start and goal, planner and checker
+// settings. Data flows one way from here: problem -> checker -> planner -> outputs.
 #include "io/yaml_reader.h"
 #include "registry/checker_registry.h"
 #include "scene/scene.h"
@@ -56,20 +56,6 @@ struct LoadOptions {
 /// The name of a problem without `name`: the file stem, or "<folder>-NNNN"
 /// for a MotionBenchMaker requestNNNN.yaml.
 std::string defaultProblemName(const std::filesystem::path& file);
-
-/// Loads and validates a problem (a prmkit problem YAML, an OMPL.app .cfg, or
-/// a MoveIt MotionPlanRequest YAML whose robot is given by overrides): the
-/// whole file checked before anything is built (io/problem_spec.h); throws
-/// InputError with file:line:column.
-Problem loadProblem(const std::filesystem::path& file, const LoadOptions& options = {});
-
-/// A configuration at `node` written as a problem file writes its start and
-/// goal (the robot's coordinates as a list, or a pose for a rigid body), in
-/// the problem file's units (then scaled by problem.scale), canonical, within
-/// the bounds and free of collision on the meshes, as the problem's own
-/// endpoints must be. Throws InputError at the node; `what` names it.
-Config readEndpointConfig(const YamlReader& in, const YAML::Node& node, const std::string& what,
-                          const Problem& problem);
 
 /// The keys of a problem file that withRunSettings may override.
 inline constexpr std::array<const char*, 4> kRunSettingKeys{"planner", "checker", "seed", "limits"};

@@ -4,7 +4,7 @@
 
 namespace prmkit {
 
-std::vector<QueryEnds> readQueries(const std::filesystem::path& file, const Problem& problem) {
+std::vector<QuerySpec> readQuerySpecs(const std::filesystem::path& file) {
   const YamlReader in(file);
   const YAML::Node& root = in.root();
   in.requireMap(root, "queries file", {"queries"});
@@ -13,15 +13,15 @@ std::vector<QueryEnds> readQueries(const std::filesystem::path& file, const Prob
     in.fail(list, "expected 'queries' to be a non-empty list of {start: ..., goal: ...}");
   if (list.size() > kMaxQueries)
     in.fail(list, fmt::format("{} queries; at most {} are read from one file", list.size(), kMaxQueries));
-  std::vector<QueryEnds> queries;
+  std::vector<QuerySpec> queries;
   queries.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node query = list[i];
     const std::string name = fmt::format("queries[{}]", i + 1);
     in.requireMap(query, name, {"start", "goal"});
-    QueryEnds ends;
-    ends.start = readEndpointConfig(in, in.require(query, "start", name), name + ".start", problem);
-    ends.goal = readEndpointConfig(in, in.require(query, "goal", name), name + ".goal", problem);
+    QuerySpec ends;
+    ends.start = readEndpointSpec(in, in.require(query, "start", name), name + ".start");
+    ends.goal = readEndpointSpec(in, in.require(query, "goal", name), name + ".goal");
     queries.push_back(std::move(ends));
   }
   return queries;

@@ -1,5 +1,6 @@
 #include "io/stats_json.h"
 
+#include "registry/checker_registry.h"
 #include "registry/planner_registry.h"
 
 #include <fmt/format.h>
@@ -39,8 +40,15 @@ void addRunCounters(nlohmann::ordered_json& j, const PlannerStats& planner, cons
                     const CheckStats& checks) {
   PlannerStats::forEachField([&](std::string_view name, auto member) { j[std::string(name)] = planner.*member; });
   j["node_sources"] = nodeSourcesJson(sources);
-  CheckStats::forEachField(
-      [&](std::string_view name, auto member, std::string_view) { j[std::string(name)] = checks.*member; });
+  // Every registered strategy's counters, 0 where this one has none: one set of keys for every run.
+  checks.forEach(
+      [&](std::string_view name, double value, std::string_view unit) {
+        if (unit == "count")
+          j[std::string(name)] = static_cast<std::uint64_t>(value);
+        else
+          j[std::string(name)] = value;
+      },
+      checkCounterSpecs());
 }
 
 namespace {

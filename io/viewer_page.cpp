@@ -117,7 +117,8 @@ Json legendJson(const Problem& problem, const std::string& checkerName, const Pl
     row("path", fmt::format("{} waypoints, length {:.4g} (C-space metric)", result.path.size(), result.path_length));
   row("edges checked", fmt::format("{} edges, {} static queries", c.edges_checked, c.static_queries));
   if (c.distance_queries > 0)
-    row("exact checks", fmt::format("{} distance queries, {} bisection steps", c.distance_queries, c.bisection_steps));
+    row("exact checks", fmt::format("{} distance queries, {} bisection steps", c.distance_queries,
+                                    c.strategy.value("bisection_steps")));
   row("edges found colliding", fmt::format("{} edges", result.planner_stats.edges_colliding));
   return rows;
 }

@@ -8,7 +8,7 @@
 #include "eval/edge_check.h"
 #include "eval/planning_run.h"
 #include "eval/verify.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "io/stats_json.h"
 #include "registry/checker_registry.h"
 #include "registry/planner_registry.h"

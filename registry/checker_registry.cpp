@@ -1,5 +1,7 @@
 #include "registry/checker_registry.h"
 
+#include <algorithm>
+
 #include "base/registry.h"
 #include "checkers/adaptive_checker.h"
 #include "checkers/budgeted_checker.h"
@@ -52,6 +54,21 @@ void registerChecker(CheckerKind kind) {
 const std::vector<CheckerKind>& checkerKinds() { return registry().all(); }
 
 std::vector<std::string> checkerNames() { return registry().names(); }
+
+std::vector<CounterSpec> checkCounterSpecs() {
+  std::vector<CounterSpec> counters;
+  for (const CheckerKind& kind : registry().all())
+    for (const CounterSpec& counter : kind.counters)
+      if (std::none_of(counters.begin(), counters.end(),
+                       [&](const CounterSpec& known) { return known.name == counter.name; }))
+        counters.push_back(counter);
+  return counters;
+}
+
+std::span<const CounterSpec> strategyCounters(std::string_view name) {
+  const CheckerKind* kind = registry().find(name);
+  return kind ? kind->counters : std::span<const CounterSpec>{};
+}
 
 std::vector<RegisteredSettings> CheckerSettings::strategyDefaults() {
   std::vector<RegisteredSettings> defaults;

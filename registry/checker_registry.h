@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,8 @@ struct CheckerKind {
   std::function<std::unique_ptr<Checker>(const RegisteredSettings&, std::shared_ptr<const Robot>,
                                          std::shared_ptr<const Scene>)>
       make;
+  /// Its own counters (CheckStats::strategy), as its class declares them (kCounters).
+  std::span<const CounterSpec> counters = {};
 };
 
 /// The kind of a checker class written as docs/adding-a-checker.md says
@@ -36,12 +39,15 @@ struct CheckerKind {
 template <class CheckerType>
 CheckerKind checkerKindOf() {
   using Settings = typename CheckerType::Settings;
+  std::span<const CounterSpec> counters;
+  if constexpr (requires { CheckerType::kCounters; }) counters = CheckerType::kCounters;
   return CheckerKind{
       std::string(CheckerType::kName), RegisteredSettings(std::string(CheckerType::kName), Settings{}),
       [](const RegisteredSettings& settings, std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
         return std::unique_ptr<Checker>(
             std::make_unique<CheckerType>(std::move(robot), std::move(scene), settings.as<Settings>()));
-      }};
+      },
+      counters};
 }
 
 /// Adds a strategy; throws std::invalid_argument when its name is taken or it
@@ -57,6 +63,13 @@ void registerChecker() {
 const std::vector<CheckerKind>& checkerKinds();
 /// Every strategy's name, in checkerKinds() order.
 std::vector<std::string> checkerNames();
+
+/// Every strategy's own counters, each name once, in checkerKinds() order:
+/// the counters of a table or a record that may hold any strategy's runs.
+std::vector<CounterSpec> checkCounterSpecs();
+/// The own counters of the strategy called `name` (none for a name that is
+/// not registered, such as an OMPL peer's).
+std::span<const CounterSpec> strategyCounters(std::string_view name);
 
 /// Settings of every strategy; `type` picks one.
 struct CheckerSettings {

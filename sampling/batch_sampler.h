@@ -10,7 +10,7 @@
 // next draw() takes a run drawn ahead only where its slots' streams, shares
 // and mix are that draw's own, so it holds what drawing it then would have,
 // and the thread count still changes nothing but the time.
-#include "geometry/check_stats.h"
+#include "checkers/check_stats.h"
 #include "parallel/checker_pool.h"
 #include "sampling/sampler.h"
 

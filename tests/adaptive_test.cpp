@@ -2,7 +2,7 @@
 // case solved by hand, the node cache, eta, and the distance bounds it uses.
 // Its verdicts are tested with every other strategy in conformance_test.cpp.
 #include "eval/edge_check.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "checkers/adaptive_checker.h"
 #include "geometry/bvh_distance.h"
 #include "robots/rigid_body.h"
@@ -44,11 +44,11 @@ TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the
   const Config a = pose3(-0.5, 0.2, 0), b = pose3(0.5, 0.2, 0);
   REQUIRE(checker.checkEdge(a, b).verdict == Verdict::Free);
   CheckStats stats = checker.stats();
-  REQUIRE(stats.bisection_steps == 6);
-  REQUIRE(stats.queue_pushes == 6);
+  REQUIRE(stats.strategy.value("bisection_steps") == 6);
+  REQUIRE(stats.strategy.value("queue_pushes") == 6);
   REQUIRE(stats.distance_queries == 2 + 7);  // two nodes, seven split points (the midpoint and six more)
-  REQUIRE(stats.unresolved_as_colliding == 0);
-  REQUIRE(stats.cache_hits == 0);
+  REQUIRE(stats.strategy.value("unresolved_as_colliding") == 0);
+  REQUIRE(stats.strategy.value("cache_hits") == 0);
 
   // The same edge again: the nodes' distances come from the cache, but do not
   // certify the whole edge (0.2 < 1), so it is probed at its midpoint and the
@@ -56,14 +56,14 @@ TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the
   checker.resetStats();
   REQUIRE(checker.checkEdge(a, b).verdict == Verdict::Free);
   stats = checker.stats();
-  REQUIRE(stats.bisection_steps == 6);
+  REQUIRE(stats.strategy.value("bisection_steps") == 6);
   REQUIRE(stats.distance_queries == 7);
-  REQUIRE(stats.cache_hits > 0);
+  REQUIRE(stats.strategy.value("cache_hits") > 0);
 
   // A 0.15 m move between new nodes is certified by its midpoint alone (0.1 > 0.075).
   checker.resetStats();
   REQUIRE(checker.checkEdge(pose3(0, 0.2, 0), pose3(0.15, 0.2, 0)).verdict == Verdict::Free);
-  REQUIRE(checker.stats().bisection_steps == 0);
+  REQUIRE(checker.stats().strategy.value("bisection_steps") == 0);
   REQUIRE(checker.stats().distance_queries == 1);
 
   // Eight cells: each centre's 0.1 m covers half a cell (0.0625 m) either
@@ -73,14 +73,14 @@ TEST_CASE("adaptive: a translation along a wall needs exactly the bisections the
   AdaptiveChecker probed(world.robot, world.scene, settings);
   REQUIRE(probed.checkEdge(a, b).verdict == Verdict::Free);
   REQUIRE(probed.stats().distance_queries == 8);
-  REQUIRE(probed.stats().bisection_steps == 0);
+  REQUIRE(probed.stats().strategy.value("bisection_steps") == 0);
   // Four cells: 0.125 m reach > 0.1 m at every centre. The two end pieces
   // (0.125 m) are certified once their nodes are measured (0.2 > 0.125); the
   // three pieces between centres (0.2 < 0.25) are split once each.
   settings.probes = 4;
   AdaptiveChecker coarse(world.robot, world.scene, settings);
   REQUIRE(coarse.checkEdge(a, b).verdict == Verdict::Free);
-  REQUIRE(coarse.stats().bisection_steps == 3);
+  REQUIRE(coarse.stats().strategy.value("bisection_steps") == 3);
   REQUIRE(coarse.stats().distance_queries == 4 + 2 + 3);
 }
 
@@ -99,26 +99,26 @@ TEST_CASE("adaptive: a path check repeats no static probe an earlier check found
   REQUIRE(hit.verdict == Verdict::Colliding);
   REQUIRE(hit.first_colliding == std::size_t{1});
   REQUIRE(checker.stats().static_queries == 2);
-  REQUIRE(checker.stats().static_probes_reused == 0);
+  REQUIRE(checker.stats().strategy.value("static_probes_reused") == 0);
   // The first segment alone: its cell 2 is known free, cells 1, 3 and 0 are checked.
   checker.resetStats();
   const Config first[] = {a, b};
   REQUIRE(checker.checkPath(first).verdict == Verdict::Free);
-  REQUIRE(checker.stats().static_probes_reused == 1);
+  REQUIRE(checker.stats().strategy.value("static_probes_reused") == 1);
   REQUIRE(checker.stats().static_queries == 3);
   // Backwards: all four cells are known free (mirrored), none is checked; the
   // distances still certify the segment.
   checker.resetStats();
   const Config back[] = {b, a};
   REQUIRE(checker.checkPath(back).verdict == Verdict::Free);
-  REQUIRE(checker.stats().static_probes_reused == 4);
+  REQUIRE(checker.stats().strategy.value("static_probes_reused") == 4);
   REQUIRE(checker.stats().static_queries == 0);
   REQUIRE(checker.stats().distance_queries > 0);
   // The colliding segment learnt nothing: its next check finds the post at once.
   checker.resetStats();
   const Config second[] = {b, c};
   REQUIRE(checker.checkPath(second).verdict == Verdict::Colliding);
-  REQUIRE(checker.stats().static_probes_reused == 0);
+  REQUIRE(checker.stats().strategy.value("static_probes_reused") == 0);
   REQUIRE(checker.stats().static_queries == 1);
 }
 
@@ -130,12 +130,12 @@ TEST_CASE("adaptive: a motion grazing closer than eta is reported colliding and 
   // 0.2 mm clearance: free in truth, but no piece of motion bound above eta = 1 mm can be certified.
   const EdgeResult result = checker.checkEdge(pose3(-0.5, 0.1002, 0), pose3(0.5, 0.1002, 0));
   REQUIRE(result.verdict == Verdict::Colliding);
-  REQUIRE(checker.stats().unresolved_as_colliding == 1);
+  REQUIRE(checker.stats().strategy.value("unresolved_as_colliding") == 1);
   // With the default eta (1e-6 of the scene size, 10 micrometres here) the same motion is certified free.
   AdaptiveChecker fine(world.robot, world.scene, AdaptiveSettings{});
   REQUIRE(fine.eta() == Approx(1e-6 * world.scene->bounds().diagonal().norm()));
   REQUIRE(fine.checkEdge(pose3(-0.5, 0.1002, 0), pose3(0.5, 0.1002, 0)).verdict == Verdict::Free);
-  REQUIRE(fine.stats().unresolved_as_colliding == 0);
+  REQUIRE(fine.stats().strategy.value("unresolved_as_colliding") == 0);
 }
 
 TEST_CASE("adaptive: a check's bisection steps are bounded, what is left reported colliding and counted",
@@ -149,12 +149,12 @@ TEST_CASE("adaptive: a check's bisection steps are bounded, what is left reporte
   settings.max_bisection_steps = 6;
   AdaptiveChecker enough(world.robot, world.scene, settings);
   REQUIRE(enough.checkEdge(a, b).verdict == Verdict::Free);
-  REQUIRE(enough.stats().unresolved_as_colliding == 0);
+  REQUIRE(enough.stats().strategy.value("unresolved_as_colliding") == 0);
   settings.max_bisection_steps = 5;
   AdaptiveChecker bounded(world.robot, world.scene, settings);
   REQUIRE(bounded.checkEdge(a, b).verdict == Verdict::Colliding);
-  REQUIRE(bounded.stats().bisection_steps == 5);
-  REQUIRE(bounded.stats().unresolved_as_colliding == 1);
+  REQUIRE(bounded.stats().strategy.value("bisection_steps") == 5);
+  REQUIRE(bounded.stats().strategy.value("unresolved_as_colliding") == 1);
   // A passage narrower than eta along the whole edge: without the bound,
   // about (length / eta) steps before the first piece falls below eta; with
   // it, the check ends after the bound, reported colliding.
@@ -164,8 +164,8 @@ TEST_CASE("adaptive: a check's bisection steps are bounded, what is left reporte
   narrow.max_bisection_steps = 2000;
   AdaptiveChecker checker(world.robot, world.scene, narrow);
   REQUIRE(checker.checkEdge(pose3(-4, 0.1 + 1e-7, 0), pose3(4, 0.1 + 1e-7, 0)).verdict == Verdict::Colliding);
-  REQUIRE(checker.stats().bisection_steps == 2000);
-  REQUIRE(checker.stats().unresolved_as_colliding == 1);
+  REQUIRE(checker.stats().strategy.value("bisection_steps") == 2000);
+  REQUIRE(checker.stats().strategy.value("unresolved_as_colliding") == 1);
   REQUIRE_THROWS_AS(AdaptiveChecker(world.robot, world.scene,
                                     [] {
                                       AdaptiveSettings zero;
@@ -242,7 +242,7 @@ TEST_CASE("adaptive: directional certificates change the work, never a verdict",
   }
   REQUIRE(colliding > 0);
   REQUIRE(colliding < static_cast<int>(cases.size()));
-  REQUIRE(fast.stats().directional_certificates > 0);
-  REQUIRE(lever.stats().directional_certificates == 0);
-  REQUIRE(fast.stats().unresolved_as_colliding == 0);
+  REQUIRE(fast.stats().strategy.value("directional_certificates") > 0);
+  REQUIRE(lever.stats().strategy.value("directional_certificates") == 0);
+  REQUIRE(fast.stats().strategy.value("unresolved_as_colliding") == 0);
 }

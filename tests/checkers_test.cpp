@@ -15,7 +15,7 @@
 #include "generators/generators.h"
 #include "eval/edge_check.h"
 #include "eval/verify.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "test_support.h"
 #include "robots/rigid_body.h"
 
@@ -179,11 +179,11 @@ TEST_CASE("the path probes: static probes in rounds with their memo, and a pair'
   ProbeSchedule schedule;
   StaticFreeCells memo;
   Config scratch;
-  CheckStats first;
+  CheckStats first(AdaptiveChecker::kCounters);
   const auto hit = staticProbes(schedule, robot, path, cells, collision, first, scratch, &memo, 100);
   REQUIRE(hit);
   CHECK(hit->segment == 1);
-  CHECK(first.static_probes_reused == 0);
+  CHECK(first.strategy.value("static_probes_reused") == 0);
   // Every centre probed up to the hit is the oracle's answer; the colliding segment keeps nothing.
   robot.interpolate(path[1], path[2], hit->t, scratch);
   CheckStats ignored;
@@ -191,13 +191,13 @@ TEST_CASE("the path probes: static probes in rounds with their memo, and a pair'
   const std::uint64_t kept = memo.known(StaticFreeCells::key(path[0], path[1]), 3);
   CHECK(kept != 0);
   CHECK(memo.known(StaticFreeCells::key(path[1], path[2]), 15) == 0);
-  CheckStats second;
+  CheckStats second(AdaptiveChecker::kCounters);
   const auto again = staticProbes(schedule, robot, path, cells, collision, second, scratch, &memo, 100);
   REQUIRE(again);
   CHECK(again->segment == hit->segment);
   CHECK(again->t == hit->t);
-  CHECK(second.static_probes_reused == static_cast<std::uint64_t>(std::popcount(kept)));
-  CHECK(second.static_queries + second.static_probes_reused == first.static_queries);
+  CHECK(second.strategy.value("static_probes_reused") == static_cast<std::uint64_t>(std::popcount(kept)));
+  CHECK(second.static_queries + second.strategy.value("static_probes_reused") == first.static_queries);
   // Without a memo nothing is reused.
   CheckStats plain;
   CHECK(staticProbes(schedule, robot, path, cells, collision, plain, scratch)->t == hit->t);
@@ -585,16 +585,16 @@ TEST_CASE("swept checker: translations are settled by one swept test each, conta
   // The cube passes 1 mm above the block (top face 0.5, the cube's bottom at
   // 0.501): one swept test of the whole pair settles it, no split.
   REQUIRE(checker.checkEdge(pose(-3, 0.601, 0), pose(3, 0.601, 0)).verdict == Verdict::Free);
-  REQUIRE(checker.stats().swept_certificates == 1);
-  REQUIRE(checker.stats().bisection_steps == 0);
-  REQUIRE(checker.stats().queue_pushes == 1);
+  REQUIRE(checker.stats().strategy.value("swept_certificates") == 1);
+  REQUIRE(checker.stats().strategy.value("bisection_steps") == 0);
+  REQUIRE(checker.stats().strategy.value("queue_pushes") == 1);
   // 1 mm lower it grazes the block along 1.2 m of its path: Colliding, with
   // a witness where the cube overlaps the block (|x| <= 0.6).
   checker.resetStats();
   const EdgeResult graze = checker.checkEdge(pose(-3, 0.599, 0), pose(3, 0.599, 0));
   REQUIRE(graze.verdict == Verdict::Colliding);
   REQUIRE(std::abs(-3 + 6 * graze.witness_t) <= 0.6);
-  REQUIRE(checker.stats().unresolved_as_colliding == 0);
+  REQUIRE(checker.stats().strategy.value("unresolved_as_colliding") == 0);
   // A thin overlap: the cube's corner dips 1e-6 m into the block's top only
   // near x = 0, on a path whose ends are far apart. Exact: Colliding.
   checker.resetStats();
@@ -609,8 +609,8 @@ TEST_CASE("swept checker: translations are settled by one swept test each, conta
   Config turned = pose(0, 0.6424, 0);
   turned.tail<4>() << 0, 0, std::sin(std::numbers::pi / 4), std::cos(std::numbers::pi / 4);
   REQUIRE(checker.checkEdge(pose(0, 0.6424, 0), turned).verdict == Verdict::Free);
-  REQUIRE(checker.stats().bisection_steps > 0);
-  REQUIRE(checker.stats().unresolved_as_colliding == 0);
+  REQUIRE(checker.stats().strategy.value("bisection_steps") > 0);
+  REQUIRE(checker.stats().strategy.value("unresolved_as_colliding") == 0);
 }
 
 TEST_CASE("broad phases: hash, AABB tree and sort-and-sweep return exactly the obstacles whose boxes overlap",

@@ -1,6 +1,6 @@
 #include "app/cli.h"
 #include "io/output_text.h"
-#include "io/problem_spec.h"
+#include "setup/build_problem.h"
 #include "io/yaml_reader.h"
 #include "base/input_file.h"
 #include "base/names.h"
@@ -217,6 +217,12 @@ TEST_CASE("bad input: one clear message, exit code 2, no output file", "[cli]") 
       {"wrong number of start coordinates",
        test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, 0.5]"),
        "p.yaml:9:8: expected 'start' to be a list of 3 numbers (x, y, theta), got 2"},
+      {"start written as a pose for a robot without one",
+       test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: {xyz: [0.5, 0.5, 0]}"),
+       "p.yaml:9:8: expected 'start' to be a list of 3 numbers (x, y, theta)"},
+      {"a start coordinate that is not a number",
+       test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [0.5, half, 0]"),
+       "p.yaml:9:14: expected a number for 'start'"},
       {"start out of bounds", test::replaceOnce(kValidProblem, "start: [0.5, 0.5, 0]", "start: [5, 0.5, 0]"),
        "p.yaml:9:8: the start configuration is out of bounds"},
       {"goal in collision", test::replaceOnce(kValidProblem, "goal: [3.5, 3.5, 0]", "goal: [2, 2, 0]"),

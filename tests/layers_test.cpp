@@ -22,7 +22,7 @@ namespace {
 /// The library folders, lowest first.
 const std::vector<std::string> kLayers{"base",     "shapes",   "scene",   "generators", "robots",  "geometry",
                                        "checkers", "parallel", "roadmap", "sampling",   "planner", "ompl",
-                                       "registry", "io",       "eval",    "app"};
+                                       "registry", "io",       "setup",   "eval",       "app"};
 
 /// Every C++ source of a folder (not its subfolders' generated files).
 std::vector<std::filesystem::path> sources(const std::string& folder) {

@@ -3,7 +3,7 @@
 // MotionBenchMaker problems of ../shared/benchdata when it is present.
 #include "eval/benchmark.h"
 #include "eval/benchmark_set.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "eval/verify.h"
 #include "geometry/collision_queries.h"
 #include "io/srdf_reader.h"
@@ -233,6 +233,35 @@ moveit: {{scene: scene0001.yaml, request: request0001.yaml}}
       {"verify", "--urdf", files.urdf.string(), "--srdf", files.srdf.string(), "--request", files.request.string()});
   REQUIRE(noPath.code == 2);
   REQUIRE_THAT(noPath.err, Catch::Contains("give the path file to verify"));
+}
+
+TEST_CASE("a MoveIt problem's spec is data read without its URDF, frames and joints judged when it is built",
+          "[moveit]") {
+  TinyFiles files;
+  // The URDF named does not exist: reading the spec must not look at it.
+  const ProblemSpec spec = readProblemSpec(
+      files.request,
+      {{"robot.file=" + (files.dir.path / "absent.urdf").string(), "robot.srdf=" + files.srdf.string()}, true});
+  REQUIRE(spec.moveit);
+  REQUIRE(spec.planning_scene);
+  REQUIRE(spec.planning_scene->objects.size() == 4);
+  CHECK(spec.planning_scene->objects[1].frame == "base");
+  CHECK(spec.planning_scene->objects[1].shapes[0].name == "pole");
+  CHECK(std::holds_alternative<Mesh>(spec.planning_scene->objects[3].shapes[0].geometry.shape));
+  REQUIRE(spec.start.form == EndpointSpec::Form::Joints);
+  CHECK(spec.start.joints.size() == 3);
+  CHECK(spec.start.at.find("request0001.yaml:5:5") != std::string::npos);
+  REQUIRE(spec.goal.form == EndpointSpec::Form::Joints);
+  CHECK(spec.goal.joints == std::vector<std::pair<std::string, double>>{{"j2", -0.5}, {"j1", 1.0}});
+  CHECK(spec.goal.planning_group == "arm");
+  CHECK_THROWS_WITH(buildProblem(spec), Catch::Contains("absent.urdf"));
+
+  // A frame only the robot can resolve: judged once the robot is built, named where the scene wrote it.
+  files.dir.write("scene0001.yaml", test::replaceOnce(kScene, "header: {frame_id: base}", "header: {frame_id: arm}"));
+  const ProblemSpec other = readProblemSpec(files.request, {files.overrides(), true});
+  CHECK(other.planning_scene->objects[1].frame == "arm");
+  CHECK_THROWS_WITH(buildProblem(other),
+                    Catch::Contains("scene0001.yaml:8:26") && Catch::Contains("unknown frame 'arm' (expected 'base'"));
 }
 
 TEST_CASE("MoveIt files prmkit cannot honour are errors with file:line:column and exit 2", "[moveit]") {

@@ -1,6 +1,6 @@
 // OMPL's PRM and LazyPRM running on prmkit's checkers (the peers of `compare`).
 #include "registry/planner_registry.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "eval/verify.h"
 #include "geometry/collision_queries.h"
 #include "ompl/ompl_planner.h"

@@ -8,7 +8,7 @@
 #include "io/omplapp_problem.h"
 
 #include "io/path_files.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "planner/planner.h"
 #include "test_support.h"
 

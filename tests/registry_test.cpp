@@ -3,7 +3,7 @@
 #include "checkers/budgeted_checker.h"
 #include "checkers/discrete_checker.h"
 #include "registry/checker_registry.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "planner/lazy_prm.h"
 #include "registry/planner_registry.h"
 #include "planner/prm.h"

@@ -1,6 +1,7 @@
 // Planners that keep their roadmap: many queries on one roadmap, roadmaps
 // saved and read (docs/roadmap-format.md), and `plan --queries/--roadmap/--save-roadmap`.
 #include "eval/planning_run.h"
+#include "setup/build_problem.h"
 #include "eval/verify.h"
 #include "io/roadmap_file.h"
 #include "test_support.h"

@@ -1,7 +1,7 @@
 // Node sources: the sampling strategies, their mixes and PRM's
 // random-bounce expansion.
 #include "registry/planner_registry.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "geometry/clearance.h"
 #include "planner/planner.h"
 #include "sampling/sampler.h"

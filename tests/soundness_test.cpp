@@ -2,6 +2,7 @@
 // read from outside in one canonical form: the two ways an exact checker, its
 // ground truth and `verify` could all be fooled at once.
 #include "io/mesh_reader.h"
+#include "setup/build_problem.h"
 #include "eval/edge_check.h"
 #include "eval/independent_check.h"
 #include "geometry/bvh_distance.h"

@@ -1,6 +1,6 @@
 #pragma once
 #include "app/cli.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 
 #include <fcntl.h>
 #include <spawn.h>

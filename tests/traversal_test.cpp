@@ -2,7 +2,7 @@
 // built on: with no budget it must give exactly FCL's collide() verdict, with
 // a budget it must respect it, and its confidence must mean what Fig. 9 says.
 #include "eval/lin_li_experiment.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 #include "geometry/bvtt_traversal.h"
 #include "geometry/collision_queries.h"
 #include "test_support.h"

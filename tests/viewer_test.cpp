@@ -3,6 +3,7 @@
 // script error.
 #include "registry/planner_registry.h"
 
+#include "setup/build_problem.h"
 #include "io/viewer_page.h"
 #include "registry/checker_registry.h"
 #include "planner/planner.h"
@@ -99,9 +100,10 @@ TEST_CASE("viewer data: every colliding edge the planner shows collides, its wit
     // collision unless the edge was reported colliding because a piece of it
     // fell below eta unresolved (then the witness is that piece's middle).
     REQUIRE(edge.witness.size() == edge.a.size());
-    const std::uint64_t unresolvedBefore = exact->stats().unresolved_as_colliding;
+    const std::uint64_t unresolvedBefore = exact->stats().strategy.value("unresolved_as_colliding");
     CHECK(exact->checkEdge(edge.a, edge.b).verdict == Verdict::Colliding);
-    if (exact->stats().unresolved_as_colliding == unresolvedBefore) CHECK_FALSE(exact->isValid(edge.witness));
+    if (exact->stats().strategy.value("unresolved_as_colliding") == unresolvedBefore)
+      CHECK_FALSE(exact->isValid(edge.witness));
     const double along =
         p.problem.robot->distance(edge.a, edge.witness) + p.problem.robot->distance(edge.witness, edge.b);
     CHECK(along == Approx(p.problem.robot->distance(edge.a, edge.b)).epsilon(1e-9));

@@ -1,7 +1,7 @@
 // Loads a problem with an installed prmkit and checks its start, goal and the
 // straight edge between them with the exact checker; prints what it found.
 #include "registry/checker_registry.h"
-#include "io/problem.h"
+#include "setup/build_problem.h"
 
 #include <iostream>
 
