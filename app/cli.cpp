@@ -133,11 +133,15 @@ Command checkCommand(CLI::App& app, std::ostream& out) {
     long seed = -1;
   };
   auto a = std::make_shared<Args>();
-  auto* sub = app.add_subcommand("check", "check a list of edges (or random ones) and write one verdict per edge");
+  auto* sub = app.add_subcommand(
+      "check", "check a list of edges (or random ones), or of configurations, and write one verdict each");
   a->problem.addTo(sub);
   CheckOptions& o = a->options;
   sub->add_option("--checker", a->checker, checkerHelp());
   sub->add_option("--edges", o.edgesFile, "CSV of edges: header a.<coordinate>..., b.<coordinate>...");
+  sub->add_option("--configs", o.configsFile,
+                  "CSV of configurations (header: the coordinates, as a path CSV): one static check each, beside the "
+                  "exact check on the meshes");
   sub->add_option("--random", o.randomCount,
                   fmt::format("check N random edges between valid configurations (at most {})", kMaxRandomEdges))
       ->check(CLI::Range(std::size_t{1}, kMaxRandomEdges));

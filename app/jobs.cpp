@@ -1,6 +1,7 @@
 #include "app/jobs.h"
 
 #include "eval/edge_check.h"
+#include "eval/static_check.h"
 #include "eval/planning_run.h"
 #include "eval/verify.h"
 #include "setup/build_problem.h"
@@ -208,6 +209,33 @@ void printStats(const CheckStats& stats, std::ostream& out) {
       out << fmt::format("  {:<26} {:.0f}\n", name, value);
   });
 }
+
+/// `prmkit check --configs`: one static check a configuration.
+int checkConfigs(const Problem& problem, Checker& checker, const CheckOptions& o, std::ostream& out) {
+  if (!o.edgesFile.empty() || o.randomCount > 0 || o.truthEps > 0 || o.independentResolution > 0 || o.jobs != 1)
+    throw InputError(
+        "--configs checks configurations one after the other against the meshes: give it without "
+        "--edges, --random, --truth-eps, --independent-truth and --jobs");
+  const std::vector<Config> configurations = readConfigurationsCsv(o.configsFile, *problem.robot);
+  out << fmt::format("problem {}: {} configurations ({}), checker {}\n", problem.name, configurations.size(),
+                     o.configsFile, checker.description());
+  const StaticCheckReport report = checkConfigurations(problem.robot, problem.scene, checker, configurations);
+  out << fmt::format("verdicts: {} valid, {} invalid\n", report.valid, report.invalid);
+  if (!configurations.empty())
+    out << fmt::format(
+        "checker time {:.3f} s in all, {:.3f} us per configuration, median {:.3f} us per "
+        "configuration\n",
+        report.stats.time_s, 1e6 * report.stats.time_s / static_cast<double>(configurations.size()),
+        1e6 * report.median_time_s);
+  printStats(report.stats, out);
+  out << fmt::format(
+      "exact check on the meshes: {} misses (valid but colliding or out of bounds), {} conservative "
+      "(invalid but free)\n",
+      report.misses, report.conservative);
+  if (!o.outFile.empty())
+    out << fmt::format("wrote {}\n", writeFileAtomically(o.outFile, staticVerdictsCsv(report)).string());
+  return kOk;
+}
 }  // namespace
 
 int check(const std::string& file, const LoadOptions& options, std::uint32_t seed, const CheckOptions& o,
@@ -215,7 +243,9 @@ int check(const std::string& file, const LoadOptions& options, std::uint32_t see
   if (!o.outFile.empty()) requireOutputFile(o.outFile, "--out");
   const Problem problem = loadProblem(file, options);
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
-  if (!o.edgesFile.empty() == (o.randomCount > 0)) throw InputError("give exactly one of --edges FILE and --random N");
+  if (!o.configsFile.empty()) return checkConfigs(problem, *checker, o, out);
+  if (!o.edgesFile.empty() == (o.randomCount > 0))
+    throw InputError("give exactly one of --edges FILE, --random N and --configs FILE");
   if (o.maxLength < 0 || !std::isfinite(o.maxLength)) throw InputError("--max-length must be a length >= 0");
   if (o.maxLengthFraction < 0 || o.maxLengthFraction > 1)
     throw InputError("--max-length-fraction must be a fraction of the C-space extent in [0, 1]");

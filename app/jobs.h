@@ -32,6 +32,7 @@ int plan(const std::string& file, LoadOptions options, const std::string& outDir
 
 struct CheckOptions {
   std::string edgesFile;
+  std::string configsFile;  // static checks of these configurations instead of edges
   std::size_t randomCount = 0;
   double maxLength = 0.0;
   double maxLengthFraction = 0.0;
@@ -41,7 +42,8 @@ struct CheckOptions {
   std::string outFile;
 };
 
-/// `prmkit check`: verdicts of given or random edges, against the ground truths asked for.
+/// `prmkit check`: verdicts of given or random edges, against the ground truths asked for; or of given
+/// configurations (--configs), against the exact check on the meshes.
 int check(const std::string& file, const LoadOptions& options, std::uint32_t seed, const CheckOptions& o,
           std::ostream& out);
 

@@ -4,9 +4,11 @@
 # first problem of each MotionBenchMaker scenario, motions between free
 # random configurations at most 1 rad long, as VAMP's driver draws them from
 # N configurations and writes them for `prmkit check --edges`. Prints a
-# Markdown table of medians per motion and the ratios to VAMP's. (Static
-# checks are not compared here: `prmkit check` takes a motion's ends as
-# valid, so a zero-length edge costs it no static check.)
+# Markdown table of medians per motion and the ratios to VAMP's; then one of
+# static checks: the free configurations VAMP's driver times one at a time
+# (and in its batches of 8), checked by `prmkit check --configs` with
+# `spheres` and with the exact `adaptive` (the check `certify: path`
+# certifies with), each configuration judged again on the collision meshes.
 #
 #   bench/vamp_checks.sh [N] [OUT]   (defaults: 2000 configurations; out/vamp_checks)
 #
@@ -35,12 +37,25 @@ median_us() {  # request edges-file checker-args... -> median us per edge
     END { print us }'
 }
 : >"$OUT/prmkit.txt"
+: >"$OUT/static.txt"
 for request in "${requests[@]}"; do
   name="$(basename "$(dirname "$request")")-1"
   for kind in edges; do
     spheres=$(median_us "$request" "$OUT/$name.$kind.csv" --checker spheres --set checker.spheres.resolution=0.0024)
     adaptive=$(median_us "$request" "$OUT/$name.$kind.csv" --checker adaptive)
     echo "$name $kind $spheres $adaptive" >>"$OUT/prmkit.txt"
+  done
+  # VAMP's free configurations (the a ends of its zero-length edges) as a configurations CSV.
+  cut -d, -f1-7 "$OUT/$name.zero.csv" | sed '1s/a\.//g' >"$OUT/$name.configs.csv"
+  for checker in spheres adaptive; do
+    args=(--checker "$checker")
+    [ "$checker" = spheres ] && args+=(--set checker.spheres.resolution=0.0024)
+    "$PRMKIT" check "$request" "${robot[@]}" --configs "$OUT/$name.configs.csv" "${args[@]}" | awk -v name="$name" \
+      -v checker="$checker" '
+      /us per configuration/ { for (i = 1; i <= NF; i++) if ($i == "median") us = $(i + 1) }
+      /^verdicts:/ { invalid = $4 }
+      /exact check on the meshes/ { for (i = 1; i <= NF; i++) if ($i == "misses") misses = $(i - 1) }
+      END { print name, checker, us, misses, invalid }' >>"$OUT/static.txt"
   done
 done
 /usr/bin/python3 - "$OUT" <<'PY'
@@ -58,4 +73,20 @@ for name, kinds in rows.items():
     vm = v["motion_median_ns"] / 1000
     ms, ma = kinds["edges"]
     print(f"| {name} | {vm:.2f} | {ms:.2f} | {ma:.2f} | {ms / vm:.1f} | {ma / vm:.1f} |")
+print()
+print("| problem | VAMP-free configurations | VAMP one at a time (us) | VAMP in batches of 8 (us each) | spheres (us) | "
+      "adaptive (us) | spheres / VAMP | adaptive / VAMP | invalid for adaptive | spheres' misses |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+static = {}
+for line in (out / "static.txt").read_text().splitlines():
+    name, checker, us, misses, invalid = line.split()
+    static.setdefault(name, {})[checker] = (float(us), int(misses), int(invalid))
+for name, checkers in static.items():
+    v = vamp[name]
+    single, raked = v["single_free_ns"] / 1000, v["raked_ns_per_config"] / 1000
+    (ss, sm, _), (sa, _, ai) = checkers["spheres"], checkers["adaptive"]
+    # adaptive is exact: what it calls invalid, VAMP called free (links in obstacles, or the SRDF's self pairs
+    # VAMP leaves out); the spheres' misses are configurations spheres calls free that collide on the meshes.
+    print(f"| {name} | {v['free_configs']} | {single:.3f} | {raked:.3f} | {ss:.3f} | {sa:.3f} | {ss / single:.1f} | "
+          f"{sa / single:.1f} | {ai} | {sm} |")
 PY

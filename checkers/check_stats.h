@@ -82,7 +82,8 @@ struct CheckStats : QueryCounts {
     QueryCounts::forEachField([&](std::string_view name, auto member, std::string_view unit) {
       visit(name, static_cast<double>(this->*member), unit);
     });
-    for (const CounterSpec& counter : names) visit(counter.name, static_cast<double>(strategy.value(counter.name)), counter.unit);
+    for (const CounterSpec& counter : names)
+      visit(counter.name, static_cast<double>(strategy.value(counter.name)), counter.unit);
     visit(std::string_view("edges_checked"), static_cast<double>(edges_checked), std::string_view("count"));
     visit(std::string_view("paths_checked"), static_cast<double>(paths_checked), std::string_view("count"));
     visit(std::string_view("check_time_s"), time_s, std::string_view("s"));

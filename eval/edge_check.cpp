@@ -1,6 +1,7 @@
 #include "eval/edge_check.h"
 
 #include "eval/independent_check.h"
+#include "eval/static_check.h"
 
 #include "io/path_files.h"
 #include "io/yaml_reader.h"
@@ -202,12 +203,7 @@ double medianEdgeTime(const EdgeCheckReport& report) {
   std::vector<double> times;
   for (const EdgeVerdict& v : report.edges)
     if (v.endpoints_valid) times.push_back(v.time_s);
-  if (times.empty()) return 0.0;
-  const std::size_t middle = times.size() / 2;
-  std::nth_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(middle), times.end());
-  if (times.size() % 2 == 1) return times[middle];
-  const double upper = times[middle];
-  return 0.5 * (upper + *std::max_element(times.begin(), times.begin() + static_cast<std::ptrdiff_t>(middle)));
+  return median(std::move(times));
 }
 
 std::string edgeVerdictsCsv(const EdgeCheckReport& report) {

@@ -105,8 +105,8 @@ void checkEndpoint(const Problem& problem, const EndpointSpec& spec, const Confi
   CheckStats ignored;
   Contact contact;
   if (collision.inCollision(q, ignored, &contact))
-    failAt(spec, fmt::format("the {} configuration is in collision ({})", what,
-                             describe(contact, robot, *problem.scene)));
+    failAt(spec,
+           fmt::format("the {} configuration is in collision ({})", what, describe(contact, robot, *problem.scene)));
 }
 
 Problem build(ProblemSpec spec, bool endpointsChecked) {

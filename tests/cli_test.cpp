@@ -7,6 +7,7 @@
 #include "registry/checker_registry.h"
 #include "registry/planner_registry.h"
 #include "sampling/sampler_registry.h"
+#include "eval/static_check.h"
 #include "test_support.h"
 
 #include <assimp/version.h>
@@ -842,6 +843,59 @@ TEST_CASE("the closest name is offered only for a slip", "[cli]") {
   CHECK(closestName(std::string(100000, 'a'), names).empty());
 }
 
+namespace {
+/// Calls every configuration within the bounds valid: a checker that misses every collision.
+class EverythingFree final : public Checker {
+ public:
+  using Checker::Checker;
+  std::string name() const override { return "everything_free"; }
+  std::string description() const override { return name(); }
+  bool exact() const override { return false; }
+  std::unique_ptr<Checker> clone() const override { return std::make_unique<EverythingFree>(robot_, scene_); }
+
+ private:
+  bool doIsValid(const Config&) override { return true; }
+  EdgeResult doCheckEdge(const Config&, const Config&) override { return EdgeResult{Verdict::Free, 100.0, -1.0}; }
+};
+}  // namespace
+
+TEST_CASE("check --configs: one static check a configuration, judged again on the meshes", "[cli]") {
+  TempDir dir;
+  const auto problem = dir.write("p.yaml", kValidProblem);
+  // Free, free, inside the block, out of bounds.
+  const auto configs = dir.write("configs.csv", "x,y,theta\n0.5,0.5,0\n3.5,3.5,0.2\n2,2,0\n5,0.5,0\n");
+  for (const std::string checker : {"adaptive", "discrete", "spheres"}) {
+    const auto out = dir.path / (checker + ".csv");
+    const Run run =
+        cli({"check", problem.string(), "--checker", checker, "--configs", configs.string(), "--out", out.string()});
+    INFO(checker << ": " << run.err << run.out);
+    REQUIRE(run.code == 0);
+    REQUIRE(run.out.find("4 configurations") != std::string::npos);
+    REQUIRE(run.out.find("verdicts: 2 valid, 2 invalid") != std::string::npos);
+    REQUIRE(run.out.find("us per configuration") != std::string::npos);
+    REQUIRE(run.out.find("0 misses (valid but colliding or out of bounds), 0 conservative") != std::string::npos);
+    const std::string csv = test::readText(out);
+    REQUIRE(std::regex_search(csv, std::regex("^index,valid,mesh_valid,time_us\n0,1,1,[0-9.]+\n1,1,1,[0-9.]+\n"
+                                              "2,0,0,[0-9.]+\n3,0,0,[0-9.]+\n$")));
+  }
+  // A checker that misses: the collision is counted, the bounds are the interface's own.
+  const Problem loaded = loadProblem(problem);
+  EverythingFree blind(loaded.robot, loaded.scene);
+  const StaticCheckReport report =
+      checkConfigurations(loaded.robot, loaded.scene, blind, readConfigurationsCsv(configs, *loaded.robot));
+  CHECK(report.valid == 3);
+  CHECK(report.misses == 1);
+  CHECK(report.conservative == 0);
+  CHECK(report.stats.static_queries == 0);  // the meshes' check is not the checker's work
+
+  const Run bad = cli({"check", problem.string(), "--configs", dir.write("b.csv", "x,y\n1,2\n").string()});
+  REQUIRE(bad.code == 2);
+  REQUIRE(bad.err.find("b.csv:1:1: expected the header 'x,y,theta'") != std::string::npos);
+  const Run both = cli({"check", problem.string(), "--configs", configs.string(), "--random", "3"});
+  REQUIRE(both.code == 2);
+  REQUIRE(both.err.find("give it without --edges, --random") != std::string::npos);
+}
+
 TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and rejects bad edge files", "[cli]") {
   TempDir dir;
   const auto problem = dir.write("p.yaml", kValidProblem);
@@ -866,7 +920,8 @@ TEST_CASE("check writes one verdict per edge, agrees with the ground truth, and 
   REQUIRE(random.code == 0);
   REQUIRE(random.out.find("20 edges (random, seed 4)") != std::string::npos);
 
-  REQUIRE(cli({"check", problem.string()}).err.find("exactly one of --edges FILE and --random N") != std::string::npos);
+  REQUIRE(cli({"check", problem.string()}).err.find("exactly one of --edges FILE, --random N and --configs FILE") !=
+          std::string::npos);
   const Run badRow = cli({"check", problem.string(), "--edges",
                           dir.write("bad.csv", "a.x,a.y,a.theta,b.x,b.y,b.theta\n0.5,0.5,0,3.5\n").string()});
   REQUIRE(badRow.code == 2);
