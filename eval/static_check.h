@@ -13,9 +13,9 @@
 namespace prmkit {
 
 struct StaticVerdict {
-  bool valid = false;        // the checker's verdict
-  bool mesh_valid = false;   // within the bounds and free on the collision meshes (FCL, exact)
-  double time_s = 0.0;       // the checker's own time on it (its stats' time_s)
+  bool valid = false;       // the checker's verdict
+  bool mesh_valid = false;  // within the bounds and free on the collision meshes (FCL, exact)
+  double time_s = 0.0;      // the checker's own time on it (its stats' time_s)
 };
 
 struct StaticCheckReport {

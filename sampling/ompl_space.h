@@ -3,6 +3,7 @@
 // state validity and motion validation that OMPL's planners and valid-state
 // samplers call, so that every check they make is a prmkit check, counted.
 #include "checkers/checker.h"
+#include "sampling/configuration_sampler.h"
 #include "roadmap/local_planner.h"
 
 #include <ompl/base/MotionValidator.h>
@@ -51,9 +52,6 @@ class RobotStateSpace final : public ompl::base::RealVectorStateSpace {
   std::uint32_t stream_ = 0;
   std::atomic<std::uint64_t>& samplesDrawn_;
 };
-
-/// The distance from a configuration to the obstacles (m), for clearance-seeking samplers.
-using ClearanceFunction = std::function<double(const Config&)>;
 
 /// OMPL state validity through Checker::isValid (counted in CheckStats);
 /// clearance through `clearance` when one is given (else 0, OMPL's default).

@@ -1,6 +1,5 @@
 #include "sampling/sampler.h"
 
-#include "sampling/ompl_space.h"
 #include "sampling/sampler_registry.h"
 
 #include <fmt/format.h>
@@ -14,11 +13,9 @@
 
 namespace prmkit {
 
-namespace ob = ompl::base;
-
 namespace {
 
-/// Attempts per OMPL sample() call: small enough that the planner's time and
+/// Attempts per call of a strategy: small enough that the planner's time and
 /// sample limits are looked at often, large enough that the call is cheap
 /// next to the checks it makes.
 constexpr unsigned int kAttemptsPerCall = 20;
@@ -72,24 +69,17 @@ NodeSampler::NodeSampler(Checker& checker, const SamplerSettings& settings, std:
       shifting_(settings.shifting),
       rng_(settings.seed * 2654435761u + 97u),
       clearance_(checker.robot(), checker.scene()) {
-  auto space = std::make_shared<RobotStateSpace>(checker.robot(), settings.seed, drawn_);
-  si_ = std::make_shared<ob::SpaceInformation>(space);
   const bool needsClearance = std::any_of(settings.mix.begin(), settings.mix.end(), [](const SamplerShare& s) {
     return samplerKind(s.strategy).needs_clearance;
   });
   ClearanceFunction clearance;
   if (needsClearance)
     clearance = [this](const Config& q) { return clearance_.clearance(q, kClearanceRelativeError, clearanceStats_); };
-  si_->setStateValidityChecker(std::make_shared<CheckerValidityChecker>(si_, checker, std::move(clearance)));
-  // Obstacle-based sampling stops a motion before the obstacle with the
-  // checker's own edge check (OMPL's checkMotion with lastValid).
-  si_->setMotionValidator(std::make_shared<CheckerMotionValidator>(si_, checker, 100.0));
-  si_->setup();
-  const double sigma = settings.sigma * checker.robot().maxExtent();
+  context_ = std::make_unique<SamplingContext>(checker, settings.sigma * checker.robot().maxExtent(), settings.seed,
+                                               drawn_, std::move(clearance));
   double cumulative = 0.0;
   for (const SamplerShare& share : settings.mix) {
-    samplers_.push_back(samplerKind(share.strategy).make(si_.get(), sigma));
-    samplers_.back()->setNrAttempts(kAttemptsPerCall);
+    samplers_.push_back(samplerKind(share.strategy).make(*context_));
     cumulative += share.weight;
     cumulativeWeights_.push_back(cumulative);
     weighted_ += share.weight > 0.0;
@@ -108,10 +98,9 @@ NodeSampler::NodeSampler(Checker& checker, const SamplerSettings& settings, std:
     }
   if (firstSource_ == sources_.size())
     for (const SamplerShare& share : settings.mix) sources_.push_back(NodeSourceStats{share.strategy});
-  state_ = si_->allocState();
 }
 
-NodeSampler::~NodeSampler() { si_->freeState(state_); }
+NodeSampler::~NodeSampler() = default;
 
 void NodeSampler::shiftTowardsNarrowPassages(double share) {
   if (!shifting_ || samplers_.size() < 2) return;
@@ -135,7 +124,8 @@ Random& NodeSampler::rng() {
 
 void NodeSampler::restart(std::uint32_t stream) {
   pendingStream_ = stream;
-  si_->getStateSpace()->as<RobotStateSpace>()->restartStreams(stream);
+  context_->restartOmplStreams(stream);
+  for (const auto& sampler : samplers_) sampler->restart(stream);
 }
 
 std::optional<Config> NodeSampler::sampleNear(const Config& center, double sigma, const std::function<bool()>& stop,
@@ -161,7 +151,6 @@ std::optional<Config> NodeSampler::sampleNear(const Config& center, double sigma
 std::optional<std::pair<Config, std::size_t>> NodeSampler::sample(const std::function<bool()>& stop,
                                                                   std::uint64_t& samplesDrawn,
                                                                   std::uint64_t maxAttempts) {
-  const auto* space = si_->getStateSpace()->as<RobotStateSpace>();
   for (std::uint64_t attempts = 0; attempts < maxAttempts && !stop();) {
     std::size_t index = 0;
     if (weighted_ > 1) {
@@ -175,9 +164,8 @@ std::optional<std::pair<Config, std::size_t>> NodeSampler::sample(const std::fun
     const std::uint64_t drawnBefore = drawn_.load();
     const std::uint64_t checksBefore = checker_.stats().static_queries;
     const auto calls = static_cast<unsigned int>(std::min<std::uint64_t>(kAttemptsPerCall, maxAttempts - attempts));
-    samplers_[index]->setNrAttempts(calls);
     attempts += calls;
-    const bool found = samplers_[index]->sample(state_);
+    const bool found = samplers_[index]->sample(sample_, calls);
     NodeSourceStats& source = sources_[firstSource_ + index];
     const std::uint64_t drawn = drawn_.load() - drawnBefore;
     source.samples_drawn += drawn;
@@ -185,7 +173,7 @@ std::optional<std::pair<Config, std::size_t>> NodeSampler::sample(const std::fun
     samplesDrawn += drawn;
     if (found) {
       ++source.nodes;
-      return std::make_pair(space->toConfig(state_), firstSource_ + index);
+      return std::make_pair(sample_, firstSource_ + index);
     }
   }
   return std::nullopt;

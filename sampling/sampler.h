@@ -1,13 +1,12 @@
 #pragma once
-// Where roadmap nodes come from: OMPL's valid-state samplers (uniform,
-// Gaussian, bridge test, obstacle-based, maximum clearance) run on prmkit's
-// robot and checker, alone or mixed, each counting its own work.
+// Where roadmap nodes come from: the sampling strategies of a mix
+// (sampling/configuration_sampler.h: OMPL's valid-state samplers adapted,
+// or a strategy of its own) on prmkit's robot and checker, alone or mixed,
+// each counting its own work.
 #include "checkers/checker.h"
 #include "geometry/clearance.h"
+#include "sampling/configuration_sampler.h"
 #include "sampling/sampler_registry.h"
-
-#include <ompl/base/SpaceInformation.h>
-#include <ompl/base/ValidStateSampler.h>
 
 #include <atomic>
 #include <cstdint>
@@ -74,7 +73,7 @@ class NodeSampler {
 
   /// One valid configuration from a strategy drawn by its weight, with the
   /// index of that strategy in `sources`; nothing once `stop` says so (it is
-  /// asked before each call of an OMPL sampler, which makes up to 20
+  /// asked before each call of a strategy, which makes up to 20
   /// attempts) or after `maxAttempts` attempts. Draws are added to `samplesDrawn`.
   std::optional<std::pair<Config, std::size_t>> sample(const std::function<bool()>& stop, std::uint64_t& samplesDrawn,
                                                        std::uint64_t maxAttempts = UINT64_MAX);
@@ -86,7 +85,7 @@ class NodeSampler {
   std::optional<Config> sampleNear(const Config& center, double sigma, const std::function<bool()>& stop,
                                    std::uint64_t maxDraws, NodeSourceStats& stats, std::uint64_t& samplesDrawn);
   /// Every later draw comes from streams derived from `stream` alone (the
-  /// mix's choices, sampleNear's, and each OMPL sampler's), whatever was
+  /// mix's choices, sampleNear's, and each strategy's), whatever was
   /// drawn before: a slot of a batch draws the same on any thread.
   void restart(std::uint32_t stream);
   /// A shifting mix draws `share` of its samples from the narrow-passage
@@ -106,9 +105,9 @@ class NodeSampler {
   std::vector<double> cumulativeWeights_;
   std::size_t weighted_ = 0;  // strategies of positive weight
   std::atomic<std::uint64_t> drawn_{0};
-  ompl::base::SpaceInformationPtr si_;
-  std::vector<ompl::base::ValidStateSamplerPtr> samplers_;
-  ompl::base::State* state_ = nullptr;
+  std::unique_ptr<SamplingContext> context_;
+  std::vector<std::unique_ptr<ConfigurationSampler>> samplers_;
+  Config sample_;
   /// rng_, restarted first if restart() asked for it.
   Random& rng();
 

@@ -3,6 +3,7 @@
 #include "base/registry.h"
 
 #include "sampling/medial_axis_sampler.h"
+#include "sampling/ompl_samplers.h"
 #include "sampling/sampler.h"
 
 #include <ompl/base/samplers/BridgeTestValidStateSampler.h>
@@ -28,35 +29,35 @@ Registry<SamplerKind>& registry() {
   static Registry<SamplerKind> strategies(
       "sampler",
       {{"uniform", "uniform samples, kept when valid", false, "uniform",
-        [](const ob::SpaceInformation* si, double) { return std::make_shared<ob::UniformValidStateSampler>(si); }},
+        omplSampler([](const ob::SpaceInformation* si, double) -> ob::ValidStateSamplerPtr {
+          return std::make_shared<ob::UniformValidStateSampler>(si);
+        })},
        {"gaussian", "Gaussian sampling (Boor et al. 1999): a valid sample whose Gaussian neighbour is not", false,
-        "gaussian",
-        [](const ob::SpaceInformation* si, double sigma) {
+        "gaussian", omplSampler([](const ob::SpaceInformation* si, double sigma) -> ob::ValidStateSamplerPtr {
           auto sampler = std::make_shared<ob::GaussianValidStateSampler>(si);
           sampler->setStdDev(sigma);
           return sampler;
-        }},
+        })},
        {"bridge", "the bridge test (Hsu et al. 2003): the midpoint of two invalid samples", false, "",
-        [](const ob::SpaceInformation* si, double sigma) {
+        omplSampler([](const ob::SpaceInformation* si, double sigma) -> ob::ValidStateSamplerPtr {
           auto sampler = std::make_shared<ob::BridgeTestValidStateSampler>(si);
           sampler->setStdDev(sigma);
           return sampler;
-        }},
+        })},
        {"obstacle_based", "obstacle-based sampling (Amato et al. 1998): the last valid state towards an invalid one",
-        false, "obstacle_based",
-        [](const ob::SpaceInformation* si, double) {
+        false, "obstacle_based", omplSampler([](const ob::SpaceInformation* si, double) -> ob::ValidStateSamplerPtr {
           return std::make_shared<ob::ObstacleBasedValidStateSampler>(si);
-        }},
+        })},
        {"max_clearance", "OMPL's maximum-clearance sampling: the clearest of a few valid samples", true,
-        "max_clearance",
-        [](const ob::SpaceInformation* si, double) {
+        "max_clearance", omplSampler([](const ob::SpaceInformation* si, double) -> ob::ValidStateSamplerPtr {
           return std::make_shared<ob::MaximizeClearanceValidStateSampler>(si);
-        }},
+        })},
        {"medial_axis",
         "medial-axis sampling (MAPRM, Wilmarth et al. 1999): samples retracted along the clearance's growth "
         "onto the middle of the free space",
-        true, "",
-        [](const ob::SpaceInformation* si, double sigma) { return std::make_shared<MedialAxisSampler>(si, sigma); }}});
+        true, "", omplSampler([](const ob::SpaceInformation* si, double sigma) -> ob::ValidStateSamplerPtr {
+          return std::make_shared<MedialAxisSampler>(si, sigma);
+        })}});
   return strategies;
 }
 }  // namespace

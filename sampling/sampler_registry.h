@@ -1,13 +1,14 @@
 #pragma once
 // The sampling strategies a mix may name (`planner.sampler`): OMPL's
-// valid-state samplers, compiled in here, and the ones registered at run
-// time (a plug-in, or a test's own sampler). Everything that names a
+// valid-state samplers behind prmkit's interface (sampling/ompl_samplers.h),
+// compiled in here, and the ones registered at run time (a plug-in, or a
+// test's own sampler, written to prmkit's interface alone). Everything that names a
 // strategy (the mix reader, the CLI, OMPL.app's `sampler` key, the node
 // sampler) asks here (docs/adding-a-sampler.md).
-#include <ompl/base/SpaceInformation.h>
-#include <ompl/base/ValidStateSampler.h>
+#include "sampling/configuration_sampler.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,10 +24,10 @@ struct SamplerKind {
   bool needs_clearance = false;
   /// The name OMPL.app's `sampler` key gives it, if OMPL.app has it.
   std::string omplapp_name;
-  /// An OMPL valid-state sampler on `si`, whose validity checker is prmkit's
-  /// checker (every check counted); `sigma` is the width of the passages to
-  /// be found, in C-space units (planner.sampler_sigma times the maximum extent).
-  std::function<ompl::base::ValidStateSamplerPtr(const ompl::base::SpaceInformation* si, double sigma)> make;
+  /// Makes the strategy for one node sampler: its checks through the
+  /// context's checker, its draws counted in the context (omplSampler adapts
+  /// one of OMPL's on the mix's shared OMPL space).
+  std::function<std::unique_ptr<ConfigurationSampler>(SamplingContext& context)> make;
 };
 
 /// Adds a strategy; throws std::invalid_argument when its name is taken or

@@ -19,9 +19,7 @@ const bool kRegistered = [] {
                    },
                    RegisteredSettings(std::string(SequentialPrmSettings::kSection), SequentialPrmSettings{})});
   registerSampler({std::string(NearPairSampler::kName), "a uniform sample, then one near it (tests only)", false, "",
-                   [](const ompl::base::SpaceInformation* si, double sigma) {
-                     return std::make_shared<NearPairSampler>(si, sigma);
-                   }});
+                   [](SamplingContext& context) { return std::make_unique<NearPairSampler>(context); }});
   return true;
 }();
 }  // namespace
@@ -53,30 +51,27 @@ std::optional<std::vector<Vertex>> SequentialPrm::search(Checker& checker, Roadm
   return std::nullopt;  // sampleValid set the status (time or sample limit)
 }
 
-NearPairSampler::NearPairSampler(const ompl::base::SpaceInformation* si, double sigma)
-    : ValidStateSampler(si), sampler_(si->allocStateSampler()), first_(si->allocState()), sigma_(sigma) {
-  name_ = std::string(kName);
+NearPairSampler::NearPairSampler(SamplingContext& context) : context_(context), random_(context.seed()) {}
+
+void NearPairSampler::restart(std::uint32_t stream) { random_.reseed(context_.seed() ^ (stream * 2654435761u)); }
+
+bool NearPairSampler::drawValid(Config& q) {
+  ++context_.drawn();
+  return context_.checker().isValid(q);
 }
 
-NearPairSampler::~NearPairSampler() { si_->freeState(first_); }
-
-bool NearPairSampler::sample(ompl::base::State* state) {
-  for (unsigned int attempt = 0; attempt < attempts_; ++attempt) {
-    sampler_->sampleUniform(first_);
-    if (si_->isValid(first_)) {
-      si_->copyState(state, first_);
+bool NearPairSampler::sample(Config& out, unsigned int attempts) {
+  const Robot& robot = context_.checker().robot();
+  for (unsigned int attempt = 0; attempt < attempts; ++attempt) {
+    robot.sampleUniform(random_, first_);
+    if (drawValid(first_)) {
+      out = first_;
       return true;
     }
-    sampler_->sampleUniformNear(state, first_, sigma_);
-    if (si_->isValid(state)) return true;
-  }
-  return false;
-}
-
-bool NearPairSampler::sampleNear(ompl::base::State* state, const ompl::base::State* near, double distance) {
-  for (unsigned int attempt = 0; attempt < attempts_; ++attempt) {
-    sampler_->sampleUniformNear(state, near, distance);
-    if (si_->isValid(state)) return true;
+    robot.sampleUniform(random_, towards_);
+    const double d = robot.distance(first_, towards_);
+    robot.interpolate(first_, towards_, d > 0 ? std::min(1.0, context_.sigma() / d) : 0.0, out);
+    if (drawValid(out)) return true;
   }
   return false;
 }

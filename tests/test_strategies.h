@@ -5,9 +5,7 @@
 // way the conformance suite runs the test folder's checker
 // (docs/adding-a-planner.md, docs/adding-a-sampler.md).
 #include "planner/planner.h"
-
-#include <ompl/base/StateSampler.h>
-#include <ompl/base/ValidStateSampler.h>
+#include "sampling/configuration_sampler.h"
 
 #include <string_view>
 
@@ -37,22 +35,22 @@ class SequentialPrm final : public Planner {
   SequentialPrmSettings own_;
 };
 
-/// A uniform sample, and when it is invalid one uniform sample within
-/// `sigma` of it (OMPL's sampleUniformNear), until one is valid.
-class NearPairSampler final : public ompl::base::ValidStateSampler {
+/// A uniform sample, and when it is invalid one within `sigma` of it (along
+/// the interpolation towards another uniform sample), until one is valid:
+/// prmkit's sampler interface alone, no OMPL.
+class NearPairSampler final : public ConfigurationSampler {
  public:
   static constexpr std::string_view kName = "near_pair";
-  NearPairSampler(const ompl::base::SpaceInformation* si, double sigma);
-  ~NearPairSampler() override;
-  NearPairSampler(const NearPairSampler&) = delete;
-  NearPairSampler& operator=(const NearPairSampler&) = delete;
-  bool sample(ompl::base::State* state) override;
-  bool sampleNear(ompl::base::State* state, const ompl::base::State* near, double distance) override;
+  explicit NearPairSampler(SamplingContext& context);
+  bool sample(Config& out, unsigned int attempts) override;
+  void restart(std::uint32_t stream) override;
 
  private:
-  ompl::base::StateSamplerPtr sampler_;
-  ompl::base::State* first_;
-  double sigma_;
+  /// One draw, counted; true when it is valid.
+  bool drawValid(Config& q);
+  SamplingContext& context_;
+  Random random_;
+  Config first_, towards_;
 };
 
 }  // namespace prmkit::test
