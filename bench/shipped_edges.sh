@@ -10,6 +10,7 @@
 #   REPEATS=3                             each check this many times, interleaved
 #   BASELINE=/path/to/older/prmkit        the same checks with another build,
 #                                         interleaved with this one's
+#   MORE="spheres swept"                  more strategies, each a column and its ratio to discrete
 #
 # Per problem: EDGES random edges (seed 1) between valid configurations, at
 # most 10% of the C-space extent long; the median and the mean of the
@@ -27,6 +28,7 @@ if [ -n "${PROBLEMS:-}" ]; then
 else
   problems=(configs/problems/*.yaml)
 fi
+read -r -a more <<<"${MORE:-}"
 builds=("$PRMKIT")
 [ -n "$BASELINE" ] && builds+=("$BASELINE")
 
@@ -40,14 +42,15 @@ times_us() {  # build problem checker -> "mean median" us per edge
   for problem in "${problems[@]}"; do
     for repeat in $(seq "$REPEATS"); do
       for build in "${builds[@]}"; do
-        for checker in discrete adaptive; do
+        for checker in discrete adaptive "${more[@]}"; do
           echo "$(basename "$problem" .yaml) $build $checker $(times_us "$build" "$problem" "$checker")"
         done
       done
     done
   done
-} | python3 -c '
-import statistics, sys
+} | MORE="${MORE:-}" python3 -c '
+import os, statistics, sys
+more = os.environ["MORE"].split()
 runs = {}
 for line in sys.stdin:
     problem, build, checker, mean, median = line.split()
@@ -55,6 +58,9 @@ for line in sys.stdin:
 builds = list(dict.fromkeys(b for (_, b, _) in runs))
 head = "| problem | discrete 1%: median / mean us per edge | adaptive: median / mean | adaptive / discrete: median, mean |"
 rule = "|---|---|---|---|"
+for checker in more:
+    head += f" {checker}: median / mean | {checker} / discrete: median, mean |"
+    rule += "---|---|"
 if len(builds) > 1:
     head += " baseline adaptive / discrete: median, mean |"
     rule += "---|"
@@ -69,6 +75,10 @@ for problem in dict.fromkeys(p for (p, _, _) in runs):
         am, amean = statistics.median(x[1] for x in a), statistics.median(x[0] for x in a)
         if i == 0:
             cells += [f"{dm:.1f} / {dmean:.1f}", f"{am:.1f} / {amean:.1f}", f"{am / dm:.2f}, {amean / dmean:.2f}"]
+            for checker in more:
+                o = runs[(problem, build, checker)]
+                om, omean = statistics.median(x[1] for x in o), statistics.median(x[0] for x in o)
+                cells += [f"{om:.1f} / {omean:.1f}", f"{om / dm:.2f}, {omean / dmean:.2f}"]
         else:
             cells.append(f"{am / dm:.2f}, {amean / dmean:.2f}")
     print("| " + problem + " | " + " | ".join(cells) + " |")

@@ -116,7 +116,7 @@ struct SphereKernel::Impl {
   };
   struct MeshBody {
     std::size_t obstacle;
-    float c[3], r;  // a sphere around its world bounds
+    Box bounds;  // its world bounds (axis-aligned), grown by the margin
   };
 
   /// A chain's frame, in single precision: its joint's origin in its parent
@@ -207,9 +207,14 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
       cylinder.half_length = static_cast<float>(obstacle.primitive->half_length);
       cylinders_.push_back(cylinder);
     } else {
+      // A sphere that misses the mesh's world box misses the mesh and is not
+      // inside it: the box, not a sphere around it, keeps FCL away from the
+      // samples beside a flat or long mesh (a wall, a shelf board).
       const Eigen::AlignedBox3d bounds = obstacle.mesh.transformed(obstacle.pose).bounds();
-      MeshBody body{o, {}, static_cast<float>(0.5 * bounds.sizes().norm() * (1 + 1e-5) + margin)};
-      toFloats(bounds.center(), body.c);
+      MeshBody body{o, {}};
+      toFloats(bounds.center(), body.bounds.c);
+      for (int i = 0; i < 9; ++i) body.bounds.axes[i] = i % 4 == 0 ? 1.0f : 0.0f;
+      toFloats(0.5 * bounds.sizes() * (1 + 1e-5) + Eigen::Vector3d::Constant(margin), body.bounds.h);
       meshes_.push_back(body);
     }
   }
@@ -438,12 +443,11 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
     if (firstHit && hits) return hits;
   }
   for (const MeshBody& body : meshes_) {
-    const Ball around{{body.c[0], body.c[1], body.c[2]}, body.r};
-    LaneMask near = ballTest(around)(p, r) & active & ~hits;
+    LaneMask near = boxTest(body.bounds)(p, r) & active & ~hits;
     if (!near) continue;
     ++stats.pair_tests;
     for (std::size_t s = 0; s < count && near; ++s) {
-      const LaneMask reach = ballTest(around)(worldSpheres(link)[s], B(sr[s])) & near;
+      const LaneMask reach = boxTest(body.bounds)(worldSpheres(link)[s], B(sr[s])) & near;
       stats.strategy[kSphereTestsIndex] += static_cast<std::uint64_t>(std::popcount(reach));
       if (reach) hits |= meshHits(body, link, s, reach);
       near &= ~hits;
