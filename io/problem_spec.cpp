@@ -13,7 +13,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
 namespace prmkit {
@@ -53,9 +52,6 @@ YAML::Node problemForRequest(const std::filesystem::path& file) {
   return root;
 }
 
-}  // namespace
-
-namespace {
 ProblemSpec readSpec(const std::filesystem::path& file, const LoadOptions& options);
 
 /// What `read` returns; a YAML node of the wrong kind that a reader asked for
@@ -107,6 +103,7 @@ EndpointSpec jointsEndpointSpec(std::string what, std::string at, std::vector<st
   spec.planning_group = group;
   return spec;
 }
+
 ProblemSpec readSpec(const std::filesystem::path& file, const LoadOptions& options) {
   std::vector<std::string> notes;
   YamlReader in = [&] {

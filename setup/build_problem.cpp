@@ -1,7 +1,5 @@
 #include "setup/build_problem.h"
 
-#include "io/settings_reader.h"
-
 #include "geometry/collision_queries.h"
 #include "robots/kinematic_chain.h"
 
@@ -9,9 +7,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <array>
 #include <map>
-#include <span>
 
 namespace prmkit {
 
