@@ -9,11 +9,12 @@
 # distance code), so that a wrong bound cannot fool the checker and its
 # judge together. A miss is an edge a checker calls free that either truth
 # finds colliding. Prints the misses per problem and checker and in all;
-# exits 1 if an exact strategy (adaptive, swept) has any. An approximate one
-# (spheres, discrete) has its misses counted, not judged.
+# exits 1 if an exact strategy (adaptive, swept, containing) has any. An
+# approximate one (spheres, discrete) has its misses counted, not judged.
 #
 #   bench/million_edges.sh [N] [JOBS]        (defaults: 1000000 edges, 2 threads)
-#   CHECKERS="adaptive" (default; e.g. "adaptive swept spheres")
+#   CHECKERS="adaptive" (default; e.g. "adaptive swept spheres containing";
+#     `containing` is `spheres` with `certify: containing`)
 #   INDEPENDENT=1e-3 (default; 0 turns the independent truth off)
 #   SCALE=1 (default): every problem in other units, e.g. SCALE=1e-5 (10 um
 #     for a metre) or SCALE=1e4, through the problems' `scale`; the truths
@@ -30,6 +31,8 @@ PROBLEMS=(maze2d chain5 thin_wall spring_spring gear_spindle arm6_shelf)
 per=$((TOTAL / ${#PROBLEMS[@]}))
 exact_misses=0
 for checker in "${CHECKER_LIST[@]}"; do
+  strategy=(--checker "$checker")
+  [ "$checker" = containing ] && strategy=(--checker spheres --set checker.spheres.certify=containing)
   all_edges=0
   all_misses=0
   all_unresolved=0
@@ -40,7 +43,7 @@ for checker in "${CHECKER_LIST[@]}"; do
       n=$((per / 2))
       args=(--seed 1)
       if [ "$half" = short ]; then args=(--seed 2 --max-length-fraction 0.1); n=$((per - per / 2)); fi
-      out=$("$PRMKIT" check "configs/problems/$p.yaml" --set "scale=$SCALE" --checker "$checker" --random "$n" "${args[@]}" \
+      out=$("$PRMKIT" check "configs/problems/$p.yaml" --set "scale=$SCALE" "${strategy[@]}" --random "$n" "${args[@]}" \
               --truth-eps "$truth" --independent-truth "$INDEPENDENT" --jobs "$JOBS")
       # With the independent truth its line counts the misses against either truth.
       misses=$(sed -n 's/.*: \([0-9]*\) misses.*/\1/p' <<<"$out" | tail -1)
@@ -55,6 +58,6 @@ for checker in "${CHECKER_LIST[@]}"; do
     done
   done
   echo "$checker in all: $all_edges edges, $all_misses misses, $all_unresolved unresolved below eta"
-  case "$checker" in adaptive | swept) exact_misses=$((exact_misses + all_misses)) ;; esac
+  case "$checker" in adaptive | swept | containing) exact_misses=$((exact_misses + all_misses)) ;; esac
 done
 [ "$exact_misses" -eq 0 ]

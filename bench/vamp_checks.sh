@@ -7,8 +7,9 @@
 # Markdown table of medians per motion and the ratios to VAMP's; then one of
 # static checks: the free configurations VAMP's driver times one at a time
 # (and in its batches of 8), checked by `prmkit check --configs` with
-# `spheres` and with the exact `adaptive` (the check `certify: path`
-# certifies with), each configuration judged again on the collision meshes.
+# `spheres`, with the exact `adaptive` (the check `certify: path`
+# certifies with) and with `spheres` at `certify: containing` (exact: the
+# certified filter), each configuration judged again on the collision meshes.
 #
 #   bench/vamp_checks.sh [N] [OUT]   (defaults: 2000 configurations; out/vamp_checks)
 #
@@ -43,13 +44,15 @@ for request in "${requests[@]}"; do
   for kind in edges; do
     spheres=$(median_us "$request" "$OUT/$name.$kind.csv" --checker spheres --set checker.spheres.resolution=0.0024)
     adaptive=$(median_us "$request" "$OUT/$name.$kind.csv" --checker adaptive)
-    echo "$name $kind $spheres $adaptive" >>"$OUT/prmkit.txt"
+    containing=$(median_us "$request" "$OUT/$name.$kind.csv" --checker spheres --set checker.spheres.certify=containing)
+    echo "$name $kind $spheres $adaptive $containing" >>"$OUT/prmkit.txt"
   done
   # VAMP's free configurations (the a ends of its zero-length edges) as a configurations CSV.
   cut -d, -f1-7 "$OUT/$name.zero.csv" | sed '1s/a\.//g' >"$OUT/$name.configs.csv"
-  for checker in spheres adaptive; do
+  for checker in spheres adaptive containing; do
     args=(--checker "$checker")
     [ "$checker" = spheres ] && args+=(--set checker.spheres.resolution=0.0024)
+    [ "$checker" = containing ] && args=(--checker spheres --set checker.spheres.certify=containing)
     "$PRMKIT" check "$request" "${robot[@]}" --configs "$OUT/$name.configs.csv" "${args[@]}" | awk -v name="$name" \
       -v checker="$checker" '
       /us per configuration/ { for (i = 1; i <= NF; i++) if ($i == "median") us = $(i + 1) }
@@ -62,21 +65,23 @@ done
 import json, pathlib, sys
 out = pathlib.Path(sys.argv[1])
 vamp = {r["problem"].rsplit("-", 1)[0] + "-1": r for r in map(json.loads, (out / "vamp.jsonl").read_text().splitlines())}
-print("| problem | VAMP (us) | spheres (us) | adaptive (us) | spheres / VAMP | adaptive / VAMP |")
-print("|---|---|---|---|---|---|")
+print("| problem | VAMP (us) | spheres (us) | adaptive (us) | containing (us) | spheres / VAMP | adaptive / VAMP | "
+      "containing / VAMP |")
+print("|---|---|---|---|---|---|---|---|")
 rows = {}
 for line in (out / "prmkit.txt").read_text().splitlines():
-    name, kind, spheres, adaptive = line.split()
-    rows.setdefault(name, {})[kind] = (float(spheres), float(adaptive))
+    name, kind, spheres, adaptive, containing = line.split()
+    rows.setdefault(name, {})[kind] = (float(spheres), float(adaptive), float(containing))
 for name, kinds in rows.items():
     v = vamp[name]
     vm = v["motion_median_ns"] / 1000
-    ms, ma = kinds["edges"]
-    print(f"| {name} | {vm:.2f} | {ms:.2f} | {ma:.2f} | {ms / vm:.1f} | {ma / vm:.1f} |")
+    ms, ma, mc = kinds["edges"]
+    print(f"| {name} | {vm:.2f} | {ms:.2f} | {ma:.2f} | {mc:.2f} | {ms / vm:.1f} | {ma / vm:.1f} | {mc / vm:.1f} |")
 print()
 print("| problem | VAMP-free configurations | VAMP one at a time (us) | VAMP in batches of 8 (us each) | spheres (us) | "
-      "adaptive (us) | spheres / VAMP | adaptive / VAMP | invalid for adaptive | spheres' misses |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+      "adaptive (us) | containing (us) | spheres / VAMP | adaptive / VAMP | containing / VAMP | invalid for adaptive | "
+      "spheres' misses | containing's misses |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 static = {}
 for line in (out / "static.txt").read_text().splitlines():
     name, checker, us, misses, invalid = line.split()
@@ -84,9 +89,9 @@ for line in (out / "static.txt").read_text().splitlines():
 for name, checkers in static.items():
     v = vamp[name]
     single, raked = v["single_free_ns"] / 1000, v["raked_ns_per_config"] / 1000
-    (ss, sm, _), (sa, _, ai) = checkers["spheres"], checkers["adaptive"]
+    (ss, sm, _), (sa, _, ai), (sc, cm, _) = checkers["spheres"], checkers["adaptive"], checkers["containing"]
     # adaptive is exact: what it calls invalid, VAMP called free (links in obstacles, or the SRDF's self pairs
     # VAMP leaves out); the spheres' misses are configurations spheres calls free that collide on the meshes.
-    print(f"| {name} | {v['free_configs']} | {single:.3f} | {raked:.3f} | {ss:.3f} | {sa:.3f} | {ss / single:.1f} | "
-          f"{sa / single:.1f} | {ai} | {sm} |")
+    print(f"| {name} | {v['free_configs']} | {single:.3f} | {raked:.3f} | {ss:.3f} | {sa:.3f} | {sc:.3f} | "
+          f"{ss / single:.1f} | {sa / single:.1f} | {sc / single:.1f} | {ai} | {sm} | {cm} |")
 PY

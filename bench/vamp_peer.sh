@@ -4,8 +4,9 @@
 # after the other: VAMP's RRT-Connect on its spheres (built from
 # ../shared/peers/vamp, offline), then prmkit's `spheres` strategy on VAMP's
 # spheres and VAMP's step (1/32 rad: resolution 0.0024 of the Panda's 13 rad
-# extent) with prmkit's rrt_connect, uncertified and with `certify: path`,
-# and the default lazy_prm + adaptive. Every returned path, VAMP's raw and
+# extent) with prmkit's rrt_connect, uncertified, with `certify: path` and
+# with `certify: containing`, lazy_prm with both, and the default
+# lazy_prm + adaptive. Every returned path, VAMP's raw and
 # simplified ones included, is judged by `prmkit verify` on the Panda's
 # collision meshes. Prints a Markdown table (solved, median planning time,
 # unsafe paths, ratio of medians to VAMP's) and leaves everything in OUT.
@@ -15,7 +16,7 @@
 #
 # Needs a Release build (make demo), ../shared/benchdata and ../shared/peers
 # (third-party data and source, never copied here; set PRMKIT_BENCHDATA and
-# PRMKIT_PEERS elsewhere). Takes about 25 minutes for the 700 on two cores.
+# PRMKIT_PEERS elsewhere). Takes about 35 minutes for the 700 on two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PRMKIT=$(realpath "${PRMKIT:-build/release/app/prmkit}")
@@ -56,6 +57,8 @@ tree=(--planner rrt_connect --set limits.samples=1000000)
 run spheres_rrt_connect "${spheres[@]}" "${tree[@]}"
 run spheres_rrt_connect_certified "${spheres[@]}" "${tree[@]}" --set checker.spheres.certify=path
 run spheres_lazy_prm_certified "${spheres[@]}" --set checker.spheres.certify=path
+run spheres_rrt_connect_containing "${spheres[@]}" "${tree[@]}" --set checker.spheres.certify=containing
+run spheres_lazy_prm_containing "${spheres[@]}" --set checker.spheres.certify=containing
 run lazy_prm_adaptive --checker adaptive
 
 echo "verify: VAMP's paths" >&2
@@ -89,6 +92,8 @@ rows = [("VAMP RRT-Connect, its spheres (raw paths)", sum(r["solved"] for r in v
 names = {"spheres_rrt_connect": "prmkit rrt_connect + spheres (VAMP's spheres and step)",
          "spheres_rrt_connect_certified": "prmkit rrt_connect + spheres, certify: path",
          "spheres_lazy_prm_certified": "prmkit lazy_prm + spheres, certify: path",
+         "spheres_rrt_connect_containing": "prmkit rrt_connect + spheres, certify: containing",
+         "spheres_lazy_prm_containing": "prmkit lazy_prm + spheres, certify: containing",
          "lazy_prm_adaptive": "prmkit lazy_prm + adaptive (the default)"}
 for name, label in names.items():
     runs = [json.loads(line) for line in (out / name / "runs.jsonl").read_text().splitlines()]

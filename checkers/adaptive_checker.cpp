@@ -1,5 +1,7 @@
 #include "checkers/adaptive_checker.h"
 
+#include "robots/kinematic_chain.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,6 +26,10 @@ AdaptiveChecker::AdaptiveChecker(std::shared_ptr<const Robot> robot, std::shared
   distance_.enclosingSpheres(robot_->links(), scene_->obstacles(), linkSpheres_, obstacleSpheres_);
   firstSelfPair_ = robot_->links().size() * scene_->obstacles().size();
   for (const Obstacle& obstacle : scene_->obstacles()) obstacleBoxes_.push_back(&distance_.enclosing(*obstacle.bvh));
+  if (const auto* chain = dynamic_cast<const KinematicChain*>(robot_.get()); chain && settings_.self_pair_tables)
+    for (const auto& [i, k] : robot_->selfCollisionPairs())
+      selfPairTables_.push_back(
+          SelfPairTable::shared(*chain, static_cast<std::size_t>(i), static_cast<std::size_t>(k), kSelfPairTableDepth));
 }
 
 AdaptiveChecker::AdaptiveChecker(const AdaptiveChecker& other)
@@ -197,6 +203,11 @@ std::optional<AdaptiveChecker::Collision> AdaptiveChecker::probeCells(const std:
     // A pair the broad phase found near only some cells is apart beyond the
     // probes' threshold at the others' centres: those count as measured.
     auto addPair = [&](std::uint32_t p, std::uint64_t nearCells) {
+      // A self pair its table certifies along the segment (self_pair_tables).
+      if (p >= firstSelfPair_ && !selfPairTables_.empty()) {
+        const auto& table = selfPairTables_[p - firstSelfPair_];
+        if (table && table->certifiesAlong(path_[s], path_[s + 1])) return;
+      }
       // Both ends known (roadmap nodes checked before): SSL 2005, Eq. 1 on
       // the whole segment may settle the pair without a probe.
       const DistanceBound& a = samples_[nodes[s]].bounds[p];

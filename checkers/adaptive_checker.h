@@ -7,6 +7,7 @@
 #include "checkers/bisection_samples.h"
 #include "checkers/cell_broad_phase.h"
 #include "checkers/checker.h"
+#include "checkers/pair_table.h"
 #include "checkers/motion_models.h"
 #include "checkers/node_bound_cache.h"
 #include "checkers/pair_bounds.h"
@@ -77,6 +78,12 @@ struct AdaptiveSettings {
   /// next) and would otherwise take about (its length / eta) steps, each
   /// with its distance bounds kept: seconds and gigabytes past any time limit.
   std::size_t max_bisection_steps = 65536;
+  /// Self pairs of a chain whose relative pose follows at most two joints
+  /// are certified by a table over those joints (checkers/pair_table.h),
+  /// made once per process for a robot, where it certifies the segment's
+  /// projection; elsewhere, and without tables, they are bisected as every
+  /// other pair. Verdicts are the same either way.
+  bool self_pair_tables = false;
 
   template <class Fields>
   void fields(Fields& f);
@@ -104,6 +111,7 @@ void AdaptiveSettings::fields(Fields& f) {
   f.boolean("path_queue", path_queue);
   f.integer("max_bisection_steps", max_bisection_steps,
             {.min = 1.0, .max = kMaxBisectionSteps, .unit = "steps per check"});
+  f.boolean("self_pair_tables", self_pair_tables);
   f.geometry(geometry);
 }
 
@@ -251,6 +259,8 @@ class AdaptiveChecker final : public Checker {
   using Sphere = BvhDistance::Sphere;
   std::vector<Sphere> linkSpheres_, obstacleSpheres_;
   std::vector<const BvhDistance::Enclosing*> obstacleBoxes_;  // owned by distance_
+  /// Per self pair (index p - firstSelfPair_), its table or null (self_pair_tables).
+  std::vector<std::shared_ptr<const SelfPairTable>> selfPairTables_;
   std::size_t firstSelfPair_ = 0;  // pairs_ holds the (link, obstacle) pairs link by link, then the self pairs
   CellBroadPhase broadPhase_;
 

@@ -93,10 +93,12 @@ void toFloats(const Eigen::Vector3d& v, float* out) {
 
 struct SphereKernel::Impl {
   Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
-       const std::vector<std::vector<Sphere>>& spheres);
+       const std::vector<std::vector<Sphere>>& spheres, const SphereKernelOptions& options);
   struct LinkSpheres {
-    std::vector<float> x, y, z, r;         // link frame
-    float bx = 0, by = 0, bz = 0, br = 0;  // the sphere around them
+    std::vector<float> x, y, z, r;                 // link frame
+    float bx = 0, by = 0, bz = 0, br = 0;          // the sphere around them
+    bool closed = false;                           // the link's mesh bounds a solid (SphereKernelOptions::solid_links)
+    std::vector<std::array<float, 3>> components;  // a point of each of its components, link frame
   };
   struct LanePose {
     std::array<B, 9> r;  // row-major rotation
@@ -139,6 +141,9 @@ struct SphereKernel::Impl {
                         CheckStats& stats);
   LaneMask meshHits(const MeshBody& body, std::size_t link, std::size_t sphere, LaneMask lanes);
   LaneMask selfHits(LaneMask active, bool firstHit, CheckStats& stats);
+  /// Lanes where a point (link frame of `link`, or world when `link` < 0)
+  /// lies within the sphere (centre p, radius r) around a closed link's spheres.
+  LaneMask pointsWithin(const std::vector<std::array<float, 3>>& points, int link, const Point& p, const B& r) const;
 
   std::shared_ptr<const Robot> robot_;
   std::shared_ptr<const Scene> scene_;
@@ -151,6 +156,11 @@ struct SphereKernel::Impl {
   std::vector<Cylinder> cylinders_;
   std::vector<MeshBody> meshes_;
   std::vector<std::pair<int, int>> selfPairs_;
+  std::vector<std::size_t> selfPairIndex_;  // each one's index in the robot's self pairs
+  std::vector<float> growth_;               // per link (setGrowth), 0 by default
+  std::vector<float> selfGrowth_;           // per pair of selfPairs_ (setGrowth), 0 by default
+  bool solidLinks_ = false;
+  std::vector<std::array<float, 3>> obstaclePoints_;  // world: a point of each obstacle's components
   // Per call
   std::vector<LanePose> poses_;       // per link
   std::vector<LanePose> framePoses_;  // per frame of a chain
@@ -160,10 +170,11 @@ struct SphereKernel::Impl {
 };
 
 SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
-                         const std::vector<std::vector<Sphere>>& spheres)
-    : robot_(std::move(robot)), scene_(std::move(scene)) {
+                         const std::vector<std::vector<Sphere>>& spheres, const SphereKernelOptions& options)
+    : robot_(std::move(robot)), scene_(std::move(scene)), solidLinks_(options.solid_links) {
   chain_ = dynamic_cast<const KinematicChain*>(robot_.get());
   links_.resize(robot_->links().size());
+  growth_.assign(links_.size(), 0.0f);
   const double margin = 1e-6 * problemSize(*scene_, *robot_);
   for (std::size_t i = 0; i < links_.size() && i < spheres.size(); ++i) {
     LinkSpheres& link = links_[i];
@@ -218,8 +229,30 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
       meshes_.push_back(body);
     }
   }
-  for (const auto& [i, k] : robot_->selfCollisionPairs())
-    if (!links_[i].r.empty() && !links_[k].r.empty()) selfPairs_.emplace_back(i, k);
+  auto floats = [](const Eigen::Vector3d& v) {
+    return std::array<float, 3>{static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z())};
+  };
+  if (solidLinks_) {
+    for (std::size_t i = 0; i < links_.size(); ++i) {
+      const Link& link = robot_->links()[i];
+      links_[i].closed = link.solid.closed;
+      for (const Eigen::Vector3d& p : link.solid.component_points) links_[i].components.push_back(floats(p));
+    }
+    for (const Obstacle& obstacle : scene_->obstacles()) {
+      // A primitive's centre lies inside it; a mesh's components each have a point.
+      if (obstacle.primitive) obstaclePoints_.push_back(floats(obstacle.pose.translation()));
+      for (const Eigen::Vector3d& p : obstacle.solid.component_points)
+        obstaclePoints_.push_back(floats(obstacle.pose * p));
+    }
+  }
+  const auto& robotPairs = robot_->selfCollisionPairs();
+  for (const auto& [i, k] : options.self_pairs ? *options.self_pairs : robotPairs) {
+    if (links_[i].r.empty() || links_[k].r.empty()) continue;
+    selfPairs_.emplace_back(i, k);
+    const auto found = std::find(robotPairs.begin(), robotPairs.end(), std::pair<int, int>{i, k});
+    selfPairIndex_.push_back(static_cast<std::size_t>(found - robotPairs.begin()));
+  }
+  selfGrowth_.assign(selfPairs_.size(), 0.0f);
   poses_.resize(links_.size());
   if (chain_) {
     const ChainDescription& d = chain_->description();
@@ -249,10 +282,24 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
 }
 
 SphereKernel::SphereKernel(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
-                           const std::vector<std::vector<Sphere>>& spheres)
-    : impl_(std::make_unique<Impl>(std::move(robot), std::move(scene), spheres)) {}
+                           const std::vector<std::vector<Sphere>>& spheres, const SphereKernelOptions& options)
+    : impl_(std::make_unique<Impl>(std::move(robot), std::move(scene), spheres, options)) {}
 
 SphereKernel::~SphereKernel() = default;
+
+void SphereKernel::setGrowth(std::span<const double> growth, std::span<const double> selfGrowth) {
+  // Rounded up: a grown sphere is never smaller than asked for.
+  auto up = [](double value) { return std::nextafter(static_cast<float>(value), INFINITY); };
+  std::vector<float>& out = impl_->growth_;
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = i < growth.size() ? up(growth[i]) : 0.0f;
+  std::vector<float>& pairs = impl_->selfGrowth_;
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const auto [i, k] = impl_->selfPairs_[p];
+    const std::size_t index = impl_->selfPairIndex_[p];
+    pairs[p] = index < selfGrowth.size() ? up(selfGrowth[index])
+                                         : out[static_cast<std::size_t>(i)] + out[static_cast<std::size_t>(k)];
+  }
+}
 
 std::size_t SphereKernel::sphereCount() const {
   std::size_t count = 0;
@@ -368,7 +415,7 @@ LaneMask SphereKernel::Impl::meshHits(const MeshBody& body, std::size_t link, st
   p.z.store(z.data());
   LaneMask hits = 0;
   const fcl::CollisionObjectd object(obstacle.bvh, obstacle.pose);
-  const auto ball = std::make_shared<fcl::Sphered>(spheres.r[sphere]);
+  const auto ball = std::make_shared<fcl::Sphered>(spheres.r[sphere] + growth_[link]);
   for (std::size_t lane = 0; lane < kSphereLanes; ++lane) {
     if (!(lanes >> lane & 1)) continue;
     const Eigen::Vector3d centre(x[lane], y[lane], z[lane]);
@@ -386,6 +433,7 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
                                           CheckStats& stats) {
   const LinkSpheres& spheres = links_[link];
   const float* sr = spheres.r.data();
+  const float grow = growth_[link];
   const std::size_t count = spheres.r.size();
   LaneMask hits = 0;
   // Tests the link's spheres against one obstacle where the link's enclosing
@@ -397,7 +445,7 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
     const std::vector<Point>& world = worldSpheres(link);
     for (std::size_t s = 0; s < count && (near & ~hits); ++s) {
       stats.strategy[kSphereTestsIndex] += kSphereLanes;
-      hits |= test(world[s], B(sr[s])) & near;
+      hits |= test(world[s], B(sr[s] + grow)) & near;
       if (firstHit && hits) return;
     }
   };
@@ -447,7 +495,7 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
     if (!near) continue;
     ++stats.pair_tests;
     for (std::size_t s = 0; s < count && near; ++s) {
-      const LaneMask reach = boxTest(body.bounds)(worldSpheres(link)[s], B(sr[s])) & near;
+      const LaneMask reach = boxTest(body.bounds)(worldSpheres(link)[s], B(sr[s] + grow)) & near;
       stats.strategy[kSphereTestsIndex] += static_cast<std::uint64_t>(std::popcount(reach));
       if (reach) hits |= meshHits(body, link, s, reach);
       near &= ~hits;
@@ -459,30 +507,51 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
 
 LaneMask SphereKernel::Impl::selfHits(LaneMask active, bool firstHit, CheckStats& stats) {
   LaneMask hits = 0;
-  for (const auto& [i, k] : selfPairs_) {
+  for (std::size_t p = 0; p < selfPairs_.size(); ++p) {
+    const auto [i, k] = selfPairs_[p];
     const LinkSpheres& a = links_[i];
     const LinkSpheres& b = links_[k];
+    const float grow = selfGrowth_[p];
     const Point pa = place(i, a.bx, a.by, a.bz), pb = place(k, b.bx, b.by, b.bz);
     auto meets = [](const Point& p, const Point& q, const B& reach) {
       const B dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       return atMost(dx * dx + dy * dy + dz * dz, reach * reach);
     };
-    LaneMask near = meets(pa, pb, B(a.br + b.br)) & active & ~hits;
+    LaneMask near = meets(pa, pb, B(a.br + b.br + grow)) & active & ~hits;
     if (!near) continue;
+    if (solidLinks_) {
+      // One link wholly inside the other, closed one, is not ruled out.
+      if (a.closed) hits |= pointsWithin(b.components, k, pa, B(a.br + grow)) & near;
+      if (b.closed) hits |= pointsWithin(a.components, i, pb, B(b.br + grow)) & near;
+      near &= ~hits;
+      if (firstHit && hits) return hits;
+    }
     ++stats.pair_tests;
     const std::vector<Point>& worldA = worldSpheres(i);
     const std::vector<Point>& worldB = worldSpheres(k);
     for (std::size_t s = 0; s < a.r.size() && near; ++s) {
       // Each sphere of one link first against the sphere around the other's.
       stats.strategy[kSphereTestsIndex] += kSphereLanes;
-      const LaneMask close = meets(worldA[s], pb, B(a.r[s] + b.br)) & near;
+      const LaneMask close = meets(worldA[s], pb, B(a.r[s] + b.br + grow)) & near;
       for (std::size_t t = 0; t < b.r.size() && close & near; ++t) {
         stats.strategy[kSphereTestsIndex] += kSphereLanes;
-        hits |= meets(worldA[s], worldB[t], B(a.r[s] + b.r[t])) & close & near;
+        hits |= meets(worldA[s], worldB[t], B(a.r[s] + b.r[t] + grow)) & close & near;
         near &= ~hits;
       }
       if (firstHit && hits) return hits;
     }
+  }
+  return hits;
+}
+
+LaneMask SphereKernel::Impl::pointsWithin(const std::vector<std::array<float, 3>>& points, int link, const Point& p,
+                                          const B& r) const {
+  LaneMask hits = 0;
+  const B r2 = r * r;
+  for (const auto& [x, y, z] : points) {
+    const Point q = link < 0 ? Point{B(x), B(y), B(z)} : place(static_cast<std::size_t>(link), x, y, z);
+    const B dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
+    hits |= atMost(dx * dx + dy * dy + dz * dz, r2);
   }
   return hits;
 }
@@ -496,8 +565,11 @@ LaneMask SphereKernel::Impl::collidingLanes(const std::array<const Config*, kSph
   for (std::size_t link = 0; link < links_.size(); ++link) {
     const LinkSpheres& spheres = links_[link];
     if (spheres.r.empty()) continue;
-    hits |= obstacleHits(place(link, spheres.bx, spheres.by, spheres.bz), B(spheres.br), link, kAllLanes & ~hits,
-                         firstHit, stats);
+    const Point around = place(link, spheres.bx, spheres.by, spheres.bz);
+    const B reach(spheres.br + growth_[link]);
+    // An obstacle wholly inside a closed link is not ruled out.
+    if (solidLinks_ && spheres.closed) hits |= pointsWithin(obstaclePoints_, -1, around, reach);
+    hits |= obstacleHits(around, reach, link, kAllLanes & ~hits, firstHit, stats);
     if ((firstHit && hits) || hits == kAllLanes) return hits;
   }
   return hits | selfHits(kAllLanes & ~hits, firstHit, stats);

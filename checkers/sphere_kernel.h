@@ -14,6 +14,8 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <vector>
 
 namespace prmkit {
@@ -31,12 +33,32 @@ inline constexpr CounterSpec kSphereTestsCounter{"sphere_tests", "count",
                                                  "sphere-against-body tests, one per configuration"};
 inline constexpr std::size_t kSphereTestsIndex = 0;
 
+struct SphereKernelOptions {
+  /// The self pairs tested (a subset of the robot's; all of them when absent).
+  std::optional<std::vector<std::pair<int, int>>> self_pairs;
+  /// A lane also collides where a body could lie wholly inside a closed
+  /// link: a point of each of the body's components (geometry's SolidInfo)
+  /// within the sphere around the link's spheres. Bodies are solids for the
+  /// exact strategies, and spheres that contain a link's surface need not
+  /// hold its inside: with this, spheres that contain the links prove
+  /// "free" in the exact strategies' sense.
+  bool solid_links = false;
+};
+
 class SphereKernel {
  public:
   /// `spheres[i]` stands for link i (none: the link is never tested).
   SphereKernel(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene,
-               const std::vector<std::vector<Sphere>>& spheres);
+               const std::vector<std::vector<Sphere>>& spheres, const SphereKernelOptions& options = {});
   ~SphereKernel();
+
+  /// Every sphere of link i grows by growth[i] (m) in the calls that follow
+  /// (empty: none): spheres that contain a link at a configuration, grown by
+  /// how far any of its points moves within a stretch of a motion, contain
+  /// it all along that stretch. Against each other, the two links of the
+  /// robot's self pair p grow by selfGrowth[p] together (how far one moves
+  /// relative to the other; empty: the sum of their growths).
+  void setGrowth(std::span<const double> growth, std::span<const double> selfGrowth = {});
 
   /// The lanes whose configuration collides (bounds are not looked at);
   /// `configs` holds kSphereLanes configurations. With `firstHit`, returns

@@ -149,4 +149,13 @@ double speedBoundedLength(double speedStart, double speedEnd, double acceleratio
   return speedStart * s + 0.5 * acceleration * s * s + speedEnd * rest + 0.5 * acceleration * rest * rest;
 }
 
+std::shared_ptr<Robot> Robot::withSelfCollisionPairs(const std::vector<std::pair<int, int>>& keep) const {
+  std::shared_ptr<Robot> copy = scaled(1.0);
+  std::vector<std::pair<int, int>> pairs;
+  for (const auto& pair : selfCollisionPairs_)
+    if (std::find(keep.begin(), keep.end(), pair) != keep.end()) pairs.push_back(pair);
+  copy->selfCollisionPairs_ = std::move(pairs);
+  return copy;
+}
+
 }  // namespace prmkit

@@ -202,6 +202,10 @@ class Robot {
   virtual bool hasAccelerationBounds() const { return hasSpeedBounds(); }
 
   const std::vector<std::pair<int, int>>& selfCollisionPairs() const { return selfCollisionPairs_; }
+  /// A copy of this robot whose self-collision pairs are those of `keep`
+  /// that are its own, in its order (a checker that leaves the other pairs
+  /// to another strategy).
+  std::shared_ptr<Robot> withSelfCollisionPairs(const std::vector<std::pair<int, int>>& keep) const;
 
  protected:
   /// Sets the configuration bounds; std::invalid_argument unless every

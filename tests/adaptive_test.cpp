@@ -4,6 +4,9 @@
 #include "eval/edge_check.h"
 #include "setup/build_problem.h"
 #include "checkers/adaptive_checker.h"
+#include "checkers/pair_table.h"
+#include "geometry/collision_queries.h"
+#include "robots/planar_chain.h"
 #include "geometry/bvh_distance.h"
 #include "robots/rigid_body.h"
 #include "test_support.h"
@@ -245,4 +248,64 @@ TEST_CASE("adaptive: directional certificates change the work, never a verdict",
   REQUIRE(fast.stats().strategy.value("directional_certificates") > 0);
   REQUIRE(lever.stats().strategy.value("directional_certificates") == 0);
   REQUIRE(fast.stats().strategy.value("unresolved_as_colliding") == 0);
+}
+
+TEST_CASE("adaptive: self pair tables certify only where the pair is free, and only pairs of at most two joints",
+          "[adaptive]") {
+  // Link 2 is 0.2 m wide: folded back, it reaches link 0 over much of the
+  // box of joints 1 and 2.
+  const std::shared_ptr<const KinematicChain> chain =
+      makePlanarChain({{1.0, 0.1}, {0.7, 0.1}, {0.5, 0.2}, {0.3, 0.1}}, Transform::Identity());
+  QueryCounts counts;
+  const auto table = SelfPairTable::build(*chain, 0, 2, 7, counts);
+  REQUIRE(table);
+  CHECK(table->coordinateCount() == 2);
+  CHECK(table->queries() == counts.distance_queries);
+  CHECK(table->queries() > 0);
+  // Link 0 and link 3 follow three joints: no table.
+  CHECK_FALSE(SelfPairTable::build(*chain, 0, 3, 7, counts));
+  // The same content gives the same shared table.
+  CHECK(SelfPairTable::shared(*chain, 0, 2, 7) == SelfPairTable::shared(*chain, 0, 2, 7));
+
+  const auto& links = chain->links();
+  std::vector<Transform> poses;
+  QueryCounts ignored;
+  auto pairTouches = [&](const Config& q) {
+    chain->linkPoses(q, poses);
+    return CollisionQueries::meshesOverlap(*links[0].bvh, poses[0], *links[2].bvh, poses[2], ignored);
+  };
+  Random rng(5);
+  Config q, a, b, between;
+  int certified = 0, touching = 0;
+  for (int i = 0; i < test::scaled(4000); ++i) {
+    chain->sampleUniform(rng, q);
+    const bool touches = pairTouches(q);
+    touching += touches;
+    if (!table->certifiesAt(q)) continue;
+    ++certified;
+    INFO("sample " << i);
+    REQUIRE_FALSE(touches);
+  }
+  INFO(certified << " certified, " << touching << " touching");
+  CHECK(touching > 0);
+  CHECK(certified > test::scaled(4000) / 2);
+  CHECK(table->certifiedShare() > 0.5);
+  // Motions: each certified one is free at 2000 samples.
+  int certifiedMotions = 0;
+  for (int i = 0; i < test::scaled(400); ++i) {
+    chain->sampleUniform(rng, a);
+    chain->sampleUniform(rng, b);
+    chain->interpolate(a, b, 0.2, b);  // at most a fifth of the box's diagonal
+    if (!table->certifiesAlong(a, b)) continue;
+    ++certifiedMotions;
+    for (int k = 0; k <= 2000; ++k) {
+      chain->interpolate(a, b, k / 2000.0, between);
+      INFO("motion " << i << " sample " << k);
+      REQUIRE_FALSE(pairTouches(between));
+    }
+  }
+  CHECK(certifiedMotions > 0);
+  // Outside the joints' limits nothing is certified.
+  q = Config::Constant(chain->dof(), 10.0);
+  CHECK_FALSE(table->certifiesAt(q));
 }

@@ -83,6 +83,18 @@ struct AdaptiveLeverStrategy {
   }
 };
 
+/// The same with self pair tables: a chain's pairs that follow at most two
+/// joints certified by a table over those joints where it covers the motion.
+struct AdaptiveTablesStrategy {
+  static constexpr bool exact = true;
+  static constexpr bool staticExact = true;
+  static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
+    AdaptiveSettings settings;
+    settings.self_pair_tables = true;
+    return std::make_unique<AdaptiveChecker>(std::move(robot), std::move(scene), settings);
+  }
+};
+
 /// Swept convex volumes (Xavier 1997), split widest first: never Free on a colliding edge.
 struct SweptStrategy {
   static constexpr bool exact = true;
@@ -115,9 +127,22 @@ struct SpheresStrategy {
   }
 };
 
+/// The same spheres with `certify: containing`: exact, spheres that contain
+/// the links prove "free", the rest goes to `adaptive`.
+struct SpheresContainingStrategy {
+  static constexpr bool exact = true;
+  static constexpr bool staticExact = true;
+  static std::unique_ptr<Checker> make(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene> scene) {
+    SpheresSettings settings;
+    settings.certify = SpheresSettings::Certify::Containing;
+    return std::make_unique<SpheresChecker>(std::move(robot), std::move(scene), settings);
+  }
+};
+
 /// Every strategy, and every setting that changes how a verdict is reached.
-using Strategies = std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshStrategy, AdaptiveLeverStrategy,
-                              BudgetedStrategy, SweptStrategy, SpheresStrategy, SampledStepsStrategy>;
+using Strategies =
+    std::tuple<DiscreteStrategy, AdaptiveStrategy, AdaptiveMeshStrategy, AdaptiveLeverStrategy, AdaptiveTablesStrategy,
+               BudgetedStrategy, SweptStrategy, SpheresStrategy, SpheresContainingStrategy, SampledStepsStrategy>;
 
 /// The independent truth (plain FCL every this fraction of the C-space
 /// extent, no motion bounds) runs beside the motion-bound truth, so that a
