@@ -76,6 +76,12 @@ void printResult(const Problem& problem, const PlanResult& result, const std::st
     out << fmt::format(
         "{}nodes from {}: {} nodes from {} samples drawn, {:.1f} static checks per node, {} nodes on the path\n",
         prefix, source.source, source.nodes, source.samples_drawn, source.staticChecksPerNode(), source.nodes_on_path);
+  for (const RacePart& part : result.race)
+    out << fmt::format("{}race: {} {}{} (work {} to {} race work, {} samples drawn, {:.3f} s)\n", prefix, part.planner,
+                       !part.started ? "never started"
+                       : part.solved ? "solved"
+                                     : "stopped",
+                       part.won ? ", its path won" : "", part.start_work, part.work, part.samples_drawn, part.time_s);
 }
 
 /// What stats.json records of a roadmap read for the run.

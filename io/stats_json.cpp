@@ -21,6 +21,20 @@ nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sourc
   return list;
 }
 
+nlohmann::ordered_json raceJson(const std::vector<RacePart>& parts) {
+  auto list = nlohmann::ordered_json::array();
+  for (const RacePart& part : parts)
+    list.push_back({{"planner", part.planner},
+                    {"started", part.started},
+                    {"solved", part.solved},
+                    {"won", part.won},
+                    {"start_work", part.start_work},
+                    {"work", part.work},
+                    {"samples_drawn", part.samples_drawn},
+                    {"time_s", part.time_s}});
+  return list;
+}
+
 std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list) {
   std::vector<NodeSourceStats> sources;
   for (const auto& s : list)
@@ -129,6 +143,7 @@ void addPath(nlohmann::ordered_json& j, const PlanResult& result) {
   j["path_length"] = result.path_length;
   j["path_verified"] = result.path_verified;
   addRunCounters(j, result.planner_stats, result.node_sources, result.check_stats);
+  if (!result.race.empty()) j["race"] = raceJson(result.race);
 }
 
 nlohmann::ordered_json runHeader(const Problem& problem, const std::string& checkerName,

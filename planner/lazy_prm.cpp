@@ -6,15 +6,99 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
 namespace prmkit {
 
-LazyPrm::LazyPrm(const PlannerSettings& settings, const PlannerCapabilities& capabilities, Connection connection)
-    : Planner(settings, capabilities, connection), own_(settings.section<LazyPrmSettings>()) {
+LazyPrm::LazyPrm(const PlannerSettings& settings, const PlannerCapabilities& capabilities, Connection connection,
+                 PlannerFactory makeRival)
+    : Planner(settings, capabilities, connection),
+      own_(settings.section<LazyPrmSettings>()),
+      makeRival_(std::move(makeRival)) {
   validateFields(own_, fmt::format("planner.{}", LazyPrmSettings::kSection));
+}
+
+std::string_view LazyPrmSettings::raceName(Race race) {
+  switch (race) {
+    case Race::None:
+      return "";
+    case Race::BKPIECE1:
+      return "ompl:BKPIECE1";
+    case Race::KPIECE1:
+      return "ompl:KPIECE1";
+    case Race::RRTConnect:
+      return "ompl:RRTConnect";
+    case Race::LazyPrm:
+      return "lazy_prm";
+  }
+  return "";
+}
+
+std::optional<PlannerRace> LazyPrm::makeRace(const Checker& checker, const Roadmap& roadmap,
+                                             const RoadmapQuery& query) const {
+  // A race needs a second thread, and an exact checker: the rival's path
+  // is taken as its checker found it (OMPL's planners cannot replan after
+  // the verifier rejects an edge).
+  if (own_.race == LazyPrmSettings::Race::None || !makeRival_ || resolveThreads(settings_.threads) < 2 ||
+      !checker.exact())
+    return std::nullopt;
+  PlannerSettings rival = settings_;
+  rival.type = std::string(LazyPrmSettings::raceName(own_.race));
+  rival.threads = 1;
+  rival.parameters.clear();  // OMPL's parameters are for the planner the run names
+  if (own_.race == LazyPrmSettings::Race::LazyPrm) {
+    rival.seed = querySeed() ^ kRivalStream;
+    for (RegisteredSettings& section : rival.sections) {
+      if (section.name() != LazyPrmSettings::kSection) continue;
+      LazyPrmSettings alone = own_;
+      alone.race = LazyPrmSettings::Race::None;
+      section = RegisteredSettings(std::string(LazyPrmSettings::kSection), alone);
+    }
+  } else {
+    rival.seed = querySeed();
+  }
+  return std::optional<PlannerRace>(std::in_place, settings_.type, makeRival_(rival), rival.type, own_.race_after,
+                                    own_.race_weight, checker, roadmap.config(query.start), roadmap.config(query.goal),
+                                    termination());
+}
+
+std::uint64_t LazyPrm::raceWorkSoFar(const Checker& checker, const SearchState& state) const {
+  return raceWork(checker.stats()) - state.race_work_before - raceWork(state.sampler->callerDrawWork()) +
+         raceWork(state.sampler->batchWork());
+}
+
+std::optional<std::vector<Vertex>> LazyPrm::adoptRivalPath(Checker& checker, Roadmap& roadmap,
+                                                           const RoadmapQuery& query, const std::vector<Config>& path,
+                                                           PlanResult& result) const {
+  // The rival's ends are the query's, through its own state space (OMPL's
+  // SE(3) states hold a quaternion): an end that came back different is a
+  // vertex of its own, joined to the query's by a checked edge.
+  std::vector<Vertex> vertices{query.start};
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const bool first = i == 0, last = i + 1 == path.size();
+    if ((first && path[i] == roadmap.config(query.start)) || (last && path[i] == roadmap.config(query.goal))) {
+      if (last) vertices.push_back(query.goal);
+      continue;
+    }
+    vertices.push_back(roadmap.addVertex(path[i]));
+    if (last) vertices.push_back(query.goal);
+  }
+  for (std::size_t i = 0; i + 1 < vertices.size(); ++i) {
+    const Vertex a = vertices[i], b = vertices[i + 1];
+    const bool rivalsEdge = !(i == 0 && path.front() != roadmap.config(query.start)) &&
+                            !(i + 2 == vertices.size() && path.back() != roadmap.config(query.goal));
+    if (rivalsEdge) {
+      roadmap.addEdge(a, b, EdgeState::Free);
+      continue;
+    }
+    const auto state = checkCounted(checker, roadmap.config(a), roadmap.config(b), result);
+    if (!state) return std::nullopt;
+    roadmap.addEdge(a, b, *state);
+  }
+  return vertices;
 }
 
 std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
@@ -38,12 +122,22 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   state.uniform_nodes = std::all_of(sampling.mix.begin(), sampling.mix.end(), [](const SamplerShare& share) {
     return share.weight <= 0.0 || share.strategy == "uniform";
   });
+  std::optional<PlannerRace> race = makeRace(checker, roadmap, query);
+  state.race = race ? &*race : nullptr;
+  state.race_work_before = raceWork(checker.stats());
   auto path = searchGrowing(checker, roadmap, result, state);
+  const std::uint64_t work = raceWorkSoFar(checker, state);
   // Runs drawn ahead for a batch that never came are work one thread never does.
   state.sampler->dropDrawnAhead();
   CheckStats workers = pool.workerStats();
   workers += state.sampler->clearanceStats();
   workerCheckStats_ += workers - state.sampler->discardedWork();
+  if (!race) return path;
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  PlannerRace::Outcome outcome = race->finish(path.has_value(), work, seconds, result.planner_stats.samples_drawn);
+  workerCheckStats_ += outcome.rival_checks;
+  result.race = std::move(outcome.parts);
+  if (outcome.rival_path) path = adoptRivalPath(checker, roadmap, query, outcome.rival_path->path, result);
   return path;
 }
 
@@ -54,6 +148,10 @@ std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Road
   connectBatch(endsToConnect(), checker, roadmap, result, state);
   prepareNextBatch(roadmap, result, state);
   while (true) {
+    if (state.race && state.race->beaten(raceWorkSoFar(checker, state))) {
+      result.status = PlanStatus::TimeLimit;  // the rival's path, found with less work, is the run's
+      return std::nullopt;
+    }
     std::optional<std::vector<Vertex>> path;
     if (!state.components.proven() || state.components.connected(start, goal)) {
       ++result.planner_stats.graph_searches;
@@ -327,7 +425,7 @@ void LazyPrm::joinEnds(Checker& checker, Roadmap& roadmap, PlanResult& result, S
   result.planner_stats.edges_colliding += joined.edges_colliding;
 }
 
-std::vector<PlannerKind> LazyPrm::kinds() {
+std::vector<PlannerKind> LazyPrm::kinds(PlannerFactory makeRival) {
   PlannerCapabilities capabilities;
   capabilities.threads = true;
   PlannerCapabilities star = capabilities;
@@ -336,13 +434,13 @@ std::vector<PlannerKind> LazyPrm::kinds() {
   star.omplapp_names = {"lazyprmstar"};
   const RegisteredSettings section(std::string(LazyPrmSettings::kSection), LazyPrmSettings{});
   return {{"lazy_prm", "Lazy PRM (Bohlin & Kavraki 2000): edges checked only on candidate paths", capabilities,
-           [](const PlannerSettings& s, const PlannerCapabilities& c) {
-             return std::make_unique<LazyPrm>(s, c, Connection::Nearest);
+           [makeRival](const PlannerSettings& s, const PlannerCapabilities& c) {
+             return std::make_unique<LazyPrm>(s, c, Connection::Nearest, makeRival);
            },
            section},
           {"lazy_prm_star", "lazy_prm with e(1 + 1/d) log n neighbours", star,
-           [](const PlannerSettings& s, const PlannerCapabilities& c) {
-             return std::make_unique<LazyPrm>(s, c, Connection::Star);
+           [makeRival](const PlannerSettings& s, const PlannerCapabilities& c) {
+             return std::make_unique<LazyPrm>(s, c, Connection::Star, makeRival);
            },
            section}};
 }

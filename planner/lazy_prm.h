@@ -1,6 +1,7 @@
 #pragma once
 #include "sampling/batch_sampler.h"
 #include "planner/planner.h"
+#include "planner/planner_race.h"
 
 #include <array>
 #include <cstdint>
@@ -22,6 +23,8 @@ inline constexpr std::uint64_t kEagerMinRemoved = 100;
 /// cost, and laziness still pays (chain5: 5 ms lazy, 12 ms turned eager).
 inline constexpr std::size_t kEagerMinVertices = 300;
 inline constexpr double kEagerRemovedShare = 0.2;
+/// Mixed into the seed for a race's rival (a second lazy PRM must not draw the first one's samples).
+inline constexpr std::uint32_t kRivalStream = 0x85ebca6bu;
 
 /// lazy_prm's own settings (`planner.lazy_prm`).
 struct LazyPrmSettings {
@@ -56,6 +59,22 @@ struct LazyPrmSettings {
   /// check them all). The edges still unchecked then are checked at once.
   enum class EagerEdges { Auto, Never, Always };
   EagerEdges eager_edges = EagerEdges::Auto;
+  /// A second planner that races lazy PRM on another thread once its work
+  /// passes race_after (planner/planner_race.h: decided by work, so the run
+  /// is the same for a seed and thread count), when the run has two threads
+  /// or more and the checker is exact: the planner that solves with less
+  /// work wins. OMPL's BKPIECE1 by default (its cells thread the loops of
+  /// alpha puzzles that defeat lazy PRM); none: lazy PRM alone.
+  enum class Race { None, BKPIECE1, KPIECE1, RRTConnect, LazyPrm };
+  Race race = Race::BKPIECE1;
+  /// The work lazy PRM does alone first (raceWork units: about 1 s here
+  /// with `adaptive`): a run of milliseconds never starts a second planner.
+  std::uint64_t race_after = 5'000'000;
+  /// Each unit of the rival's work counts this many times: the rival runs
+  /// on the time lazy PRM's threads leave idle, about a third of what they
+  /// take (measured: docs/results.md), so a path lazy PRM finds first waits
+  /// little for the rival to catch up.
+  std::uint64_t race_weight = 3;
 
   template <class Fields>
   void fields(Fields& f) {
@@ -70,7 +89,15 @@ struct LazyPrmSettings {
     f.choice("eager_edges", eager_edges,
              std::array{Choice<EagerEdges>{"auto", EagerEdges::Auto}, Choice<EagerEdges>{"never", EagerEdges::Never},
                         Choice<EagerEdges>{"always", EagerEdges::Always}});
+    f.choice("race", race,
+             std::array{Choice<Race>{"none", Race::None}, Choice<Race>{"ompl:BKPIECE1", Race::BKPIECE1},
+                        Choice<Race>{"ompl:KPIECE1", Race::KPIECE1}, Choice<Race>{"ompl:RRTConnect", Race::RRTConnect},
+                        Choice<Race>{"lazy_prm", Race::LazyPrm}});
+    f.integer("race_after", race_after, {.min = 0.0, .max = 1e15, .unit = "race work"});
+    f.integer("race_weight", race_weight, {.min = 1.0, .max = 1000.0, .unit = "race work per unit of the rival's"});
   }
+  /// The planner name of `race` (empty for none).
+  static std::string_view raceName(Race race);
 };
 
 /// Lazy PRM (Bohlin & Kavraki 2000): the roadmap is built without edge
@@ -80,9 +107,11 @@ struct LazyPrmSettings {
 /// Edge verdicts are cached on the graph, so no edge is checked twice.
 class LazyPrm final : public Planner {
  public:
-  LazyPrm(const PlannerSettings& settings, const PlannerCapabilities& capabilities, Connection connection);
-  /// lazy_prm, and lazy_prm_star (its neighbour count grows with the roadmap).
-  static std::vector<PlannerKind> kinds();
+  /// `makeRival` makes the planner of `race` (none: no race).
+  LazyPrm(const PlannerSettings& settings, const PlannerCapabilities& capabilities, Connection connection,
+          PlannerFactory makeRival = {});
+  /// lazy_prm, and lazy_prm_star (its neighbour count grows with the roadmap), racing what `makeRival` makes.
+  static std::vector<PlannerKind> kinds(PlannerFactory makeRival = {});
 
  private:
   /// What one search keeps between its steps.
@@ -115,6 +144,8 @@ class LazyPrm final : public Planner {
     bool eager = false;
     std::uint64_t lazy_edges_added = 0;    // edges added unchecked
     std::uint64_t lazy_edges_removed = 0;  // of those, found colliding by path checks
+    PlannerRace* race = nullptr;           // the rival, when the run races one
+    std::uint64_t race_work_before = 0;    // the checker's race work before the search
   };
 
   std::optional<std::vector<Vertex>> search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
@@ -156,7 +187,19 @@ class LazyPrm final : public Planner {
   void joinEnds(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state,
                 const std::vector<Vertex>& startComponent, const std::vector<Vertex>& goalComponent);
 
+  /// The race with own_.race's planner, when this run has one.
+  std::optional<PlannerRace> makeRace(const Checker& checker, const Roadmap& roadmap, const RoadmapQuery& query) const;
+  /// Lazy PRM's race work so far: its checker's own, with the batches' draws
+  /// counted by batch (BatchSampler::batchWork) instead of by the thread
+  /// that drew them, so that it is the same for every thread count.
+  std::uint64_t raceWorkSoFar(const Checker& checker, const SearchState& state) const;
+  /// The rival's winning path as roadmap vertices and Free edges (its
+  /// checker's verdicts), joined to the query's ends.
+  std::optional<std::vector<Vertex>> adoptRivalPath(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
+                                                    const std::vector<Config>& path, PlanResult& result) const;
+
   LazyPrmSettings own_;
+  PlannerFactory makeRival_;
 };
 
 }  // namespace prmkit

@@ -180,7 +180,14 @@ std::optional<std::vector<Vertex>> Planner::shortestConfirmedPath(Checker& check
 
 bool Planner::star() const { return connection_ == Connection::Star; }
 
-bool Planner::outOfTime() const { return stopRequested_.load(std::memory_order_relaxed) || termination_.expired(); }
+bool Planner::outOfTime() const {
+  return stopRequested_.load(std::memory_order_relaxed) || termination_.expired() || (alsoStop_ && alsoStop_());
+}
+
+std::uint64_t raceWork(const CheckStats& stats) {
+  return stats.bv_tests + stats.primitive_tests + stats.gjk_iterations + stats.pair_tests + stats.static_queries +
+         stats.edges_checked;
+}
 
 void Planner::setTimeLimit(double seconds) {
   if (!(seconds > 0) || std::isnan(seconds)) throw std::invalid_argument("planner time limit must be positive");

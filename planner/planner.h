@@ -152,6 +152,28 @@ struct PlannerStats {
   }
 };
 
+/// The work a race between planners is decided by (lazy_prm's `race`): the
+/// geometric tests a checker counted (bounding volumes, primitives, GJK
+/// iterations, narrow-phase pairs) and its configurations and segments, so
+/// that every strategy moves it. A count, not a time: the same run gives the
+/// same work on any machine and under any load.
+std::uint64_t raceWork(const CheckStats& stats);
+
+/// One planner of a race (lazy_prm's `race`): what it did until it solved or was stopped.
+struct RacePart {
+  std::string planner;   // lazy PRM's kind, or the rival's (ompl:BKPIECE1, ...)
+  bool started = false;  // the rival starts only once lazy PRM's work passes race_after
+  bool solved = false;
+  bool won = false;              // its path is the run's
+  std::uint64_t start_work = 0;  // the race's work when it started (raceWork units)
+  /// The race's work when it solved or stopped: start_work plus its own
+  /// (weighted, for the rival). A loser stops once it hears of a win with
+  /// less work, so its work is past the winner's by an amount that varies.
+  std::uint64_t work = 0;
+  std::uint64_t samples_drawn = 0;
+  double time_s = 0.0;  // its own planning time (s)
+};
+
 /// How a planning run ended.
 enum class PlanStatus { Solved, TimeLimit, SampleLimit, InvalidStart, InvalidGoal, Failed, Cancelled };
 /// "solved", "time limit", "sample limit", "invalid start", "invalid goal", "failed" or "cancelled" (a
@@ -204,6 +226,8 @@ struct PlanResult {
     Config a, b, witness;
   };
   std::vector<CollidingEdge> colliding_edges;
+  /// The planners of a race (lazy_prm's `race`), lazy PRM first; empty when none ran.
+  std::vector<RacePart> race;
 };
 
 /// Largest roadmap copied into PlanResult for pictures: a drawing of more
@@ -287,6 +311,10 @@ class Planner {
   /// From any thread: the run in progress (or the next one) ends as at its
   /// time limit, with status Cancelled and what it had found.
   void requestStop() { stopRequested_.store(true); }
+  /// The runs from now on also end, as at their time limit, once `condition`
+  /// holds; it is asked wherever the time limit is, on every thread the
+  /// planner runs on (a race's rival, on one thread, reads its own checker).
+  void stopAlsoWhen(std::function<bool()> condition) { alsoStop_ = std::move(condition); }
 
   /// The share of the shifting mix's samples (kShiftingMix) that go to the
   /// narrow-passage strategies while start and goal are apart in a roadmap
@@ -376,6 +404,7 @@ class Planner {
   Random rng_;
   std::chrono::steady_clock::time_point started_;
   std::atomic<bool> stopRequested_{false};
+  std::function<bool()> alsoStop_;
   Termination termination_;
   Checker* verifier_ = nullptr;
   bool verifyVertices_ = false;
@@ -401,6 +430,10 @@ class Planner {
 };
 
 /// A planner by name: what it is, what it can do, and how to make one.
+/// Makes a planner from its settings (the registry's makePlanner), for a
+/// planner that runs another one (lazy_prm's race).
+using PlannerFactory = std::function<std::unique_ptr<Planner>(const PlannerSettings&)>;
+
 struct PlannerKind {
   std::string name;
   std::string description;

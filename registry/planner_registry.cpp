@@ -22,7 +22,9 @@ Registry<PlannerKind>& registry() {
   // The compiled-in families, one line each; each family's file pair lists its kinds.
   static Registry<PlannerKind> planners("planner", [] {
     std::vector<PlannerKind> compiled;
-    for (auto&& family : {Prm::kinds(), LazyPrm::kinds(), RrtConnect::kinds(), OmplPlanner::kinds()})
+    // Lazy PRM's race rivals are made here, by name, like any planner.
+    const PlannerFactory makeRival = [](const PlannerSettings& settings) { return makePlanner(settings); };
+    for (auto&& family : {Prm::kinds(), LazyPrm::kinds(makeRival), RrtConnect::kinds(), OmplPlanner::kinds()})
       compiled.insert(compiled.end(), family.begin(), family.end());
     return compiled;
   }());

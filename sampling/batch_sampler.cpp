@@ -39,7 +39,8 @@ struct BatchSampler::RunAhead {
   std::vector<Drawn> drawn;
   std::vector<NodeSourceStats> mixSources;
   std::uint64_t samplesDrawn = 0;
-  CheckStats work;  // the checker's and the clearance queries'
+  CheckStats work;         // the checker's and the clearance queries'
+  CheckStats checkerWork;  // the checker's alone
 
   RunAhead(std::size_t first, std::size_t last, const SlotShares& shares) : first(first), last(last), shares(shares) {}
 };
@@ -121,7 +122,8 @@ void BatchSampler::drawAhead(const std::vector<Request>& requests, std::size_t f
     std::vector<NodeSourceStats> before(worker.mixSources.size());
     before.swap(worker.mixSources);
     const std::uint64_t drawnBefore = std::exchange(worker.samplesDrawn, 0);
-    CheckStats workBefore = checker.stats();
+    const CheckStats checkerBefore = checker.stats();
+    CheckStats workBefore = checkerBefore;
     workBefore += worker.sampler.clearanceStats();
     bool stopped = false;
     const std::function<bool()> stopping = [&] {
@@ -133,6 +135,8 @@ void BatchSampler::drawAhead(const std::vector<Request>& requests, std::size_t f
     run.mixSources = worker.mixSources;
     worker.mixSources.swap(before);
     run.samplesDrawn = std::exchange(worker.samplesDrawn, drawnBefore);
+    run.checkerWork = checker.stats() - checkerBefore;
+    if (w == 0) callerDrawWork_ += run.checkerWork;  // finishBackground ran it on the caller
     run.work = checker.stats();
     run.work += worker.sampler.clearanceStats();
     run.work = run.work - workBefore;
@@ -190,16 +194,24 @@ std::optional<std::vector<BatchSampler::Drawn>> BatchSampler::draw(const std::ve
       continue;
     }
     ++runsTakenAhead_;
+    batchWork_ += ahead->work;
     std::move(ahead->drawn.begin(), ahead->drawn.end(), drawn.begin() + static_cast<std::ptrdiff_t>(first));
     for (std::size_t s = 0; s < ahead->mixSources.size(); ++s)
       addWork(sources_.at(firstMixSource_ + s), ahead->mixSources[s]);
     samplesDrawn += ahead->samplesDrawn;
   }
   dropDrawnAhead();
-  pool_.run(runs.size(), [&](std::size_t w, Checker&, std::size_t r) {
+  std::vector<CheckStats> runWork(runs.size());
+  pool_.run(runs.size(), [&](std::size_t w, Checker& checker, std::size_t r) {
     const std::size_t first = runs[r], last = std::min(first + kSlotsPerStream, requests.size());
+    const CheckStats checkerBefore = checker.stats(), clearanceBefore = workers_[w]->sampler.clearanceStats();
     drawRun(*workers_[w], requests, first, last, shares, stopping, drawn.data() + first);
+    const CheckStats checkerWork = checker.stats() - checkerBefore;
+    if (w == 0) callerDrawWork_ += checkerWork;  // only the caller's thread is worker 0
+    runWork[r] = checkerWork;
+    runWork[r] += workers_[w]->sampler.clearanceStats() - clearanceBefore;
   });
+  for (const CheckStats& work : runWork) batchWork_ += work;
   // Sums, so the order the workers are added in does not matter.
   for (auto& worker : workers_) {
     for (std::size_t s = 0; s < worker->mixSources.size(); ++s)

@@ -70,6 +70,15 @@ class BatchSampler {
   /// work the pool's checkers and clearanceStats() count that no result
   /// used, and that one thread never does.
   const CheckStats& discardedWork() const { return discarded_; }
+  /// The work (checks and clearance queries) of every run whose slots a
+  /// draw() returned, wherever and whenever it was drawn: each run's work is
+  /// its slots' alone, so this sum is the same for every thread count and
+  /// timing, where the pool's per-thread counters are not.
+  const CheckStats& batchWork() const { return batchWork_; }
+  /// The checker work (clearance queries aside) of every run drawn on the
+  /// pool's own thread (worker 0, the caller's checker), taken or not: what
+  /// to take out of that checker's counters to leave the caller's own work.
+  const CheckStats& callerDrawWork() const { return callerDrawWork_; }
 
   /// Draws every request, slot i with at most budget / n draws (one more for
   /// the first budget % n slots), so the batch draws at most `budget`; a slot
@@ -113,6 +122,7 @@ class BatchSampler {
   std::atomic<bool> aheadDropped_{false};  // dropDrawnAhead() came: runs under way stop
   std::size_t runsTakenAhead_ = 0;
   CheckStats discarded_;
+  CheckStats batchWork_, callerDrawWork_;
 };
 
 }  // namespace prmkit

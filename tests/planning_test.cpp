@@ -1,4 +1,5 @@
 #include "registry/planner_registry.h"
+#include "planner/lazy_prm.h"
 #include "setup/build_problem.h"
 #include "eval/verify.h"
 #include "sampling/batch_sampler.h"
@@ -577,6 +578,85 @@ TEST_CASE("prm and lazy_prm: the path, roadmap and counters do not depend on the
         }
       }
     }
+  }
+}
+
+TEST_CASE("lazy PRM's race: the planner that solved with less work wins, the same run every time", "[planning]") {
+  // The race's verdict computed apart: each planner run alone (lazy PRM on
+  // one thread, the rival a lazy PRM of the rival's seed), its work from
+  // its own counters; the rival's counted race_weight times from the work
+  // lazy PRM had when it joined. Weight 1 and a rival from the start, so
+  // that over the seeds both planners win.
+  const std::vector<std::string> racing{"checker.type=adaptive", "planner.race=lazy_prm", "planner.race_after=0",
+                                        "planner.race_weight=1", "planner.threads=2",     "planner.batch=20"};
+  std::set<std::string> winners;
+  for (std::uint32_t seed = 1; seed <= static_cast<std::uint32_t>(test::scaled(8)); ++seed) {
+    auto settings = racing;
+    settings.push_back(fmt::format("seed={}", seed));
+    Problem problem = test::loadForPlanning("maze2d", settings);
+    auto race = [&] {
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      return makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    };
+    auto alone = [&](std::uint32_t aloneSeed) {
+      Problem single =
+          test::loadForPlanning("maze2d", {"checker.type=adaptive", "planner.race=none", "planner.threads=1",
+                                           "planner.batch=20", fmt::format("seed={}", aloneSeed)});
+      auto checker = makeChecker(single.checker, single.robot, single.scene);
+      return makePlanner(single.planner)->solve(*checker, single.start, single.goal);
+    };
+    const PlanResult first = race(), second = race();
+    const PlanResult lazy = alone(seed), rival = alone(seed ^ kRivalStream);
+    INFO("seed " << seed);
+    REQUIRE(first.solved);
+    REQUIRE(first.race.size() == 2);
+    REQUIRE(first.race[0].planner == "lazy_prm");
+    REQUIRE(first.race[1].planner == "lazy_prm");
+    REQUIRE(first.race[1].started);
+    // The ends' checks come before lazy PRM's search, which its race work begins after.
+    auto ends = makeChecker(problem.checker, problem.robot, problem.scene);
+    REQUIRE(ends->isValid(problem.start));
+    REQUIRE(ends->isValid(problem.goal));
+    const std::uint64_t lazyWork = raceWork(lazy.check_stats) - raceWork(ends->stats());
+    const std::uint64_t rivalWork = first.race[1].start_work + raceWork(rival.check_stats);
+    const bool rivalWins = rivalWork < lazyWork;
+    const PlanResult& winner = rivalWins ? rival : lazy;
+    winners.insert(rivalWins ? "rival" : "lazy");
+    REQUIRE(first.race[0].won == !rivalWins);
+    REQUIRE(first.race[1].won == rivalWins);
+    REQUIRE(first.race[rivalWins ? 1 : 0].work == (rivalWins ? rivalWork : lazyWork));
+    // The loser stopped once its work passed the winner's (or solved with more).
+    REQUIRE(first.race[rivalWins ? 0 : 1].work >= first.race[rivalWins ? 1 : 0].work);
+    REQUIRE(first.path == winner.path);
+    // Both planners' checks are the run's.
+    REQUIRE(first.check_stats.static_queries > lazy.check_stats.static_queries / 2);
+    // The same run every time: path, winner and its work (where the loser
+    // stopped, past the winner's work, depends on when it heard of the win).
+    REQUIRE(second.path == first.path);
+    for (std::size_t i = 0; i < 2; ++i) {
+      REQUIRE(second.race[i].won == first.race[i].won);
+      REQUIRE(second.race[i].start_work == first.race[i].start_work);
+    }
+    REQUIRE(second.race[rivalWins ? 1 : 0].work == first.race[rivalWins ? 1 : 0].work);
+    REQUIRE(verifyPath(problem, first.path, defaultVerifyEps(problem)).valid);
+  }
+  REQUIRE(winners == std::set<std::string>{"lazy", "rival"});
+}
+
+TEST_CASE("lazy PRM's race: no rival on one thread, with an inexact checker, or before race_after", "[planning]") {
+  for (const std::vector<std::string>& settings :
+       std::vector<std::vector<std::string>>{{"planner.threads=1", "planner.race_after=0"},
+                                             {"planner.threads=2", "checker.type=discrete", "planner.race_after=0"},
+                                             {"planner.threads=2"}}) {
+    Problem problem = test::loadForPlanning("maze2d", settings);
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+    REQUIRE(result.solved);
+    // A race that never started a rival still reports its parts; none ran when there was no race.
+    if (result.race.empty()) continue;
+    REQUIRE(settings.size() == 1);
+    REQUIRE_FALSE(result.race[1].started);
+    REQUIRE(result.race[0].won);
   }
 }
 
