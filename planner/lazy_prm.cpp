@@ -134,6 +134,8 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   workerCheckStats_ += workers - state.sampler->discardedWork();
   if (!race) return path;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  // A stop asked of this planner (Ctrl-C, Python's cancel) ends the rival too.
+  if (stopRequested_.load()) race->cancel();
   PlannerRace::Outcome outcome = race->finish(path.has_value(), work, seconds, result.planner_stats.samples_drawn);
   workerCheckStats_ += outcome.rival_checks;
   result.race = std::move(outcome.parts);

@@ -9,9 +9,8 @@
 namespace prmkit {
 
 PlannerRace::PlannerRace(std::string ownName, std::unique_ptr<Planner> rival, std::string rivalName,
-                         std::uint64_t startAfter,
-                         std::uint64_t rivalWeight, const Checker& checker, Config start, Config goal,
-                         Termination termination)
+                         std::uint64_t startAfter, std::uint64_t rivalWeight, const Checker& checker, Config start,
+                         Config goal, Termination termination)
     : ownName_(std::move(ownName)),
       rival_(std::move(rival)),
       rivalName_(std::move(rivalName)),
@@ -28,6 +27,10 @@ void PlannerRace::stop() {
   if (!thread_.joinable()) return;
   rival_->requestStop();
   thread_.join();
+}
+
+void PlannerRace::cancel() {
+  if (thread_.joinable()) rival_->requestStop();
 }
 
 void PlannerRace::lower(std::uint64_t work) {
@@ -70,8 +73,12 @@ PlannerRace::Outcome PlannerRace::finish(bool solved, std::uint64_t work, double
   if (thread_.joinable()) thread_.join();
   if (rivalFailure_) std::rethrow_exception(rivalFailure_);
   Outcome outcome;
-  RacePart lazy{.planner = ownName_, .started = true, .solved = solved, .work = work,
-                .samples_drawn = samplesDrawn, .time_s = time_s};
+  RacePart lazy{.planner = ownName_,
+                .started = true,
+                .solved = solved,
+                .work = work,
+                .samples_drawn = samplesDrawn,
+                .time_s = time_s};
   RacePart rival{.planner = rivalName_, .start_work = startWork_, .work = startWork_};
   if (rivalResult_) {
     rival.started = true;

@@ -29,9 +29,9 @@ inline constexpr int kRivalNiceness = 10;
 
 class PlannerRace {
  public:
-  /// `ownName` is lazy PRM's kind (lazy_prm, lazy_prm_star). `rival` plans from start to goal on a clone of `checker` once lazy
-  /// PRM's work passes `startAfter`, each unit of its work counted
-  /// `rivalWeight` times, until `termination` ends (the run's) or it is beaten.
+  /// `ownName` is lazy PRM's kind (lazy_prm, lazy_prm_star). `rival` plans from start to goal on a clone of `checker`
+  /// once lazy PRM's work passes `startAfter`, each unit of its work counted `rivalWeight` times, until `termination`
+  /// ends (the run's) or it is beaten.
   PlannerRace(std::string ownName, std::unique_ptr<Planner> rival, std::string rivalName, std::uint64_t startAfter,
               std::uint64_t rivalWeight, const Checker& checker, Config start, Config goal, Termination termination);
   /// Stops the rival and waits for it.
@@ -51,6 +51,8 @@ class PlannerRace {
     std::vector<RacePart> parts;           // lazy PRM, then the rival
   };
   Outcome finish(bool solved, std::uint64_t work, double time_s, std::uint64_t samplesDrawn);
+  /// From lazy PRM's thread, before finish: the rival stops (as at its time limit) with what it has.
+  void cancel();
 
  private:
   void lower(std::uint64_t work);
