@@ -7,8 +7,9 @@
 #   REPS=N: run each seed N times on each thread count (default 1): runs of
 #   a few milliseconds vary by tens of percent from one run to the next
 #   PLANNER=lazy_prm: lazy PRM instead (its batches' sampling and
-#   neighbour searches run on every thread, its path checks on one); the
-#   shipped bug_trap3d joins the problems
+#   neighbour searches run on every thread, its path checks on one), alone
+#   (planner.race=none: two threads would otherwise race a second planner,
+#   docs/results.md "Racing BKPIECE1"); the shipped bug_trap3d joins the problems
 #
 # Problems: the shipped arm6_shelf and five MotionBenchMaker Panda problems
 # of ../shared/benchdata (third-party data, not shipped; skipped when absent)
@@ -39,8 +40,10 @@ fi
 run() {  # problem seed threads -> time_s vertices
   local args
   problem_args "$1"
+  local alone=()
+  [ "$PLANNER" = lazy_prm ] && alone=(--set planner.race=none)
   "$PRMKIT" plan "${args[@]}" --planner "$PLANNER" --checker adaptive --seed "$2" --threads "$3" --time-limit 60 \
-      --out "$work/t$3" > /dev/null || true
+      "${alone[@]}" --out "$work/t$3" > /dev/null || true
   python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["time_s"], s["roadmap_vertices"], s["status"])' \
       "$work/t$3/stats.json"
 }

@@ -65,7 +65,8 @@ std::string RunSpec::key() const {
 std::vector<std::string> RunSpec::overrides() const {
   std::vector<std::string> out = problem_overrides;
   // One thread per run unless the grid says otherwise: runs go in parallel
-  // by worker processes (--jobs), and a run's result does not depend on it.
+  // by worker processes (--jobs), and a run's result does not depend on it
+  // (but one thread never races a second planner: planner.lazy_prm.race).
   out.insert(out.end(), {"planner.type=" + planner, "checker.type=" + checker, fmt::format("seed={}", seed),
                          fmt::format("limits.time={}", time_limit_s), "planner.threads=1"});
   for (const auto& [key, value] : parameters) out.push_back(key + "=" + value);
@@ -93,6 +94,7 @@ RunRecord runPlanning(const RunSpec& spec) {
     record.planner_stats = result.planner_stats;
     record.node_sources = result.node_sources;
     record.check_stats = result.check_stats;
+    record.race = result.race;
     if (result.solved) {
       const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
       record.unsafe = !verdict.valid;
@@ -137,6 +139,7 @@ std::string recordJson(const RunRecord& r) {
   j["roadmap_vertices"] = r.roadmap_vertices;
   j["roadmap_edges"] = r.roadmap_edges;
   addRunCounters(j, r.planner_stats, r.node_sources, r.check_stats);
+  if (!r.race.empty()) j["race"] = raceJson(r.race);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -173,6 +176,7 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
       r.planner_stats.*member = j.value(std::string(name), std::uint64_t{0});
     });
     if (j.contains("node_sources")) r.node_sources = parseNodeSources(j.at("node_sources"));
+    if (j.contains("race")) r.race = parseRace(j.at("race"));
     r.check_stats = CheckStats(strategyCounters(r.spec.checker));
     QueryCounts::forEachField([&](std::string_view name, auto member, std::string_view) {
       r.check_stats.*member = j.at(std::string(name)).get<std::uint64_t>();

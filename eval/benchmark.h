@@ -57,6 +57,7 @@ struct RunRecord {
   PlannerStats planner_stats;
   std::vector<NodeSourceStats> node_sources;
   CheckStats check_stats;
+  std::vector<RacePart> race;  // PlanResult::race: empty when no race ran
 };
 
 /// How the failure of a run whose problem does not load (e.g. a start in collision) begins.

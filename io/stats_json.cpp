@@ -35,6 +35,20 @@ nlohmann::ordered_json raceJson(const std::vector<RacePart>& parts) {
   return list;
 }
 
+std::vector<RacePart> parseRace(const nlohmann::json& list) {
+  std::vector<RacePart> parts;
+  for (const auto& p : list)
+    parts.push_back(RacePart{.planner = p.at("planner").get<std::string>(),
+                             .started = p.at("started").get<bool>(),
+                             .solved = p.at("solved").get<bool>(),
+                             .won = p.at("won").get<bool>(),
+                             .start_work = p.at("start_work").get<std::uint64_t>(),
+                             .work = p.at("work").get<std::uint64_t>(),
+                             .samples_drawn = p.at("samples_drawn").get<std::uint64_t>(),
+                             .time_s = p.at("time_s").get<double>()});
+  return parts;
+}
+
 std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list) {
   std::vector<NodeSourceStats> sources;
   for (const auto& s : list)

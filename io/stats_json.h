@@ -46,7 +46,8 @@ std::string setupTimeLimitJson(const std::filesystem::path& file, const std::str
 /// Node-source statistics as a JSON list (stats.json, runs.jsonl), and back.
 nlohmann::ordered_json nodeSourcesJson(const std::vector<NodeSourceStats>& sources);
 std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list);
-/// The planners of a race (PlanResult::race) as a JSON list (stats.json's `race`).
+/// The planners of a race (PlanResult::race) as a JSON list (stats.json's and runs.jsonl's `race`), and back.
 nlohmann::ordered_json raceJson(const std::vector<RacePart>& parts);
+std::vector<RacePart> parseRace(const nlohmann::json& list);
 
 }  // namespace prmkit

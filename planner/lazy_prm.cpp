@@ -21,22 +21,6 @@ LazyPrm::LazyPrm(const PlannerSettings& settings, const PlannerCapabilities& cap
   validateFields(own_, fmt::format("planner.{}", LazyPrmSettings::kSection));
 }
 
-std::string_view LazyPrmSettings::raceName(Race race) {
-  switch (race) {
-    case Race::None:
-      return "";
-    case Race::BKPIECE1:
-      return "ompl:BKPIECE1";
-    case Race::KPIECE1:
-      return "ompl:KPIECE1";
-    case Race::RRTConnect:
-      return "ompl:RRTConnect";
-    case Race::LazyPrm:
-      return "lazy_prm";
-  }
-  return "";
-}
-
 std::optional<PlannerRace> LazyPrm::makeRace(const Checker& checker, const Roadmap& roadmap,
                                              const RoadmapQuery& query) const {
   // A race needs a second thread, and an exact checker: the rival's path
@@ -46,7 +30,8 @@ std::optional<PlannerRace> LazyPrm::makeRace(const Checker& checker, const Roadm
       !checker.exact())
     return std::nullopt;
   PlannerSettings rival = settings_;
-  rival.type = std::string(LazyPrmSettings::raceName(own_.race));
+  for (const auto& choice : LazyPrmSettings::kRaceChoices)
+    if (choice.value == own_.race) rival.type = std::string(choice.name);
   rival.threads = 1;
   rival.parameters.clear();  // OMPL's parameters are for the planner the run names
   if (own_.race == LazyPrmSettings::Race::LazyPrm) {
@@ -75,23 +60,18 @@ std::optional<std::vector<Vertex>> LazyPrm::adoptRivalPath(Checker& checker, Roa
                                                            PlanResult& result) const {
   // The rival's ends are the query's, through its own state space (OMPL's
   // SE(3) states hold a quaternion): an end that came back different is a
-  // vertex of its own, joined to the query's by a checked edge.
+  // vertex of its own, joined to the query's by an edge checked here.
+  const bool startKept = path.front() == roadmap.config(query.start);
+  const bool goalKept = path.back() == roadmap.config(query.goal);
   std::vector<Vertex> vertices{query.start};
-  for (std::size_t i = 0; i < path.size(); ++i) {
-    const bool first = i == 0, last = i + 1 == path.size();
-    if ((first && path[i] == roadmap.config(query.start)) || (last && path[i] == roadmap.config(query.goal))) {
-      if (last) vertices.push_back(query.goal);
-      continue;
-    }
+  for (std::size_t i = startKept ? 1 : 0; i < path.size() - (goalKept ? 1 : 0); ++i)
     vertices.push_back(roadmap.addVertex(path[i]));
-    if (last) vertices.push_back(query.goal);
-  }
+  vertices.push_back(query.goal);
   for (std::size_t i = 0; i + 1 < vertices.size(); ++i) {
     const Vertex a = vertices[i], b = vertices[i + 1];
-    const bool rivalsEdge = !(i == 0 && path.front() != roadmap.config(query.start)) &&
-                            !(i + 2 == vertices.size() && path.back() != roadmap.config(query.goal));
-    if (rivalsEdge) {
-      roadmap.addEdge(a, b, EdgeState::Free);
+    const bool joinsAnEnd = (i == 0 && !startKept) || (i + 2 == vertices.size() && !goalKept);
+    if (!joinsAnEnd) {
+      roadmap.addEdge(a, b, EdgeState::Free);  // the rival's checker found it free
       continue;
     }
     const auto state = checkCounted(checker, roadmap.config(a), roadmap.config(b), result);

@@ -66,6 +66,11 @@ struct LazyPrmSettings {
   /// work wins. OMPL's BKPIECE1 by default (its cells thread the loops of
   /// alpha puzzles that defeat lazy PRM); none: lazy PRM alone.
   enum class Race { None, BKPIECE1, KPIECE1, RRTConnect, LazyPrm };
+  /// Each choice spelled as the planner's name (the registry's), none aside.
+  static constexpr std::array kRaceChoices{
+      Choice<Race>{"none", Race::None}, Choice<Race>{"ompl:BKPIECE1", Race::BKPIECE1},
+      Choice<Race>{"ompl:KPIECE1", Race::KPIECE1}, Choice<Race>{"ompl:RRTConnect", Race::RRTConnect},
+      Choice<Race>{"lazy_prm", Race::LazyPrm}};
   Race race = Race::BKPIECE1;
   /// The work lazy PRM does alone first (raceWork units: about 1 s here
   /// with `adaptive`): a run of milliseconds never starts a second planner.
@@ -89,15 +94,10 @@ struct LazyPrmSettings {
     f.choice("eager_edges", eager_edges,
              std::array{Choice<EagerEdges>{"auto", EagerEdges::Auto}, Choice<EagerEdges>{"never", EagerEdges::Never},
                         Choice<EagerEdges>{"always", EagerEdges::Always}});
-    f.choice("race", race,
-             std::array{Choice<Race>{"none", Race::None}, Choice<Race>{"ompl:BKPIECE1", Race::BKPIECE1},
-                        Choice<Race>{"ompl:KPIECE1", Race::KPIECE1}, Choice<Race>{"ompl:RRTConnect", Race::RRTConnect},
-                        Choice<Race>{"lazy_prm", Race::LazyPrm}});
+    f.choice("race", race, kRaceChoices);
     f.integer("race_after", race_after, {.min = 0.0, .max = 1e15, .unit = "race work"});
     f.integer("race_weight", race_weight, {.min = 1.0, .max = 1000.0, .unit = "race work per unit of the rival's"});
   }
-  /// The planner name of `race` (empty for none).
-  static std::string_view raceName(Race race);
 };
 
 /// Lazy PRM (Bohlin & Kavraki 2000): the roadmap is built without edge

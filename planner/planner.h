@@ -429,11 +429,11 @@ class Planner {
   void shortcut(Checker& checker, std::vector<Config>& path, PlanResult& result);
 };
 
-/// A planner by name: what it is, what it can do, and how to make one.
 /// Makes a planner from its settings (the registry's makePlanner), for a
 /// planner that runs another one (lazy_prm's race).
 using PlannerFactory = std::function<std::unique_ptr<Planner>(const PlannerSettings&)>;
 
+/// A planner by name: what it is, what it can do, and how to make one.
 struct PlannerKind {
   std::string name;
   std::string description;

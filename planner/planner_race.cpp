@@ -69,7 +69,7 @@ bool PlannerRace::beaten(std::uint64_t work) {
 PlannerRace::Outcome PlannerRace::finish(bool solved, std::uint64_t work, double time_s, std::uint64_t samplesDrawn) {
   if (solved) lower(work);
   // The rival stops by itself: beaten (its work passed lazy PRM's), solved,
-  // or at the run's end; a stop from outside reaches it through the termination.
+  // at the run's end, or by cancel().
   if (thread_.joinable()) thread_.join();
   if (rivalFailure_) std::rethrow_exception(rivalFailure_);
   Outcome outcome;

@@ -590,7 +590,7 @@ TEST_CASE("lazy PRM's race: the planner that solved with less work wins, the sam
   const std::vector<std::string> racing{"checker.type=adaptive", "planner.race=lazy_prm", "planner.race_after=0",
                                         "planner.race_weight=1", "planner.threads=2",     "planner.batch=20"};
   std::set<std::string> winners;
-  for (std::uint32_t seed = 1; seed <= static_cast<std::uint32_t>(test::scaled(8)); ++seed) {
+  for (std::uint32_t seed = 1; seed <= 8; ++seed) {  // not scaled: both winners must occur
     auto settings = racing;
     settings.push_back(fmt::format("seed={}", seed));
     Problem problem = test::loadForPlanning("maze2d", settings);

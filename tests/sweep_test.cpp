@@ -362,6 +362,33 @@ TEST_CASE("sweep: every shipped sweep file loads, with the grid its comment stat
   }
   REQUIRE(runs.at("narrow_passages") == 4 * 6 * 20);
   REQUIRE(runs.at("twisted_slot_path_check") == 7 * 10);
+  REQUIRE(runs.at("race") == 4 * 2 * 3);
+}
+
+TEST_CASE("sweep: a run's race is in its record, and reads back as written", "[sweep]") {
+  RunSpec spec;
+  spec.problem_file = test::problemFile("maze2d");
+  spec.problem_id = "maze2d";
+  spec.planner = "lazy_prm";
+  spec.checker = "adaptive";
+  spec.parameters = {{"planner.threads", "2"}, {"planner.race_after", "0"}};
+  const RunRecord record = runPlanning(spec);
+  REQUIRE(record.solved);
+  REQUIRE(record.race.size() == 2);
+  REQUIRE(record.race[1].started);
+  REQUIRE(record.race[0].won != record.race[1].won);
+  const RunRecord back = parseRecordJson(recordJson(record), "record");
+  REQUIRE(back.race.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    REQUIRE(back.race[i].planner == record.race[i].planner);
+    REQUIRE(back.race[i].won == record.race[i].won);
+    REQUIRE(back.race[i].start_work == record.race[i].start_work);
+    REQUIRE(back.race[i].work == record.race[i].work);
+    REQUIRE(back.race[i].samples_drawn == record.race[i].samples_drawn);
+  }
+  // One thread (a sweep's default) never races.
+  spec.parameters = {{"planner.race_after", "0"}};
+  REQUIRE(runPlanning(spec).race.empty());
 }
 
 TEST_CASE("sweep: the shipped Slurm scripts on a real single-node Slurm, a task killed and resubmitted, then merged",
