@@ -74,6 +74,17 @@ LaneMask atMost(const B& a, const B& b) {
   LaneMask mask = 0;
   for (std::size_t i = 0; i < kParts; ++i) {
     const auto hits = a.v[i] <= b.v[i];
+    // One instruction where the instruction set has it (this xsimd has no
+    // batch_bool::mask): the comparison's sign bits, a bit per lane.
+#if XSIMD_WITH_AVX
+    static_assert(Native::size == 8);
+    mask |= static_cast<LaneMask>(_mm256_movemask_ps(hits)) << (i * Native::size);
+    continue;
+#elif XSIMD_WITH_SSE2
+    static_assert(Native::size == 4);
+    mask |= static_cast<LaneMask>(_mm_movemask_ps(hits)) << (i * Native::size);
+    continue;
+#endif
     if (!xsimd::any(hits)) continue;
     alignas(64) std::array<bool, Native::size> lanes{};
     hits.store_aligned(lanes.data());
