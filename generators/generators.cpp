@@ -153,6 +153,134 @@ Mesh alphaPuzzleMesh(const AlphaPuzzleParams& p) {
   return m;
 }
 
+namespace {
+void requireValid(const AlphaTubeParams& p) {
+  requirePositive(p.loop_radius, "alpha_tube loop_radius");
+  requirePositive(p.tube_radius, "alpha_tube tube_radius");
+  requirePositive(p.gap, "alpha_tube gap");
+  requirePositive(p.tail_length, "alpha_tube tail_length");
+  requirePositive(p.hook_radius, "alpha_tube hook_radius");
+  requirePositive(p.scale, "alpha_tube scale");
+  if (!(p.crossing_angle >= 0.2 && p.crossing_angle <= 2.5))
+    throw std::invalid_argument("alpha_tube crossing_angle must be in [0.2, 2.5] rad");
+  if (!(std::abs(p.hook_angle) <= kPi)) throw std::invalid_argument("alpha_tube hook_angle must be in [-pi, pi]");
+  // A bend tighter than the tube would fold its surface onto itself.
+  if (!(p.loop_radius > 2 * p.tube_radius && p.hook_radius > 2 * p.tube_radius))
+    throw std::invalid_argument("alpha_tube loop_radius and hook_radius must exceed 2 tube radii");
+  if (!(p.tail_length > 2 * p.tube_radius + p.gap))
+    throw std::invalid_argument("alpha_tube tail_length must exceed the tube's diameter plus the gap");
+  const double reach = p.loop_radius / std::sin(p.crossing_angle / 2) + p.loop_radius + p.tail_length + p.hook_radius;
+  if (!(p.scale * reach <= kMaxCoordinate))
+    throw std::invalid_argument(fmt::format("alpha_tube reaches past {} m from the origin", kMaxCoordinate));
+  if (p.segments < 16 || p.sides < 3) throw std::invalid_argument("alpha_tube segments >= 16 and sides >= 3");
+  requireCountAtMost(p.sides, 1000, "alpha_tube sides");
+  requireCountAtMost(p.segments, static_cast<long>(kMaxMeshTriangles) / (2 * p.sides + 2),
+                     "alpha_tube segments (with these sides)");
+}
+
+/// The alpha's centre line at arc length s (unscaled): tail A's hook and
+/// straight run into the crossing, on to where the loop's circle touches,
+/// round the circle, back to the crossing and out along tail B to its hook.
+/// With the half crossing angle g, the circle (radius R) touching both
+/// strands' lines through the crossing has its centre at (-R / sin g, 0).
+struct AlphaTubePath {
+  explicit AlphaTubePath(const AlphaTubeParams& p) : p_(p), g_(p.crossing_angle / 2), c_(p.loop_radius / std::sin(g_)) {
+    hook_ = std::abs(p.hook_angle) * p.hook_radius;
+    lead_ = c_ * std::cos(g_);
+    arc_ = p.loop_radius * (kPi + 2 * g_);
+    loop_ = 2 * lead_ + arc_;
+  }
+  double length() const { return 2 * (hook_ + p_.tail_length) + loop_; }
+
+  Eigen::Vector3d at(double s) const {
+    const double tail = hook_ + p_.tail_length, h = 2 * p_.tube_radius + p_.gap;
+    if (s <= tail) return tailPoint(tail - s, +1, h / 2);
+    if (s >= tail + loop_) return tailPoint(s - tail - loop_, -1, -h / 2);
+    const double u = s - tail;  // along the loop, from the first crossing
+    const double z = h / 2 - h * u / loop_;
+    Eigen::Vector2d xy;
+    if (u <= lead_) {
+      xy = u * Eigen::Vector2d(-std::cos(g_), -std::sin(g_));
+    } else if (u <= lead_ + arc_) {
+      // Clockwise round the centre (-c, 0) from the lower touching point.
+      const double angle = -(kPi / 2 - g_) - (u - lead_) / p_.loop_radius;
+      xy = Eigen::Vector2d(-c_, 0) + p_.loop_radius * Eigen::Vector2d(std::cos(angle), std::sin(angle));
+    } else {
+      xy = (loop_ - u) * Eigen::Vector2d(-std::cos(g_), std::sin(g_));
+    }
+    return {xy.x(), xy.y(), z};
+  }
+
+ private:
+  /// Tail A (side +1, direction (cos g, sin g)) or B (side -1, direction
+  /// (cos g, -sin g)) at distance d from the crossing, at height z; past its
+  /// straight run it bends away from the other tail (towards it with a
+  /// negative hook_angle).
+  Eigen::Vector3d tailPoint(double d, double side, double z) const {
+    const Eigen::Vector2d direction(std::cos(g_), side * std::sin(g_));
+    if (d <= p_.tail_length) return {d * direction.x(), d * direction.y(), z};
+    const Eigen::Vector2d end = p_.tail_length * direction;
+    // Turning left (side +1) or right (side -1) away from the x axis.
+    const double turn = side * (p_.hook_angle >= 0 ? 1.0 : -1.0);
+    const Eigen::Vector2d normal = turn * Eigen::Vector2d(-direction.y(), direction.x());
+    const Eigen::Vector2d centre = end + p_.hook_radius * normal;
+    const double angle = (d - p_.tail_length) / p_.hook_radius;
+    const Eigen::Vector2d xy = centre - p_.hook_radius * (std::cos(angle) * normal - std::sin(angle) * direction);
+    return {xy.x(), xy.y(), z};
+  }
+
+  AlphaTubeParams p_;
+  double g_, c_, hook_ = 0, lead_ = 0, arc_ = 0, loop_ = 0;
+};
+}  // namespace
+
+void validate(const AlphaTubeParams& p) { requireValid(p); }
+
+std::vector<Eigen::Vector3d> alphaTubeCentreLine(const AlphaTubeParams& p) {
+  requireValid(p);
+  const AlphaTubePath path(p);
+  std::vector<Eigen::Vector3d> line;
+  for (int i = 0; i <= p.segments; ++i) line.push_back(p.scale * path.at(path.length() * i / p.segments));
+  return line;
+}
+
+Mesh alphaTubeMesh(const AlphaTubeParams& p) {
+  const std::vector<Eigen::Vector3d> line = alphaTubeCentreLine(p);
+  const double radius = p.scale * p.tube_radius;
+  Mesh m;
+  // Rings square to the centre line, their frames carried along it by the
+  // rotation from each tangent to the next (parallel transport: no twist).
+  const auto tangentAt = [&](std::size_t i) {
+    const std::size_t a = i == 0 ? 0 : i - 1, b = std::min(i + 1, line.size() - 1);
+    return Eigen::Vector3d((line[b] - line[a]).normalized());
+  };
+  Eigen::Vector3d tangent = tangentAt(0);
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ().cross(tangent).normalized();
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const Eigen::Vector3d next = tangentAt(i);
+    normal = (Eigen::Quaterniond::FromTwoVectors(tangent, next) * normal).normalized();
+    tangent = next;
+    const Eigen::Vector3d binormal = tangent.cross(normal).normalized();
+    for (int k = 0; k < p.sides; ++k) {
+      const double b = 2 * kPi * k / p.sides;
+      m.vertices.push_back(line[i] + radius * (std::cos(b) * normal + std::sin(b) * binormal));
+    }
+  }
+  const int rings = static_cast<int>(line.size());
+  appendTubeSides(m, 0, rings, p.sides);
+  // Caps: a fan round each end's centre, facing away from the tube.
+  const auto centreIndex = static_cast<int>(m.vertices.size());
+  m.vertices.push_back(line.front());
+  m.vertices.push_back(line.back());
+  const int last = (rings - 1) * p.sides;
+  for (int k = 0; k < p.sides; ++k) {
+    const int next = (k + 1) % p.sides;
+    m.triangles.push_back({centreIndex, next, k});
+    m.triangles.push_back({centreIndex + 1, last + k, last + next});
+  }
+  return m;
+}
+
 void validate(const GearParams& p) {
   if (p.teeth < 3) throw std::invalid_argument("a gear needs at least 3 teeth");
   // extrudeRing makes 8 triangles per profile point, 4 points a tooth.
@@ -267,13 +395,21 @@ void validate(const BugTrapParams& p) {
     throw std::invalid_argument("bug_trap baffle must be >= 0");
   if (p.baffle > 0.0 && !(p.baffle_width > p.opening))
     throw std::invalid_argument("bug_trap baffle_width must exceed the opening");
+  if (!(p.flare >= 0.0 && p.flare < 1.2)) throw std::invalid_argument("bug_trap flare must be in [0, 1.2) rad");
+  if (p.flare > 0.0 && !(p.lip > 0 && p.lip < p.size - 2 * p.wall))
+    throw std::invalid_argument("bug_trap lip out of range");
+  if (p.flare > 0.0 && !(p.opening + 2 * p.lip * std::tan(p.flare) + 2 * p.wall < p.size - 2 * p.wall))
+    throw std::invalid_argument("bug_trap flared exit is wider than the trap's front wall");
+  if (p.baffle > 0.0 && !(p.baffle_width > p.opening + 2 * p.lip * std::tan(p.flare)))
+    throw std::invalid_argument("bug_trap baffle_width must exceed the flared exit");
 }
 
 Mesh bugTrapMesh(const BugTrapParams& p) {
   validate(p);
   Mesh m;
   const double h = p.size / 2;
-  const double seg = (p.size - p.opening) / 2;  // length of each wall piece beside the opening
+  const double mouth = p.opening + 2 * p.lip * std::tan(p.flare);  // the exit's width at the front wall
+  const double seg = (p.size - mouth) / 2;                         // length of each wall piece beside the opening
   auto box = [&](double sx, double sy, double cx, double cy) {
     m.append(boxMesh({sx, sy, p.height}), Transform(Eigen::Translation3d(cx, cy, 0)));
   };
@@ -283,8 +419,20 @@ Mesh bugTrapMesh(const BugTrapParams& p) {
   box(p.wall, seg, h - p.wall / 2, h - seg / 2);   // front, above the opening
   box(p.wall, seg, h - p.wall / 2, -h + seg / 2);  // front, below the opening
   // Lips pointing inwards from the opening's edges.
-  box(p.lip, p.wall, h - p.lip / 2, p.opening / 2 + p.wall / 2);
-  box(p.lip, p.wall, h - p.lip / 2, -p.opening / 2 - p.wall / 2);
+  if (p.flare == 0.0) {
+    box(p.lip, p.wall, h - p.lip / 2, p.opening / 2 + p.wall / 2);
+    box(p.lip, p.wall, h - p.lip / 2, -p.opening / 2 - p.wall / 2);
+  } else {
+    // Each lip a wall-thick strip from its inner end (the corridor `opening`
+    // wide) out to the front wall, where the mouth is `mouth` wide.
+    for (double side : {-1.0, 1.0}) {
+      std::vector<Eigen::Vector2d> lip{{h - p.lip, side * p.opening / 2},
+                                       {h, side * mouth / 2},
+                                       {h, side * (mouth / 2 + p.wall)},
+                                       {h - p.lip, side * (p.opening / 2 + p.wall)}};
+      m.append(extrudePolygon(lip, p.height), Transform::Identity());
+    }
+  }
   if (p.lids)
     for (double side : {-1.0, 1.0})
       m.append(boxMesh({p.size, p.size, p.wall}),

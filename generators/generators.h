@@ -88,10 +88,15 @@ struct BugTrapParams {
   /// must turn sideways between the front wall and the plate.
   double baffle = 0.0;
   double baffle_width = 1.0;
+  /// The lips turn outwards by this angle (rad) about their inner ends, so
+  /// the exit is `opening` wide inside and flares to opening + 2 lip
+  /// tan(flare) at the front wall (0: a straight corridor).
+  double flare = 0.0;
 };
 /// A square trap open at +x whose entrance has two inward lips (the classic
 /// bug trap); with lids, a closed box whose one exit is the lipped entrance;
-/// with a baffle, the exit also turns a corner.
+/// with a baffle, the exit also turns a corner; with a flare, the exit
+/// widens outwards like a funnel (OMPL.app's bug trap).
 void validate(const BugTrapParams& params);
 Mesh bugTrapMesh(const BugTrapParams& params);
 
@@ -122,6 +127,42 @@ Mesh alphaPuzzleMesh(const AlphaPuzzleParams& params);
 /// The tube's centre line, one point per ring from the lower end to the
 /// upper one (what a test of the pieces' linking walks).
 std::vector<Eigen::Vector3d> alphaPuzzleCentreLine(const AlphaPuzzleParams& params);
+
+struct AlphaTubeParams {
+  double loop_radius = 0.5;     // of the loop's round part, to the tube's centre line (m)
+  double tube_radius = 0.05;    // (m)
+  double crossing_angle = 1.0;  // between the two strands where they cross (rad)
+  /// Where the strands cross, one runs above the other with this gap
+  /// between their surfaces (m): what another tube has to pass through.
+  double gap = 0.1;
+  double tail_length = 0.35;  // straight run of each end past the crossing (m)
+  /// Each tail's tip bends by this angle (rad) on a circle of hook_radius,
+  /// away from the other tail (negative: towards it); 0: straight tails.
+  double hook_angle = 1.5707963267948966;
+  double hook_radius = 0.12;  // (m)
+  /// Every length above times this: OMPL.app's alpha 1.0 to 1.5 scale the
+  /// fixed piece up by these factors, widening its gap with it.
+  double scale = 1.0;
+  int segments = 256;  // rings along the whole centre line
+  int sides = 16;      // of the tube's cross-section (inscribed)
+};
+/// One piece of the public alpha puzzle's shape (the letter alpha: the
+/// Parasol lab's puzzle that OMPL.app ships as alpha 1.0 to 1.5): a tube
+/// bent into a round loop whose two ends cross, one above the other, and
+/// run on past the crossing as straight tails ending in hooks. The loop
+/// lies about the plane z = 0, round part towards -x, the crossing at the
+/// origin, the tails towards +x; the first strand crosses at z = +h/2, the
+/// second at -h/2 (h = 2 tube_radius + gap), the centre line climbing
+/// evenly along the loop between them. Two pieces interlock with each one's
+/// tube through the other's loop; they part only through a crossing: the
+/// other tube slips between the strands where they are closest and past a
+/// hooked tail. Closed tube (capped); the tube is a polygon inscribed in
+/// the round one, so the gap between meshes is up to 2 % of a tube radius
+/// wider at 16 sides.
+void validate(const AlphaTubeParams& params);
+Mesh alphaTubeMesh(const AlphaTubeParams& params);
+/// The centre line, one point per ring, tail to tail (scaled).
+std::vector<Eigen::Vector3d> alphaTubeCentreLine(const AlphaTubeParams& params);
 
 /// Most rooms the `house` generator makes along each side.
 inline constexpr int kMaxHouseRooms = 100;

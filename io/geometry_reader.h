@@ -3,7 +3,7 @@
 // poses, the geometry keys of obstacles and robot bodies (primitives,
 // meshes, polygons, generators) and the scene. Every error goes through the
 // YamlReader, so it names file:line:column.
-#include "generators/generators.h"
+#include "io/generator_reader.h"
 #include "shapes/primitive.h"
 #include "scene/scene.h"
 #include "io/yaml_reader.h"
@@ -37,9 +37,6 @@ struct MeshFileSpec {
   CenterAxes center_axes = CenterAxes::Space;
   std::string at;  // where the file was named (file:line:column), for its errors
 };
-/// A generator's parameters, validated: run when the geometry is built.
-using GeneratorSpec = std::variant<SpringParams, GearParams, GearPlateParams, SlotWallParams, TwistedSlotParams,
-                                   BugTrapParams, AlphaPuzzleParams, HouseParams, RandomBoxesParams>;
 /// One geometry key as read and validated, with nothing built and no file
 /// read: a primitive, a polygon's extrusion (the points the file gives), a
 /// mesh file or a generator.

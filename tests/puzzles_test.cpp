@@ -133,6 +133,109 @@ TEST_CASE("the shipped alpha puzzles' pieces are interlocked at the start and ap
   }
 }
 
+/// The loop of an alpha_tube piece, closed by the segment across its
+/// crossing: its centre line from where the first strand passes the
+/// crossing (x = 0, on top) round to where the second does (below).
+Polygon alphaTubeLoop(const AlphaTubeParams& params) {
+  const double h = params.scale * (2 * params.tube_radius + params.gap);
+  Polygon loop{Eigen::Vector3d(0, 0, h / 2)};
+  for (const Eigen::Vector3d& p : alphaTubeCentreLine(params))
+    if (p.x() < 0) loop.push_back(p);
+  loop.emplace_back(0, 0, -h / 2);
+  return loop;
+}
+
+TEST_CASE("an alpha_tube piece: strands cross the tube's diameter plus the gap apart, tails end in hooks",
+          "[puzzles]") {
+  for (const double scale : {1.0, 1.5}) {
+    AlphaTubeParams params;
+    params.scale = scale;
+    const Polygon line = alphaTubeCentreLine(params);
+    const double h = scale * (2 * params.tube_radius + params.gap);
+    // The strands: the first runs from tail A's tip through the crossing, the
+    // second from the crossing out to tail B's; the x = 0 crossings split them.
+    Polygon first, second;
+    bool passedLoop = false;
+    for (const Eigen::Vector3d& p : line) {
+      if (p.x() < 0) passedLoop = true;
+      if (p.x() >= 0) (passedLoop ? second : first).push_back(p);
+    }
+    REQUIRE(first.size() > 4);
+    REQUIRE(second.size() > 4);
+    // Closest approach of the two tails' centre lines: at the crossing, h
+    // apart (less a hair for the climb of the strands; the sampled points
+    // miss the crossing by up to half a segment), surfaces gap apart.
+    double closest = INFINITY;
+    for (const Eigen::Vector3d& p : first) closest = std::min(closest, distanceToPolyline(p, second));
+    CHECK(closest <= 1.01 * h);
+    CHECK(closest >= 0.99 * h);
+    // Each tail's tip points hook_angle away from its straight run (the last
+    // chord of the hook: half a segment's turn short of it).
+    const double g = params.crossing_angle / 2;
+    const Eigen::Vector3d tipA = (line[0] - line[1]).normalized();
+    const Eigen::Vector3d runA(std::cos(g), std::sin(g), 0);
+    CHECK(std::acos(std::clamp(tipA.dot(runA), -1.0, 1.0)) == Approx(params.hook_angle).margin(0.1));
+    CHECK(tipA.cross(runA).z() < 0);  // turned left, away from tail B
+    const Eigen::Vector3d tipB = (line.back() - line[line.size() - 2]).normalized();
+    const Eigen::Vector3d runB(std::cos(g), -std::sin(g), 0);
+    CHECK(std::acos(std::clamp(tipB.dot(runB), -1.0, 1.0)) == Approx(params.hook_angle).margin(0.1));
+    CHECK(tipB.cross(runB).z() > 0);
+    // The mesh is the tube: every vertex but the caps' centres lies r from
+    // the line (whose chords cut the hooks' bends by up to 0.6 mm).
+    const Mesh mesh = alphaTubeMesh(params);
+    for (std::size_t i = 0; i + 2 < mesh.vertices.size(); ++i)
+      REQUIRE(distanceToPolyline(mesh.vertices[i], line) == Approx(scale * params.tube_radius).margin(6e-4));
+  }
+}
+
+TEST_CASE("the shipped alpha_tube: pieces linked at the start, apart at the goal, no straight way out", "[puzzles]") {
+  const Problem problem = test::loadForPlanning("alpha_tube");
+  AlphaTubeParams freePiece, fixedPiece;
+  fixedPiece.scale = 1.5;
+  REQUIRE(problem.robot->links().front().mesh.vertices.size() == alphaTubeMesh(freePiece).vertices.size());
+  REQUIRE(problem.scene->obstacles().front().mesh.vertices.size() == alphaTubeMesh(fixedPiece).vertices.size());
+  // Each loop closed across its crossing: the linking number changes only
+  // when a tube passes through the other piece's crossing.
+  const Polygon fixedLoop = alphaTubeLoop(fixedPiece), freeLoop = alphaTubeLoop(freePiece);
+  const Eigen::Vector3d apex(-1.5123, 0.0271, 0.0311);
+  CHECK(std::abs(linkingNumber(fixedLoop, placed(freeLoop, problem.start), apex)) == 1);
+  CHECK(linkingNumber(fixedLoop, placed(freeLoop, problem.goal), apex) == 0);
+  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  REQUIRE(checker->isValid(problem.start));
+  REQUIRE(checker->isValid(problem.goal));
+  for (int axis = 0; axis < 3; ++axis)
+    for (const double sign : {-1.0, 1.0}) {
+      Config away = problem.start;
+      away[axis] += sign * 3.0;
+      CHECK(checker->checkEdge(problem.start, away).verdict == Verdict::Colliding);
+    }
+}
+
+TEST_CASE("bug_trap's flared exit: opening wide inside, opening + 2 lip tan(flare) at the front wall", "[puzzles]") {
+  BugTrapParams params;
+  params.lids = true;
+  const Mesh straight = bugTrapMesh(params);
+  params.flare = 0.35;
+  const Mesh flared = bugTrapMesh(params);
+  const double h = params.size / 2, mouth = params.opening + 2 * params.lip * std::tan(params.flare);
+  auto hasVertex = [&](double x, double y) {
+    return std::any_of(flared.vertices.begin(), flared.vertices.end(), [&](const Eigen::Vector3d& v) {
+      return std::abs(v.x() - x) < 1e-9 && std::abs(v.y() - y) < 1e-9;
+    });
+  };
+  for (const double side : {-1.0, 1.0}) {
+    CHECK(hasVertex(h - params.lip, side * params.opening / 2));
+    CHECK(hasVertex(h, side * mouth / 2));
+  }
+  // No vertex of the flared trap lies inside the funnel (between the lips' inner faces).
+  for (const Eigen::Vector3d& v : flared.vertices) {
+    if (v.x() <= h - params.lip + 1e-9 || v.x() > h + 1e-9 || std::abs(v.z()) > params.height / 2 - 1e-9) continue;
+    const double halfWidth = params.opening / 2 + (v.x() - (h - params.lip)) * std::tan(params.flare);
+    CHECK(std::abs(v.y()) >= halfWidth - 1e-9);
+  }
+  CHECK(flared.triangles.size() == straight.triangles.size());
+}
+
 TEST_CASE("the shipped house: one door per edge of a spanning tree of its rooms, closed elsewhere and above the doors",
           "[puzzles]") {
   // The walls are probed with a 0.1 m cube instead of read from the

@@ -39,8 +39,9 @@ inline std::vector<std::string> shippedProblems() {
 /// sampling and broad-phase tests plan most of them with their own seeds and
 /// limits; every one is in the conformance suite).
 inline bool takesLongToPlan(const std::string& name) {
-  for (const char* puzzle : {"alpha_puzzle", "alpha_puzzle_tight", "bug_trap3d", "bug_trap_baffle", "house",
-                             "lin_li_springs", "maze_corridor", "twisted_slot", "boxes3000"})
+  for (const char* puzzle :
+       {"alpha_puzzle", "alpha_puzzle_tight", "alpha_tube", "bug_trap3d", "bug_trap_baffle", "bug_trap_flared", "house",
+        "lin_li_springs", "maze_corridor", "twisted_slot", "boxes3000"})
     if (name == puzzle) return true;
   return false;
 }
