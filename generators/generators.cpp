@@ -37,6 +37,21 @@ void appendTubeSides(Mesh& m, int first, int rings, int sides) {
     }
 }
 
+/// Caps on a tube of `rings` rings of `sides` vertices from vertex 0: a fan
+/// round each end's centre (first, then last), facing away from the tube.
+void appendTubeCaps(Mesh& m, const Eigen::Vector3d& firstCentre, const Eigen::Vector3d& lastCentre, int rings,
+                    int sides) {
+  const auto centreIndex = static_cast<int>(m.vertices.size());
+  m.vertices.push_back(firstCentre);
+  m.vertices.push_back(lastCentre);
+  const int last = (rings - 1) * sides;
+  for (int k = 0; k < sides; ++k) {
+    const int next = (k + 1) % sides;
+    m.triangles.push_back({centreIndex, next, k});
+    m.triangles.push_back({centreIndex + 1, last + k, last + next});
+  }
+}
+
 std::vector<Eigen::Vector2d> circle(double radius, int n, double phase = 0.0) {
   std::vector<Eigen::Vector2d> out;
   for (int i = 0; i < n; ++i) {
@@ -140,16 +155,7 @@ Mesh alphaPuzzleMesh(const AlphaPuzzleParams& p) {
     }
   }
   appendTubeSides(m, 0, rings, p.sides);
-  // Caps: a fan round each end's centre, facing away from the tube.
-  const auto centreIndex = static_cast<int>(m.vertices.size());
-  m.vertices.push_back(alphaCentre(p, alphaAngle(p, 0)));
-  m.vertices.push_back(alphaCentre(p, alphaAngle(p, p.segments)));
-  const int last = (rings - 1) * p.sides;
-  for (int k = 0; k < p.sides; ++k) {
-    const int next = (k + 1) % p.sides;
-    m.triangles.push_back({centreIndex, next, k});
-    m.triangles.push_back({centreIndex + 1, last + k, last + next});
-  }
+  appendTubeCaps(m, alphaCentre(p, alphaAngle(p, 0)), alphaCentre(p, alphaAngle(p, p.segments)), rings, p.sides);
   return m;
 }
 
@@ -268,16 +274,7 @@ Mesh alphaTubeMesh(const AlphaTubeParams& p) {
   }
   const int rings = static_cast<int>(line.size());
   appendTubeSides(m, 0, rings, p.sides);
-  // Caps: a fan round each end's centre, facing away from the tube.
-  const auto centreIndex = static_cast<int>(m.vertices.size());
-  m.vertices.push_back(line.front());
-  m.vertices.push_back(line.back());
-  const int last = (rings - 1) * p.sides;
-  for (int k = 0; k < p.sides; ++k) {
-    const int next = (k + 1) % p.sides;
-    m.triangles.push_back({centreIndex, next, k});
-    m.triangles.push_back({centreIndex + 1, last + k, last + next});
-  }
+  appendTubeCaps(m, line.front(), line.back(), rings, p.sides);
   return m;
 }
 

@@ -68,6 +68,16 @@ double distanceToPolyline(const Eigen::Vector3d& p, const Polygon& line) {
   return best;
 }
 
+/// Sliding from `start` by `distance` along any axis, either way, collides.
+void checkStraightWaysOutBlocked(Checker& checker, const Config& start, double distance) {
+  for (int axis = 0; axis < 3; ++axis)
+    for (const double sign : {-1.0, 1.0}) {
+      Config away = start;
+      away[axis] += sign * distance;
+      CHECK(checker.checkEdge(start, away).verdict == Verdict::Colliding);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("an alpha puzzle piece: its ends run a tube's diameter plus the clearance apart", "[puzzles]") {
@@ -114,12 +124,7 @@ TEST_CASE("the shipped alpha puzzles' pieces are interlocked at the start and ap
       REQUIRE(checker->isValid(problem.start));
       REQUIRE(checker->isValid(problem.goal));
       // Sliding straight out, along any axis, is blocked.
-      for (int axis = 0; axis < 3; ++axis)
-        for (const double sign : {-1.0, 1.0}) {
-          Config away = problem.start;
-          away[axis] += sign * 2.0;
-          CHECK(checker->checkEdge(problem.start, away).verdict == Verdict::Colliding);
-        }
+      checkStraightWaysOutBlocked(*checker, problem.start, 2.0);
       if (name == "alpha_puzzle") {
         const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
         INFO(result.status);
@@ -203,12 +208,7 @@ TEST_CASE("the shipped alpha_tube: pieces linked at the start, apart at the goal
   auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
   REQUIRE(checker->isValid(problem.start));
   REQUIRE(checker->isValid(problem.goal));
-  for (int axis = 0; axis < 3; ++axis)
-    for (const double sign : {-1.0, 1.0}) {
-      Config away = problem.start;
-      away[axis] += sign * 3.0;
-      CHECK(checker->checkEdge(problem.start, away).verdict == Verdict::Colliding);
-    }
+  checkStraightWaysOutBlocked(*checker, problem.start, 3.0);
 }
 
 TEST_CASE("bug_trap's flared exit: opening wide inside, opening + 2 lip tan(flare) at the front wall", "[puzzles]") {
