@@ -13,6 +13,8 @@
 #
 #   bench/vamp_peer.sh [OUT] [PROBLEM_FOLDERS...]
 #       (defaults: out/vamp_peer; all 700 problems, extracted from the archive)
+#   STACKS="spheres_rrt_connect lazy_prm_adaptive ...": only these prmkit
+#       stacks (default: all six, named as in run below)
 #
 # Needs a Release build (make demo), ../shared/benchdata and ../shared/peers
 # (third-party data and source, never copied here; set PRMKIT_BENCHDATA and
@@ -45,8 +47,11 @@ echo "VAMP: ${#requests[@]} problems" >&2
 mkdir -p "$OUT/vamp_paths"
 "$OUT/vamp/vamp_mbm" plan "$OUT/vamp_paths" "${requests[@]}" >"$OUT/vamp.jsonl"
 
+STACKS=${STACKS:-spheres_rrt_connect spheres_rrt_connect_certified spheres_lazy_prm_certified
+  spheres_rrt_connect_containing spheres_lazy_prm_containing lazy_prm_adaptive}
 run() {  # name, prmkit benchmark-set arguments...
   local name=$1; shift
+  [[ " $(echo $STACKS) " == *" $name "* ]] || return 0
   echo "prmkit: $name" >&2
   "$PRMKIT" benchmark-set "${folders[@]}" "${robot[@]}" --jobs 1 --time-limit 10 --out "$OUT/$name" "$@" \
     >"$OUT/$name.log" 2>&1
@@ -96,6 +101,8 @@ names = {"spheres_rrt_connect": "prmkit rrt_connect + spheres (VAMP's spheres an
          "spheres_lazy_prm_containing": "prmkit lazy_prm + spheres, certify: containing",
          "lazy_prm_adaptive": "prmkit lazy_prm + adaptive (the default)"}
 for name, label in names.items():
+    if not (out / name / "runs.jsonl").exists():
+        continue  # a stack left out (STACKS)
     runs = [json.loads(line) for line in (out / name / "runs.jsonl").read_text().splitlines()]
     rows.append((label, sum(r["solved"] for r in runs), len(runs), statistics.median(r["time_s"] for r in runs),
                  sum(bool(r.get("unsafe")) for r in runs)))

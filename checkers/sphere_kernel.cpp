@@ -177,6 +177,7 @@ struct SphereKernel::Impl {
   std::vector<LanePose> framePoses_;  // per frame of a chain
   std::vector<Transform> scalarPoses_;
   std::vector<std::vector<Point>> world_;  // per link, valid where placed_
+  std::vector<Point> around_;              // per link with spheres: the centre of the sphere around them
   std::vector<char> placed_;
 };
 
@@ -523,7 +524,8 @@ LaneMask SphereKernel::Impl::selfHits(LaneMask active, bool firstHit, CheckStats
     const LinkSpheres& a = links_[i];
     const LinkSpheres& b = links_[k];
     const float grow = selfGrowth_[p];
-    const Point pa = place(i, a.bx, a.by, a.bz), pb = place(k, b.bx, b.by, b.bz);
+    const Point& pa = around_[static_cast<std::size_t>(i)];
+    const Point& pb = around_[static_cast<std::size_t>(k)];
     auto meets = [](const Point& p, const Point& q, const B& reach) {
       const B dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
       return atMost(dx * dx + dy * dy + dz * dz, reach * reach);
@@ -572,11 +574,15 @@ LaneMask SphereKernel::Impl::collidingLanes(const std::array<const Config*, kSph
   forwardKinematics(configs);
   placed_.assign(links_.size(), 0);
   world_.resize(links_.size());
+  around_.resize(links_.size());
   LaneMask hits = 0;
+  // Every link with spheres is placed before the self pairs are tested
+  // (they read around_), or the call has returned on a hit.
   for (std::size_t link = 0; link < links_.size(); ++link) {
     const LinkSpheres& spheres = links_[link];
     if (spheres.r.empty()) continue;
-    const Point around = place(link, spheres.bx, spheres.by, spheres.bz);
+    around_[link] = place(link, spheres.bx, spheres.by, spheres.bz);
+    const Point& around = around_[link];
     const B reach(spheres.br + growth_[link]);
     // An obstacle wholly inside a closed link is not ruled out.
     if (solidLinks_ && spheres.closed) hits |= pointsWithin(obstaclePoints_, -1, around, reach);

@@ -222,7 +222,12 @@ EdgeResult SpheresChecker::rake(const Config& a, const Config& b, std::size_t n,
   const std::size_t rounds = (count + kSphereLanes - 1) / kSphereLanes;
   std::array<const Config*, kSphereLanes> lanes;
   std::array<std::size_t, kSphereLanes> index{};
-  for (const int s : spreadOrder(rounds)) {
+  // The rounds' order, kept for the counts most motions have (no
+  // allocation a motion); a longer motion's computed for it alone.
+  constexpr std::size_t kKeptOrders = 256;
+  std::vector<int> ownOrder;
+  const std::vector<int>& order = rounds <= kKeptOrders ? rakeOrders_.order(rounds) : (ownOrder = spreadOrder(rounds));
+  for (const int s : order) {
     const auto round = static_cast<std::size_t>(s);
     for (std::size_t j = 0; j < kSphereLanes; ++j) {
       // Lanes past the start repeat the first sample.

@@ -18,6 +18,7 @@
 #include "checkers/checker.h"
 #include "checkers/containing_proof.h"
 #include "checkers/discrete_checker.h"
+#include "checkers/path_probes.h"
 #include "checkers/settings_fields.h"
 #include "checkers/sphere_kernel.h"
 
@@ -132,6 +133,7 @@ class SpheresChecker final : public Checker {
   std::shared_ptr<const std::vector<std::vector<Sphere>>> spheres_;
   SphereKernel kernel_;
   std::array<Config, kSphereLanes> samples_;
+  ProbeSchedule rakeOrders_;  // the rounds' van der Corput orders by count
   // `certify: containing`: the proof, `adaptive` (with self pair tables)
   // for what it cannot prove, and on the self pairs the spheres leave alone.
   std::unique_ptr<ContainingProof> proof_;

@@ -100,11 +100,14 @@ std::pair<ComponentJoin::Move, Vertex> ComponentJoin::extend(Tree& tree, Vertex 
   // to it instead of a copy of it. As Kuffner & LaValle's, a move is not
   // cut short at an obstacle: stopping at the longest valid prefix was
   // tried (docs/results.md) and cost ten checks a move for no more joins.
-  const Config at = c_.roadmap.config(from);  // a copy: adding a vertex may move the graph's storage
+  // Copies into kept storage (no allocation a move): adding a vertex may
+  // move the graph's storage.
+  Config& at = from_;
+  Config& q = step_;
+  at = c_.roadmap.config(from);
   const double d = robot_.distance(at, target);
   if (d <= 0) return {Move::Trapped, from};
   const double t = std::min(1.0, options_.range / d);
-  Config q;
   robot_.interpolate(at, target, t, q);
   ++out.edges_attempted;
   const EdgeResult verdict = c_.checker.checkMove(at, q);
@@ -130,7 +133,8 @@ std::pair<ComponentJoin::Move, Vertex> ComponentJoin::extend(Tree& tree, Vertex 
 void ComponentJoin::connect(Tree& tree, Vertex goal, ComponentJoinResult& out) {
   // RRT-Connect's connect: straight moves of range from the tree's vertex
   // nearest to `goal` until it is reached or the way is blocked.
-  const Config target = c_.roadmap.config(goal);
+  Config& target = connectTarget_;
+  target = c_.roadmap.config(goal);
   Vertex from = tree.members[tree.nearest.nearestTo(target)];
   for (std::size_t s = 0; s < kMaxConnectSteps && !c_.outOfTime(); ++s) {
     const auto [moved, v] = extend(tree, from, target, goal, out);

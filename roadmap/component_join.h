@@ -104,6 +104,7 @@ class ComponentJoin {
   ComponentJoinOptions options_;
   std::unique_ptr<Tree> trees_[2];
   std::size_t next_ = 0;  // the tree that extends next
+  Config from_, step_, connectTarget_;  // extend's and connect's configurations, kept between moves
 };
 
 /// Up to `steps` iterations of a new ComponentJoin with kJoinCandidates
