@@ -103,7 +103,7 @@ class ComponentJoin {
   const Robot& robot_;
   ComponentJoinOptions options_;
   std::unique_ptr<Tree> trees_[2];
-  std::size_t next_ = 0;  // the tree that extends next
+  std::size_t next_ = 0;                // the tree that extends next
   Config from_, step_, connectTarget_;  // extend's and connect's configurations, kept between moves
 };
 
