@@ -138,6 +138,10 @@ struct SphereKernel::Impl {
     int parent = -1, coordinate = -1;
     JointType type = JointType::Fixed;
     float r[9] = {}, t[3] = {}, u[3] = {};
+    /// A revolute joint's origin rotation R times Rodrigues' terms for its
+    /// unit axis u (K = [u]x): R K and R K^2, so that the joint's rotation
+    /// from its parent frame is R + sin(q) R K + (1 - cos(q)) R K^2.
+    float rk[9] = {}, rk2[9] = {};
     bool needed = false;  // a link's frame, or above one
   };
 
@@ -285,7 +289,16 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
       step.coordinate = coordinates[d.frames[f].joint];
       step.type = joint.type;
       constants(joint.origin, step);
-      toFloats(joint.axis.normalized(), step.u);
+      const Eigen::Vector3d u = joint.axis.normalized();
+      toFloats(u, step.u);
+      Eigen::Matrix3d k;
+      k << 0, -u.z(), u.y(), u.z(), 0, -u.x(), -u.y(), u.x(), 0;
+      const Eigen::Matrix3d origin = joint.origin.rotation();
+      const Eigen::Matrix3d rk = origin * k, rk2 = origin * k * k;
+      for (int i = 0; i < 9; ++i) {
+        step.rk[i] = static_cast<float>(rk(i / 3, i % 3));
+        step.rk2[i] = static_cast<float>(rk2(i / 3, i % 3));
+      }
     }
     // Frames parents come before children: walk up from each link's frame.
     for (const auto& [frame, mesh] : d.geometry)
@@ -370,6 +383,23 @@ void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphe
     const FrameStep& step = steps_[f];
     if (!step.needed) continue;
     LanePose& pose = framePoses_[f];
+    if (step.type == JointType::Revolute) {
+      // The parent's pose times the joint's whole rotation (origin and
+      // Rodrigues' terms folded, made once): one matrix product a frame.
+      const LanePose& parent = framePoses_[step.parent];
+      const auto [s, co] = sincos(coordinate(step.coordinate));
+      const B one_c = B(1.0f) - co;
+      std::array<B, 9> m;
+      for (int i = 0; i < 9; ++i) m[i] = B(step.r[i]) + s * B(step.rk[i]) + one_c * B(step.rk2[i]);
+      for (int row = 0; row < 3; ++row) {
+        for (int col = 0; col < 3; ++col)
+          pose.r[3 * row + col] =
+              parent.r[3 * row] * m[col] + parent.r[3 * row + 1] * m[3 + col] + parent.r[3 * row + 2] * m[6 + col];
+        pose.t[row] = parent.r[3 * row] * B(step.t[0]) + parent.r[3 * row + 1] * B(step.t[1]) +
+                      parent.r[3 * row + 2] * B(step.t[2]) + parent.t[row];
+      }
+      continue;
+    }
     composeConstant(framePoses_[step.parent], step, pose);
     if (step.type == JointType::Prismatic) {
       const B q = coordinate(step.coordinate);
@@ -377,21 +407,6 @@ void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphe
         pose.t[row] +=
             (pose.r[3 * row] * B(step.u[0]) + pose.r[3 * row + 1] * B(step.u[1]) + pose.r[3 * row + 2] * B(step.u[2])) *
             q;
-    } else if (step.type == JointType::Revolute) {
-      // Rodrigues: R = I + sin(q) K + (1 - cos(q)) K^2 for the unit axis u (K = [u]x).
-      const auto [s, co] = sincos(coordinate(step.coordinate));
-      const B one_c = B(1.0f) - co;
-      const float ux = step.u[0], uy = step.u[1], uz = step.u[2];
-      const std::array<B, 9> m{
-          co + one_c * B(ux * ux),        one_c * B(ux * uy) - s * B(uz), one_c * B(ux * uz) + s * B(uy),
-          one_c * B(uy * ux) + s * B(uz), co + one_c * B(uy * uy),        one_c * B(uy * uz) - s * B(ux),
-          one_c * B(uz * ux) - s * B(uy), one_c * B(uz * uy) + s * B(ux), co + one_c * B(uz * uz)};
-      std::array<B, 9> r;
-      for (int row = 0; row < 3; ++row)
-        for (int col = 0; col < 3; ++col)
-          r[3 * row + col] =
-              pose.r[3 * row] * m[col] + pose.r[3 * row + 1] * m[3 + col] + pose.r[3 * row + 2] * m[6 + col];
-      pose.r = r;
     }
   }
   const ChainDescription& d = chain_->description();
