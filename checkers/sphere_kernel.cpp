@@ -120,12 +120,14 @@ struct SphereKernel::Impl {
   };
   struct Box {
     float c[3], axes[9], h[3];
+    float around = 0;  // the radius of the sphere around it (centre c)
   };
   struct Ball {
     float c[3], r;
   };
   struct Cylinder {
     float c[3], axis[3], radius, half_length;
+    float around = 0;  // the radius of the sphere around it (centre c)
   };
   struct MeshBody {
     std::size_t obstacle;
@@ -177,8 +179,9 @@ struct SphereKernel::Impl {
   bool solidLinks_ = false;
   std::vector<std::array<float, 3>> obstaclePoints_;  // world: a point of each obstacle's components
   // Per call
-  std::vector<LanePose> poses_;       // per link
-  std::vector<LanePose> framePoses_;  // per frame of a chain
+  std::vector<LanePose> poses_;             // per link, of robots other than chains
+  std::vector<const LanePose*> linkPoses_;  // per link: its frame's pose (a chain's) or poses_[link]
+  std::vector<LanePose> framePoses_;        // per frame of a chain
   std::vector<Transform> scalarPoses_;
   std::vector<std::vector<Point>> world_;  // per link, valid where placed_
   std::vector<Point> around_;              // per link with spheres: the centre of the sphere around them
@@ -211,6 +214,9 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
     // enclosing sphere is grown by that, so that it stays a prefilter.
     link.br = static_cast<float>(around.radius * (1 + 1e-5) + 2 * margin);
   }
+  // An obstacle's enclosing sphere, grown as the links' is (single
+  // precision), so that it stays a prefilter.
+  auto aroundRadius = [&](double radius) { return static_cast<float>(radius * (1 + 1e-5) + 2 * margin); };
   for (std::size_t o = 0; o < scene_->obstacles().size(); ++o) {
     const Obstacle& obstacle = scene_->obstacles()[o];
     const Eigen::Vector3d c = obstacle.pose.translation();
@@ -220,6 +226,7 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
       toFloats(c, box.c);
       for (int axis = 0; axis < 3; ++axis) toFloats(rotation.col(axis), box.axes + 3 * axis);
       toFloats(obstacle.primitive->half_extents, box.h);
+      box.around = aroundRadius(obstacle.primitive->half_extents.norm());
       boxes_.push_back(box);
     } else if (obstacle.primitive && obstacle.primitive->kind == PrimitiveKind::Sphere) {
       Ball ball;
@@ -232,6 +239,7 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
       toFloats(rotation.col(2), cylinder.axis);
       cylinder.radius = static_cast<float>(obstacle.primitive->radius);
       cylinder.half_length = static_cast<float>(obstacle.primitive->half_length);
+      cylinder.around = aroundRadius(std::hypot(obstacle.primitive->radius, obstacle.primitive->half_length));
       cylinders_.push_back(cylinder);
     } else {
       // A sphere that misses the mesh's world box misses the mesh and is not
@@ -270,6 +278,8 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
   }
   selfGrowth_.assign(selfPairs_.size(), 0.0f);
   poses_.resize(links_.size());
+  linkPoses_.resize(links_.size());
+  for (std::size_t link = 0; link < links_.size(); ++link) linkPoses_[link] = &poses_[link];
   if (chain_) {
     const ChainDescription& d = chain_->description();
     auto constants = [](const Transform& pose, FrameStep& step) {
@@ -303,6 +313,11 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
     // Frames parents come before children: walk up from each link's frame.
     for (const auto& [frame, mesh] : d.geometry)
       for (int f = frame; f > 0 && !steps_[f].needed; f = steps_[f].parent) steps_[f].needed = true;
+    // A link is placed by its frame's pose, read where it is made (a copy a
+    // link a call was a third of the kinematics' time).
+    framePoses_.resize(steps_.size());
+    std::size_t link = 0;
+    for (const auto& [frame, mesh] : d.geometry) linkPoses_[link++] = &framePoses_[static_cast<std::size_t>(frame)];
   }
 }
 
@@ -376,7 +391,6 @@ void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphe
       out.t[row] = a.r[3 * row] * B(c.t[0]) + a.r[3 * row + 1] * B(c.t[1]) + a.r[3 * row + 2] * B(c.t[2]) + a.t[row];
     }
   };
-  framePoses_.resize(steps_.size());
   for (int i = 0; i < 9; ++i) framePoses_[0].r[i] = B(base_.r[i]);
   for (int i = 0; i < 3; ++i) framePoses_[0].t[i] = B(base_.t[i]);
   for (std::size_t f = 1; f < steps_.size(); ++f) {
@@ -409,24 +423,28 @@ void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphe
             q;
     }
   }
-  const ChainDescription& d = chain_->description();
-  std::size_t link = 0;
-  for (const auto& [frame, mesh] : d.geometry) poses_[link++] = framePoses_[frame];
 }
 
 const std::vector<SphereKernel::Impl::Point>& SphereKernel::Impl::worldSpheres(std::size_t link) {
-  if (!placed_[link]) {
-    const LinkSpheres& spheres = links_[link];
-    world_[link].resize(spheres.r.size());
-    for (std::size_t s = 0; s < spheres.r.size(); ++s)
-      world_[link][s] = place(link, spheres.x[s], spheres.y[s], spheres.z[s]);
-    placed_[link] = 1;
+  std::vector<Point>& world = world_[link];
+  if (placed_[link]) return world;
+  const LinkSpheres& spheres = links_[link];
+  world.resize(spheres.r.size());
+  // The pose read once into locals, so that the loop keeps it in registers.
+  const LanePose& pose = *linkPoses_[link];
+  const std::array<B, 9> r = pose.r;
+  const std::array<B, 3> t = pose.t;
+  for (std::size_t s = 0; s < spheres.r.size(); ++s) {
+    const B x(spheres.x[s]), y(spheres.y[s]), z(spheres.z[s]);
+    world[s] = {r[0] * x + r[1] * y + r[2] * z + t[0], r[3] * x + r[4] * y + r[5] * z + t[1],
+                r[6] * x + r[7] * y + r[8] * z + t[2]};
   }
-  return world_[link];
+  placed_[link] = 1;
+  return world;
 }
 
 SphereKernel::Impl::Point SphereKernel::Impl::place(std::size_t link, float x, float y, float z) const {
-  const LanePose& p = poses_[link];
+  const LanePose& p = *linkPoses_[link];
   return {p.r[0] * B(x) + p.r[1] * B(y) + p.r[2] * B(z) + p.t[0],
           p.r[3] * B(x) + p.r[4] * B(y) + p.r[5] * B(z) + p.t[1],
           p.r[6] * B(x) + p.r[7] * B(y) + p.r[8] * B(z) + p.t[2]};
@@ -505,7 +523,15 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
       return atMost(outRadial * outRadial + outAxial * outAxial, radius * radius);
     };
   };
+  // The enclosing spheres first: a few instructions, and most of a robot's
+  // links are far from most obstacles.
+  auto reaches = [&p, &r](const float* c, float around) {
+    const B dx = p.x - B(c[0]), dy = p.y - B(c[1]), dz = p.z - B(c[2]);
+    const B reach = r + B(around);
+    return atMost(dx * dx + dy * dy + dz * dz, reach * reach);
+  };
   for (const Box& box : boxes_) {
+    if (!(reaches(box.c, box.around) & active & ~hits)) continue;
     fine(boxTest(box)(p, r), boxTest(box));
     if (firstHit && hits) return hits;
   }
@@ -514,6 +540,7 @@ LaneMask SphereKernel::Impl::obstacleHits(const Point& p, const B& r, std::size_
     if (firstHit && hits) return hits;
   }
   for (const Cylinder& cylinder : cylinders_) {
+    if (!(reaches(cylinder.c, cylinder.around) & active & ~hits)) continue;
     fine(cylinderTest(cylinder)(p, r), cylinderTest(cylinder));
     if (firstHit && hits) return hits;
   }

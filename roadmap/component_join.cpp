@@ -63,7 +63,7 @@ ComponentJoinResult ComponentJoin::grow(std::size_t steps) {
   if (trees_[0]->members.empty() || trees_[1]->members.empty()) return out;
   Config target;
   for (std::size_t i = 0; i < steps && !out.met; ++i) {
-    if (c_.outOfTime() || !c_.drawSample()) break;
+    if (outOfTime() || !c_.drawSample()) break;
     robot_.sampleUniform(c_.rng, target);
     Tree& grown = *trees_[next_];
     Tree& other = *trees_[1 - next_];
@@ -136,12 +136,17 @@ void ComponentJoin::connect(Tree& tree, Vertex goal, ComponentJoinResult& out) {
   Config& target = connectTarget_;
   target = c_.roadmap.config(goal);
   Vertex from = tree.members[tree.nearest.nearestTo(target)];
-  for (std::size_t s = 0; s < kMaxConnectSteps && !c_.outOfTime(); ++s) {
+  for (std::size_t s = 0; s < kMaxConnectSteps && !outOfTime(); ++s) {
     const auto [moved, v] = extend(tree, from, target, goal, out);
     if (moved == Move::Reached) out.met = true;
     if (moved != Move::Advanced) return;
     from = v;
   }
+}
+
+bool ComponentJoin::outOfTime() {
+  if (!timeUp_ && timeCalls_++ % kTimeStride == 0) timeUp_ = c_.outOfTime();
+  return timeUp_;
 }
 
 ComponentJoinResult joinComponents(ComponentJoinContext& context, const std::vector<Vertex>& first,

@@ -98,12 +98,19 @@ class ComponentJoin {
   std::pair<Move, Vertex> extend(Tree& tree, Vertex from, const Config& target, std::optional<Vertex> targetVertex,
                                  ComponentJoinResult& out);
   void connect(Tree& tree, Vertex goal, ComponentJoinResult& out);
+  /// The context's outOfTime, asked every kTimeStride calls (a clock read
+  /// costs about as much as a short move's bookkeeping); true from then on.
+  bool outOfTime();
+
+  static constexpr std::size_t kTimeStride = 8;
 
   ComponentJoinContext& c_;
   const Robot& robot_;
   ComponentJoinOptions options_;
   std::unique_ptr<Tree> trees_[2];
-  std::size_t next_ = 0;                // the tree that extends next
+  std::size_t next_ = 0;       // the tree that extends next
+  std::size_t timeCalls_ = 0;  // outOfTime's calls
+  bool timeUp_ = false;
   Config from_, step_, connectTarget_;  // extend's and connect's configurations, kept between moves
 };
 
