@@ -94,6 +94,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   const std::size_t firstMixSource = sampler_->firstSource();
   state.enhancement_source = own_.enhance > 0 ? nodeSource(result, "enhancement") : kNoSource;
   state.join_source = own_.join > 0 ? nodeSource(result, "join") : kNoSource;
+  state.toggle_source = own_.toggle > 0 ? nodeSource(result, "toggle") : kNoSource;
   if (own_.join > 0) state.join_rng.emplace(querySeed() ^ kJoinStream);
   state.pool = &pool;
   state.sampler.emplace(pool, sampling, result.node_sources, firstMixSource, state.enhancement_source);
@@ -273,6 +274,10 @@ bool LazyPrm::checkPathEdges(Checker& checker, Roadmap& roadmap, const std::vect
         ++result.planner_stats.edges_colliding;
         ++state.lazy_edges_removed;
         recordCollidingEdge(checker.robot(), run[s], run[s + 1], *checked.segments[s], result);
+        const double witness = checked.segments[s]->witness_t;
+        if (own_.toggle > 0 && std::isfinite(witness) && state.toggle_witnesses.size() < kMaxToggleWitnesses)
+          checker.robot().interpolate(run[s], run[s + 1], std::clamp(witness, 0.0, 1.0),
+                                      state.toggle_witnesses.emplace_back());
         const double length = roadmap.graph()[e].length;
         state.enhancement_seeds.emplace_back(boost::source(e, roadmap.graph()), length);
         state.enhancement_seeds.emplace_back(boost::target(e, roadmap.graph()), length);
@@ -358,6 +363,8 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
     added.push_back(roadmap.addVertex(*(*drawn)[s].q, (*drawn)[s].source));
     state.components.addVertex();
   }
+  if (own_.toggle > 0 && narrowShare > 0 && !state.components.connected(state.query.start, state.query.goal))
+    toggleWitnesses(checker, roadmap, result, state, added);
   turnEagerIfLazinessStopsPaying(checker, roadmap, result, state);
   connectBatch(added, checker, roadmap, result, state);
   result.planner_stats.samples_invalid += batchDrawn - added.size();
@@ -425,6 +432,53 @@ std::vector<PlannerKind> LazyPrm::kinds(PlannerFactory makeRival) {
              return std::make_unique<LazyPrm>(s, c, Connection::Star, makeRival);
            },
            section}};
+}
+
+void LazyPrm::toggleWitnesses(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state,
+                              std::vector<Vertex>& added) const {
+  // Denny & Amato's toggle: an edge of the obstacle roadmap (two colliding
+  // configurations) that is not wholly in collision crosses free space
+  // between obstacles; its free configurations are where a narrow passage
+  // runs, which uniform samples rarely hit. The segment is probed midpoint
+  // first (van der Corput order) down to half the passage width sought,
+  // and probing stops at the first free configuration.
+  const Robot& robot = checker.robot();
+  NodeSourceStats& source = result.node_sources[state.toggle_source];
+  const std::uint64_t checksBefore = checker.stats().static_queries;
+  const double resolution = 0.5 * settings_.sampler_sigma * robot.maxExtent();
+  const std::vector<Config>& witnesses = state.toggle_witnesses;
+  if (!state.toggle_nearest)
+    state.toggle_nearest =
+        std::make_unique<NearestVertices>(robot, [&witnesses](std::size_t v) -> const Config& { return witnesses[v]; });
+  std::vector<std::size_t> nearest;
+  Config probe;
+  std::size_t nodes = 0;
+  for (; state.toggle_joined < witnesses.size() && !outOfTime(); ++state.toggle_joined) {
+    const std::size_t w = state.toggle_joined;
+    state.toggle_nearest->add(w, witnesses[w]);
+    state.toggle_nearest->nearestK(w, own_.toggle + 1, nearest);
+    for (const std::size_t other : nearest) {
+      if (other == w) continue;
+      const double length = robot.distance(witnesses[w], witnesses[other]);
+      if (!(length > resolution)) continue;  // no room for free space between them
+      bool found = false;
+      std::size_t probes = 0;
+      for (std::size_t level = 2; !found && probes < kMaxTogglePoints; level *= 2) {
+        for (std::size_t odd = 1; odd < level && !found && probes < kMaxTogglePoints; odd += 2, ++probes) {
+          robot.interpolate(witnesses[w], witnesses[other], static_cast<double>(odd) / static_cast<double>(level),
+                            probe);
+          found = checker.isValid(probe);
+        }
+        if (length / static_cast<double>(level) < resolution) break;
+      }
+      if (!found) continue;
+      added.push_back(roadmap.addVertex(probe, state.toggle_source));
+      state.components.addVertex();
+      ++nodes;
+    }
+  }
+  source.static_checks += checker.stats().static_queries - checksBefore;
+  source.nodes += nodes;
 }
 
 }  // namespace prmkit

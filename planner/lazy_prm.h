@@ -2,9 +2,11 @@
 #include "sampling/batch_sampler.h"
 #include "planner/planner.h"
 #include "planner/planner_race.h"
+#include "roadmap/nearest_vertices.h"
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -23,6 +25,12 @@ inline constexpr std::uint64_t kEagerMinRemoved = 100;
 /// cost, and laziness still pays (chain5: 5 ms lazy, 12 ms turned eager).
 inline constexpr std::size_t kEagerMinVertices = 300;
 inline constexpr double kEagerRemovedShare = 0.2;
+/// Toggle PRM (LazyPrmSettings::toggle): the most neighbours a witness is
+/// joined to, the most witnesses kept (later ones are not), and the most
+/// configurations checked on one segment between witnesses.
+inline constexpr std::size_t kMaxToggleNeighbours = 64;
+inline constexpr std::size_t kMaxToggleWitnesses = 20'000;
+inline constexpr std::size_t kMaxTogglePoints = 31;
 /// Mixed into the seed for a race's rival (a second lazy PRM must not draw the first one's samples).
 inline constexpr std::uint32_t kRivalStream = 0x85ebca6bu;
 
@@ -48,6 +56,16 @@ struct LazyPrmSettings {
   /// the bug traps and slowed the alpha puzzles: docs/results.md).
   std::size_t join = 0;
   double join_range = 0.05;  // longest move of a join, as a fraction of the maximum extent
+  /// Toggle PRM's use of colliding configurations (Denny & Amato 2013): the
+  /// witnesses of the edges path checks found colliding make an obstacle
+  /// roadmap; each new witness is joined to its `toggle` nearest older ones,
+  /// and the first free configuration found on such a segment (between two
+  /// colliding ones, so often inside a narrow passage) joins the free
+  /// roadmap as a node of source `toggle`. In each batch that begins with
+  /// start and goal apart, once the roadmap is large enough for the shifting
+  /// mix to shift, as the join; 0: off, the default (measured in
+  /// docs/results.md).
+  std::size_t toggle = 0;
   /// Whether new edges are checked as they are made, as prm does, instead
   /// of lazily: never, always, or auto, from where lazy evaluation stopped
   /// paying: on a roadmap of kEagerMinVertices or more, at least
@@ -91,6 +109,7 @@ struct LazyPrmSettings {
                         Choice<PathCheck>{"whole_path", PathCheck::WholePath}});
     f.integer("join", join, {.min = 0.0, .max = kMaxBatch, .unit = "iterations per batch"});
     f.number("join_range", join_range, {.min = 0.0, .max = 1.0, .min_exclusive = true});
+    f.integer("toggle", toggle, {.min = 0.0, .max = kMaxToggleNeighbours, .unit = "neighbours"});
     f.choice("eager_edges", eager_edges,
              std::array{Choice<EagerEdges>{"auto", EagerEdges::Auto}, Choice<EagerEdges>{"never", EagerEdges::Never},
                         Choice<EagerEdges>{"always", EagerEdges::Always}});
@@ -127,6 +146,13 @@ class LazyPrm final : public Planner {
     std::vector<std::pair<Vertex, double>> enhancement_seeds;
     std::size_t enhancement_source = kNoSource;
     std::size_t join_source = kNoSource;
+    std::size_t toggle_source = kNoSource;
+    /// Toggle PRM's obstacle roadmap: colliding configurations, witnesses
+    /// of edges found colliding, in the order found; those before
+    /// toggle_joined were joined to their neighbours.
+    std::vector<Config> toggle_witnesses;
+    std::size_t toggle_joined = 0;
+    std::unique_ptr<NearestVertices> toggle_nearest;  // over the joined witnesses and the one being joined
     /// The join's own stream (kJoinStream and the seed), so that the
     /// batches draw the same samples with and without it.
     std::optional<Random> join_rng;
@@ -186,6 +212,12 @@ class LazyPrm final : public Planner {
   /// `state.components`; later samples connect to them as to any vertex.
   void joinEnds(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state,
                 const std::vector<Vertex>& startComponent, const std::vector<Vertex>& goalComponent);
+
+  /// Toggle PRM's step (own_.toggle): each witness not yet joined is joined
+  /// to its nearest older ones; the first free configuration on each segment
+  /// becomes a vertex, appended to `added`.
+  void toggleWitnesses(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state,
+                       std::vector<Vertex>& added) const;
 
   /// The race with own_.race's planner, when this run has one.
   std::optional<PlannerRace> makeRace(const Checker& checker, const Roadmap& roadmap, const RoadmapQuery& query) const;

@@ -210,6 +210,44 @@ TEST_CASE("lazy PRM's component join adds only valid nodes on free edges, counte
   }
 }
 
+TEST_CASE("lazy PRM's toggle adds valid nodes between colliding witnesses, in the slot of a thin wall", "[sampling]") {
+  // thin_wall's only way through its 2 cm wall is a 0.3 m slot at its centre.
+  // The witnesses of edges found colliding lie on the wall; a free
+  // configuration between two of them is in the slot or beside the wall:
+  // toggle's nodes put more of the roadmap in the slot than the batches alone.
+  auto plan = [](const std::string& toggle) {
+    const Problem problem =
+        test::loadForPlanning("thin_wall", {"planner.type=lazy_prm", "planner.lazy_prm.toggle=" + toggle, "seed=2"});
+    auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+    return std::pair{makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal), problem};
+  };
+  auto inSlot = [](const PlanResult& result) {
+    std::size_t count = 0;
+    for (const Config& q : result.roadmap_configs)
+      count += std::abs(q[0]) < 0.1 && std::abs(q[1]) < 0.15 && std::abs(q[2]) < 0.15;
+    return count;
+  };
+  const auto [alone, problem] = plan("0");
+  const auto [toggled, sameProblem] = plan("4");
+  REQUIRE(alone.solved);
+  REQUIRE(toggled.solved);
+  const auto toggle = std::find_if(toggled.node_sources.begin(), toggled.node_sources.end(),
+                                   [](const NodeSourceStats& s) { return s.source == "toggle"; });
+  REQUIRE(toggle != toggled.node_sources.end());
+  REQUIRE(toggle->nodes > 0);
+  CHECK(toggle->samples_drawn == 0);              // it draws nothing: it probes between witnesses
+  CHECK(toggle->static_checks >= toggle->nodes);  // each node is a probe found free
+  CHECK(std::none_of(alone.node_sources.begin(), alone.node_sources.end(),
+                     [](const NodeSourceStats& s) { return s.source == "toggle"; }));
+  auto exact = makeChecker(problem.checker, problem.robot, problem.scene);
+  for (const Config& q : toggled.roadmap_configs) REQUIRE(exact->isValid(q));
+  INFO("roadmap vertices in the slot: alone "
+       << inSlot(alone) << " of " << alone.roadmap_configs.size() << ", with toggle " << inSlot(toggled) << " of "
+       << toggled.roadmap_configs.size() << " (" << toggle->nodes << " toggle nodes)");
+  CHECK(static_cast<double>(inSlot(toggled)) / static_cast<double>(toggled.roadmap_configs.size()) >
+        1.5 * static_cast<double>(inSlot(alone)) / static_cast<double>(alone.roadmap_configs.size()));
+}
+
 TEST_CASE("node sources account for every intermediate vertex of the path", "[sampling]") {
   for (const std::string planner : {"prm", "lazy_prm"}) {
     DYNAMIC_SECTION(planner) {
