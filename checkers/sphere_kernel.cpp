@@ -277,6 +277,12 @@ SphereKernel::Impl::Impl(std::shared_ptr<const Robot> robot, std::shared_ptr<con
     selfPairIndex_.push_back(static_cast<std::size_t>(found - robotPairs.begin()));
   }
   selfGrowth_.assign(selfPairs_.size(), 0.0f);
+  // Every buffer a call fills is made here, at setup: a plan of a hundred
+  // microseconds would otherwise spend part of its first calls allocating.
+  placed_.assign(links_.size(), 0);
+  around_.resize(links_.size());
+  world_.resize(links_.size());
+  for (std::size_t link = 0; link < links_.size(); ++link) world_[link].resize(links_[link].r.size());
   poses_.resize(links_.size());
   linkPoses_.resize(links_.size());
   for (std::size_t link = 0; link < links_.size(); ++link) linkPoses_[link] = &poses_[link];
@@ -426,10 +432,9 @@ void SphereKernel::Impl::forwardKinematics(const std::array<const Config*, kSphe
 }
 
 const std::vector<SphereKernel::Impl::Point>& SphereKernel::Impl::worldSpheres(std::size_t link) {
-  std::vector<Point>& world = world_[link];
+  std::vector<Point>& world = world_[link];  // sized at construction
   if (placed_[link]) return world;
   const LinkSpheres& spheres = links_[link];
-  world.resize(spheres.r.size());
   // The pose read once into locals, so that the loop keeps it in registers.
   const LanePose& pose = *linkPoses_[link];
   const std::array<B, 9> r = pose.r;
@@ -614,9 +619,7 @@ LaneMask SphereKernel::Impl::pointsWithin(const std::vector<std::array<float, 3>
 LaneMask SphereKernel::Impl::collidingLanes(const std::array<const Config*, kSphereLanes>& configs, bool firstHit,
                                             CheckStats& stats) {
   forwardKinematics(configs);
-  placed_.assign(links_.size(), 0);
-  world_.resize(links_.size());
-  around_.resize(links_.size());
+  std::fill(placed_.begin(), placed_.end(), 0);
   LaneMask hits = 0;
   // Every link with spheres is placed before the self pairs are tested
   // (they read around_), or the call has returned on a hit.

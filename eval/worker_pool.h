@@ -1,8 +1,9 @@
 #pragma once
-// Runs of a sweep on worker processes: each run in a fork of this process,
-// its record sent back as one JSON line on a pipe, so that a run that
-// crashes or hangs (killed at the run timeout) becomes a failed record and
-// the others go on.
+// Runs of a sweep on worker processes: each worker a fork of this process
+// that does a share of the runs one after another (at most 32), each run's
+// record sent back as one JSON line on a pipe, so that a run that crashes or
+// hangs (killed at the run timeout) becomes a failed record and the others
+// go on (the worker's runs after it, on the next workers).
 #include "eval/benchmark.h"
 
 #include <cstddef>

@@ -177,13 +177,14 @@ planners: [{{type: lazy_prm}}]
 checkers: [{{type: discrete}}, {{type: adaptive}}]
 )",
                                                              test::problemFile("chain5").string()));
-  for (const std::string fault : {"crash", "hang"}) {
-    const fs::path out = dir.path / fault;
+  // One job: a worker takes three runs, and the crash in its second sends its third to the next worker.
+  for (const auto& [fault, jobs] : {std::pair<std::string, int>{"crash", 2}, {"hang", 2}, {"crash", 1}}) {
+    const fs::path out = dir.path / fmt::format("{}{}", fault, jobs);
     std::string output;
     // Sanitizers must let the signal through, as a crash in a plain build would.
     REQUIRE(shell(fmt::format("ASAN_OPTIONS=detect_leaks=1:handle_segv=0 PRMKIT_SWEEP_FAULT={}:2 '{}' sweep '{}' "
-                              "--jobs 2 --no-plots --out '{}'",
-                              fault, kBinary, sweep.string(), out.string()),
+                              "--jobs {} --no-plots --out '{}'",
+                              fault, kBinary, sweep.string(), jobs, out.string()),
                   &output) == 1);
     const auto records = readRecords(out / "runs.jsonl");
     REQUIRE(records.size() == 6);
