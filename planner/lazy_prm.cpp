@@ -217,7 +217,9 @@ void LazyPrm::turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap,
   // where proving a free edge exactly costs far more than the static
   // probe that finds a colliding one (thin_wall with obstacle-based
   // samples: 24x slower eager), and the counts cannot tell the two apart.
-  if (own_.eager_edges != LazyPrmSettings::EagerEdges::Auto || state.eager || !state.uniform_nodes ||
+  // Toggle's nodes lie between obstacles, as bridge's do: with it, lazy PRM
+  // stays lazy (alpha_tube turned eager and checked 144 000 edges exactly).
+  if (own_.eager_edges != LazyPrmSettings::EagerEdges::Auto || state.eager || !state.uniform_nodes || own_.toggle > 0 ||
       roadmap.vertexCount() < kEagerMinVertices || state.lazy_edges_removed < kEagerMinRemoved ||
       static_cast<double>(state.lazy_edges_removed) < kEagerRemovedShare * static_cast<double>(state.lazy_edges_added))
     return;
