@@ -189,7 +189,7 @@ void LazyPrm::connectBatch(const std::vector<Vertex>& added, Checker& checker, R
         const auto accepted = checkEagerly(checker, roadmap.config(n), roadmap.config(added[i]), result);
         if (!accepted) continue;
         edgeState = *accepted;
-      } else {
+      } else if (!state.touchesToggleNode(roadmap, n, added[i])) {
         ++state.lazy_edges_added;
       }
       roadmap.addEdge(n, added[i], edgeState, length);
@@ -217,9 +217,10 @@ void LazyPrm::turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap,
   // where proving a free edge exactly costs far more than the static
   // probe that finds a colliding one (thin_wall with obstacle-based
   // samples: 24x slower eager), and the counts cannot tell the two apart.
-  // Toggle's nodes lie between obstacles, as bridge's do: with it, lazy PRM
-  // stays lazy (alpha_tube turned eager and checked 144 000 edges exactly).
-  if (own_.eager_edges != LazyPrmSettings::EagerEdges::Auto || state.eager || !state.uniform_nodes || own_.toggle > 0 ||
+  // Toggle's nodes lie between obstacles, as bridge's do, so the edges that
+  // touch them are not counted (counted, they turned alpha_tube eager and it
+  // checked 144 000 edges exactly).
+  if (own_.eager_edges != LazyPrmSettings::EagerEdges::Auto || state.eager || !state.uniform_nodes ||
       roadmap.vertexCount() < kEagerMinVertices || state.lazy_edges_removed < kEagerMinRemoved ||
       static_cast<double>(state.lazy_edges_removed) < kEagerRemovedShare * static_cast<double>(state.lazy_edges_added))
     return;
@@ -274,7 +275,8 @@ bool LazyPrm::checkPathEdges(Checker& checker, Roadmap& roadmap, const std::vect
           continue;
         }
         ++result.planner_stats.edges_colliding;
-        ++state.lazy_edges_removed;
+        if (!state.touchesToggleNode(roadmap, boost::source(e, roadmap.graph()), boost::target(e, roadmap.graph())))
+          ++state.lazy_edges_removed;
         recordCollidingEdge(checker.robot(), run[s], run[s + 1], *checked.segments[s], result);
         const double witness = checked.segments[s]->witness_t;
         if (own_.toggle > 0 && std::isfinite(witness) && state.toggle_witnesses.size() < kMaxToggleWitnesses)
@@ -452,10 +454,19 @@ void LazyPrm::toggleWitnesses(Checker& checker, Roadmap& roadmap, PlanResult& re
   if (!state.toggle_nearest)
     state.toggle_nearest =
         std::make_unique<NearestVertices>(robot, [&witnesses](std::size_t v) -> const Config& { return witnesses[v]; });
+  // Toggle probes at most as many configurations as the node sources that
+  // sample have checked: where a static check costs much against a search
+  // (the Panda in a cage: 10 us a check, a few hundred vertices), unbounded
+  // probing checked 2.6x the configurations and took 2.2x the time; where
+  // toggle's nodes are what solves the run, the batches' checks grow with it.
+  std::uint64_t budget = 0;
+  for (std::size_t s = 0; s < result.node_sources.size(); ++s)
+    if (s != state.toggle_source) budget += result.node_sources[s].static_checks;
+  const auto spent = [&] { return source.static_checks + checker.stats().static_queries - checksBefore; };
   std::vector<std::size_t> nearest;
   Config probe;
   std::size_t nodes = 0;
-  for (; state.toggle_joined < witnesses.size() && !outOfTime(); ++state.toggle_joined) {
+  for (; state.toggle_joined < witnesses.size() && spent() < budget && !outOfTime(); ++state.toggle_joined) {
     const std::size_t w = state.toggle_joined;
     state.toggle_nearest->add(w, witnesses[w]);
     state.toggle_nearest->nearestK(w, own_.toggle + 1, nearest);
