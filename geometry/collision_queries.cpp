@@ -17,7 +17,7 @@ CollisionQueries::CollisionQueries(std::shared_ptr<const Robot> robot, std::shar
     linkObjects_.push_back(std::make_unique<fcl::CollisionObjectd>(*link.object));
   // Each model's traversal information (a walk over its vertices and nodes)
   // made here, in setup, rather than by the first checks that reach it: a
-  // verifier made for one run paid 5 % of its path certification on the
+  // verifier made for one run paid 6 % of its path certification on the
   // Panda for it.
   for (const auto& link : robot_->links()) distance_.enclosing(*link.bvh);
   for (const Obstacle& obstacle : scene_->obstacles()) distance_.enclosing(*obstacle.bvh);

@@ -65,7 +65,7 @@ struct LazyPrmSettings {
   /// start and goal apart, once the roadmap is large enough for the shifting
   /// mix to shift, as the join, probing at most as many configurations as
   /// the sampling node sources checked; 0: off. 4 by default (measured in
-  /// docs/results.md: up to 30x faster on the puzzles, the same median on
+  /// docs/results.md: up to 13x faster on the puzzles, the same median on
   /// MotionBenchMaker's 700).
   std::size_t toggle = 4;
   /// Whether new edges are checked as they are made, as prm does, instead
