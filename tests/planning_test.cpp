@@ -432,9 +432,8 @@ TEST_CASE("lazy PRM turns to eager edge checks where lazy evaluation stops payin
   REQUIRE(automatic.planner_stats.eager_edges > 0);
   // Toggle's nodes (on by default) were there, and their edges, which fail
   // as a rule, were left out of the counts.
-  const auto toggle = std::find_if(automatic.node_sources.begin(), automatic.node_sources.end(),
-                                   [](const NodeSourceStats& s) { return s.source == "toggle"; });
-  REQUIRE(toggle != automatic.node_sources.end());
+  const NodeSourceStats* toggle = test::nodeSource(automatic, "toggle");
+  REQUIRE(toggle != nullptr);
   REQUIRE(toggle->nodes > 0);
   // No unchecked edge is left once it turned eager.
   for (const auto& edge : automatic.roadmap_edge_list) REQUIRE(std::get<2>(edge) != EdgeState::Unchecked);
@@ -475,9 +474,8 @@ TEST_CASE("lazy PRM: batches grow with the roadmap, so a long run does few searc
     // Every slot of a batch adds a vertex unless it used its share of the
     // samples left: with batch_fraction 0, 100 slots per batch exactly.
     // Toggle's nodes are probed between witnesses, in no slot.
-    std::uint64_t toggleNodes = 0;
-    for (const NodeSourceStats& source : result.node_sources)
-      if (source.source == "toggle") toggleNodes += source.nodes;
+    const NodeSourceStats* toggle = test::nodeSource(result, "toggle");
+    const std::uint64_t toggleNodes = toggle ? toggle->nodes : 0;
     const std::uint64_t slots = result.roadmap_vertices - 2 - toggleNodes + result.planner_stats.slots_exhausted;
     if (fraction == 0) REQUIRE(result.planner_stats.batches * 100 == slots);
     // Batches of max(100, fraction * V) slots for V vertices: no more than
@@ -548,10 +546,9 @@ TEST_CASE("prm and lazy_prm: the path, roadmap and counters do not depend on the
                      << " threads: " << result.status);
         REQUIRE(result.solved == solvable);
         if (std::find(extra.begin(), extra.end(), "planner.sampler=auto") != extra.end()) {
-          std::uint64_t medialAxisNodes = 0;
-          for (const NodeSourceStats& source : result.node_sources)
-            if (source.source == "medial_axis") medialAxisNodes += source.nodes;
-          REQUIRE(medialAxisNodes > 0);
+          const NodeSourceStats* medialAxis = test::nodeSource(result, "medial_axis");
+          REQUIRE(medialAxis != nullptr);
+          REQUIRE(medialAxis->nodes > 0);
         }
         if (!solvable && planner == "lazy_prm") REQUIRE(result.planner_stats.slots_exhausted > 0);
         if (!solvable && planner == "prm") REQUIRE(result.roadmap_vertices > 256);

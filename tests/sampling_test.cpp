@@ -173,9 +173,8 @@ TEST_CASE("expansion never adds invalid nodes or unchecked edges to a PRM roadma
         REQUIRE(state == EdgeState::Free);
         REQUIRE(exact->checkEdge(result.roadmap_configs[a], result.roadmap_configs[b]).verdict == Verdict::Free);
       }
-      const auto expansion = std::find_if(result.node_sources.begin(), result.node_sources.end(),
-                                          [](const NodeSourceStats& s) { return s.source == "expansion"; });
-      REQUIRE(expansion != result.node_sources.end());
+      const NodeSourceStats* expansion = test::nodeSource(result, "expansion");
+      REQUIRE(expansion != nullptr);
       CHECK(expansion->nodes == result.planner_stats.expansion_nodes);
     }
   }
@@ -192,9 +191,8 @@ TEST_CASE("lazy PRM's component join adds only valid nodes on free edges, counte
       INFO(result.status);
       REQUIRE(result.solved);
       REQUIRE(result.planner_stats.join_nodes > 0);
-      const auto join = std::find_if(result.node_sources.begin(), result.node_sources.end(),
-                                     [](const NodeSourceStats& s) { return s.source == "join"; });
-      REQUIRE(join != result.node_sources.end());
+      const NodeSourceStats* join = test::nodeSource(result, "join");
+      REQUIRE(join != nullptr);
       CHECK(join->nodes == result.planner_stats.join_nodes);
       CHECK(join->static_checks >= join->samples_drawn);  // each draw is followed by at least one step's check
       auto exact = makeChecker(problem.checker, problem.robot, problem.scene);
@@ -235,11 +233,9 @@ TEST_CASE("lazy PRM's toggle adds valid nodes between colliding witnesses, in th
     const auto [toggled, sameProblem] = plan("4", seed);
     REQUIRE(alone.solved);
     REQUIRE(toggled.solved);
-    CHECK(std::none_of(alone.node_sources.begin(), alone.node_sources.end(),
-                       [](const NodeSourceStats& s) { return s.source == "toggle"; }));
-    const auto toggle = std::find_if(toggled.node_sources.begin(), toggled.node_sources.end(),
-                                     [](const NodeSourceStats& s) { return s.source == "toggle"; });
-    REQUIRE(toggle != toggled.node_sources.end());
+    CHECK(test::nodeSource(alone, "toggle") == nullptr);
+    const NodeSourceStats* toggle = test::nodeSource(toggled, "toggle");
+    REQUIRE(toggle != nullptr);
     CHECK(toggle->samples_drawn == 0);              // it draws nothing: it probes between witnesses
     CHECK(toggle->static_checks >= toggle->nodes);  // each node is a probe found free
     // Its probes stay within the sampling sources' checks: the budget is

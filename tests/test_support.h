@@ -1,5 +1,6 @@
 #pragma once
 #include "app/cli.h"
+#include "planner/planner.h"
 #include "setup/build_problem.h"
 
 #include <fcntl.h>
@@ -21,6 +22,13 @@
 namespace prmkit::test {
 
 inline std::filesystem::path sourceDir() { return PRMKIT_SOURCE_DIR; }
+/// The run's node source of that name (its nodes, draws and checks), or
+/// nullptr when the run had none.
+inline const NodeSourceStats* nodeSource(const PlanResult& result, const std::string& name) {
+  const auto found = std::find_if(result.node_sources.begin(), result.node_sources.end(),
+                                  [&name](const NodeSourceStats& s) { return s.source == name; });
+  return found == result.node_sources.end() ? nullptr : &*found;
+}
 inline std::filesystem::path problemFile(const std::string& name) {
   return sourceDir() / "configs" / "problems" / (name + ".yaml");
 }
