@@ -139,6 +139,12 @@ class AdaptiveChecker final : public Checker {
   std::string name() const override { return std::string(kName); }
   std::string description() const override;
   bool exact() const override { return true; }
+  /// SSL 2005, Eq. 1 certifies a stretch only where the distances at its
+  /// samples exceed the motion between them (strictly), so every certified
+  /// stretch keeps its ends at positive distance; a pair left unmeasured at
+  /// an end is certified from a sample whose distance exceeds the motion to
+  /// that end; the broad phase's boxes hold the whole segment.
+  bool freeEdgesCoverEnds() const override { return true; }
   std::unique_ptr<Checker> clone() const override;
   const AdaptiveSettings& settings() const { return settings_; }
   /// The eta in use (m), after the scene-relative default is applied.

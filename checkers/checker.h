@@ -74,6 +74,11 @@ class Checker {
   /// Never reports a colliding configuration as free (every strategy but
   /// one that approximates the bodies, `spheres`).
   virtual bool staticChecksExact() const { return true; }
+  /// A Free verdict of checkEdge also proves both of its ends free: the
+  /// strategy's certificates cover the closed segment (an end in collision
+  /// can never be certified), so an exact verifier with it need not check a
+  /// path's vertices before its edges.
+  virtual bool freeEdgesCoverEnds() const { return false; }
   /// Planners check the paths they find with the exact verifier by default
   /// (PlannerSettings::verify_final_path): strategies whose verdicts carry
   /// a confidence, and those that ask to be certified so.

@@ -90,6 +90,9 @@ class SpheresChecker final : public Checker {
   std::string name() const override { return std::string(kName); }
   std::string description() const override;
   bool exact() const override { return settings_.certify == SpheresSettings::Certify::Containing; }
+  /// Containing spheres' proofs hold both ends (ContainingProof::freeAlong),
+  /// and what they leave goes to adaptive, whose free edges do too.
+  bool freeEdgesCoverEnds() const override { return exact(); }
   bool staticChecksExact() const override { return exact(); }
   bool asksFinalPathVerification() const override { return settings_.certify == SpheresSettings::Certify::Path; }
   std::unique_ptr<Checker> clone() const override;

@@ -75,6 +75,8 @@ class SweptChecker final : public Checker {
   std::string name() const override { return std::string(kName); }
   std::string description() const override;
   bool exact() const override { return true; }
+  /// A piece's swept volume holds the link at both of the piece's ends.
+  bool freeEdgesCoverEnds() const override { return true; }
   std::unique_ptr<Checker> clone() const override;
   /// The eta in use (m), after the scene-relative default is applied.
   double eta() const { return eta_; }

@@ -120,27 +120,47 @@ bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap
   if (!verifier_) throw std::logic_error("verifying final paths needs an exact verifier");
   // A checker whose static verdicts are approximate has its path's vertices
   // checked too; one that collides leaves the roadmap's graph (its edges go).
-  if (verifyVertices_)
-    for (std::size_t i = 1; i + 1 < path.size(); ++i) {
-      if (verifiedVertices_.count(path[i])) continue;
-      if (verifier_->isValid(roadmap.config(path[i]))) {
-        verifiedVertices_.insert(path[i]);
-        continue;
-      }
-      ++result.planner_stats.verification_failures;
-      roadmap.excludeVertex(path[i]);
+  // A verifier whose free edges prove their ends free checks them only where
+  // an edge fails (the edge then fails for its end, which must go).
+  const bool verticesByEdges = verifier_->freeEdgesCoverEnds();
+  const auto vertexCollides = [&](Vertex v) {
+    if (verifiedVertices_.count(v)) return false;
+    if (verifier_->isValid(roadmap.config(v))) {
+      verifiedVertices_.insert(v);
       return false;
     }
+    ++result.planner_stats.verification_failures;
+    roadmap.excludeVertex(v);
+    return true;
+  };
+  if (verifyVertices_ && !verticesByEdges)
+    for (std::size_t i = 1; i + 1 < path.size(); ++i)
+      if (vertexCollides(path[i])) return false;
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {
     const auto [edge, exists] = boost::edge(path[i], path[i + 1], roadmap.graph());
     if (!exists || roadmap.graph()[edge].state == EdgeState::Verified) continue;
     if (verifier_->checkEdge(roadmap.config(path[i]), roadmap.config(path[i + 1])).verdict == Verdict::Free) {
       roadmap.graph()[edge].state = EdgeState::Verified;
-    } else {
-      ++result.planner_stats.verification_failures;
-      roadmap.removeEdge(edge);
-      return false;
+      continue;
     }
+    if (verifyVertices_ && verticesByEdges) {
+      // The query's own ends were checked by the planning checker alone: one
+      // the verifier finds colliding ends the run (no path can stand).
+      for (const std::size_t end : {i, i + 1}) {
+        const bool queryEnd = end == 0 || end + 1 == path.size();
+        if (queryEnd && !verifier_->isValid(roadmap.config(path[end]))) {
+          invalidQueryEndStatus_ = end == 0 ? PlanStatus::InvalidStart : PlanStatus::InvalidGoal;
+          invalidQueryEnd_.store(true, std::memory_order_relaxed);
+          break;
+        }
+        if (!queryEnd && vertexCollides(path[end])) return false;
+      }
+    }
+    // (An edge from a colliding query end goes too, so that a search that
+    // goes on until it stops does not find it again.)
+    ++result.planner_stats.verification_failures;
+    roadmap.removeEdge(edge);
+    return false;
   }
   return true;
 }
@@ -175,13 +195,15 @@ std::optional<std::vector<Vertex>> Planner::shortestConfirmedPath(Checker& check
       if (added > 0) continue;
     }
     if (confirmTentative(*path, roadmap, result)) return path;
+    if (invalidQueryEnd_.load(std::memory_order_relaxed)) return std::nullopt;
   }
 }
 
 bool Planner::star() const { return connection_ == Connection::Star; }
 
 bool Planner::outOfTime() const {
-  return stopRequested_.load(std::memory_order_relaxed) || termination_.expired() || (alsoStop_ && alsoStop_());
+  return invalidQueryEnd_.load(std::memory_order_relaxed) || stopRequested_.load(std::memory_order_relaxed) ||
+         termination_.expired() || (alsoStop_ && alsoStop_());
 }
 
 std::uint64_t raceWork(const CheckStats& stats) {
@@ -314,6 +336,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
       capabilities_.verifies_final_path && settings_.verify_final_path.value_or(checker.asksFinalPathVerification());
   verifyVertices_ = verifyFinalPath_ && !checker.staticChecksExact();
   verifiedVertices_.clear();
+  invalidQueryEnd_.store(false, std::memory_order_relaxed);
   if (!keepsRoadmap()) clear();
   if (roadmap_ && &roadmap_->robot() != &checker.robot())
     throw std::logic_error("a planner's queries must be of the robot its roadmap was built for");
@@ -357,6 +380,7 @@ PlanResult Planner::solve(Checker& checker, const Config& start, const Config& g
         result.path_length += checker.robot().distance(result.path[i], result.path[i + 1]);
     }
   }
+  if (invalidQueryEnd_.load(std::memory_order_relaxed) && !result.solved) result.status = invalidQueryEndStatus_;
   // A stop asked for ends the run where its time limit would; one asked for
   // after the run is not carried over to the next.
   const bool stopped = stopRequested_.exchange(false) || termination_.stopRequested();

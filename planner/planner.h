@@ -409,6 +409,11 @@ class Planner {
   Checker* verifier_ = nullptr;
   bool verifyVertices_ = false;
   std::set<Vertex> verifiedVertices_;  // of this query, by the verifier
+  /// The query's start or goal found colliding by the verifier (the
+  /// planning checker's static verdicts being approximate) ends the run with
+  /// this status; the flag is read by outOfTime() on any thread.
+  std::atomic<bool> invalidQueryEnd_{false};
+  PlanStatus invalidQueryEndStatus_ = PlanStatus::Failed;
   bool verifyFinalPath_ = false;
   std::unique_ptr<NodeSampler> sampler_;  // made by solve(), for this call's checker and result
   std::size_t samplesTaken_ = 0;          // valid samples sampleValid() returned in this call

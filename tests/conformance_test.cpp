@@ -237,6 +237,37 @@ TEMPLATE_LIST_TEST_CASE("conformance: random edges of every shipped problem agai
   }
 }
 
+TEMPLATE_LIST_TEST_CASE("conformance: a strategy whose free edges cover their ends never frees an edge to a collision",
+                        "[conformance][slow]", Strategies) {
+  // Free ends, then the first configuration the dense truth finds colliding
+  // on the edge (as shallow as its step): each edge from a free end to a
+  // barely colliding one, both ways. A strategy that claims
+  // freeEdgesCoverEnds() (so that a verifier skips a path's vertices) must
+  // call none of them free.
+  const std::size_t perProblem = static_cast<std::size_t>(test::scaled(2000)) / test::shippedProblems().size();
+  std::size_t claimed = 0, edgesToCollisions = 0;
+  for (const auto& name : test::shippedProblems()) {
+    const Problem problem = loadProblem(test::problemFile(name));
+    auto checker = TestType::make(problem.robot, problem.scene);
+    if (!checker->freeEdgesCoverEnds()) continue;
+    ++claimed;
+    IndependentCheck truth(*problem.robot, *problem.scene, kConformanceIndependentResolution);
+    for (const EdgeCase& edge : randomEdges(problem.robot, problem.scene, perProblem, 0.0, 9)) {
+      const auto t = truth.firstCollision(edge.a, edge.b);
+      if (!t) continue;
+      Config end;
+      problem.robot->interpolate(edge.a, edge.b, *t, end);
+      REQUIRE(truth.collides(end));
+      ++edgesToCollisions;
+      INFO(name << ": an edge to a configuration in collision at t = " << *t);
+      REQUIRE(checker->checkEdge(edge.a, end).verdict != Verdict::Free);
+      REQUIRE(checker->checkEdge(end, edge.a).verdict != Verdict::Free);
+    }
+  }
+  REQUIRE((claimed > 0) == TestType::exact);
+  if (claimed > 0) REQUIRE(edgesToCollisions > 100);
+}
+
 TEMPLATE_LIST_TEST_CASE("conformance: crafted thin obstacles", "[conformance]", Strategies) {
   SECTION("a thin plate crossed by a fast rigid body") {
     auto scene = std::make_shared<Scene>();

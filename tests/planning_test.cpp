@@ -233,6 +233,48 @@ TEST_CASE("spheres: uncertified paths can collide, certified ones (certify: path
   REQUIRE(drops > 0);  // the certification had something to remove
 }
 
+namespace {
+/// A checker that calls everything free and asks to be certified: all that
+/// stands between its paths and the user is the verifier.
+class TrustingChecker final : public Checker {
+ public:
+  using Checker::Checker;
+  std::string name() const override { return "trusting"; }
+  std::string description() const override { return "trusting: everything free"; }
+  bool exact() const override { return false; }
+  bool staticChecksExact() const override { return false; }
+  bool asksFinalPathVerification() const override { return true; }
+  std::unique_ptr<Checker> clone() const override { return std::make_unique<TrustingChecker>(robot_, scene_); }
+
+ private:
+  bool doIsValid(const Config&) override { return true; }
+  EdgeResult doCheckEdge(const Config&, const Config&) override { return EdgeResult{}; }
+};
+}  // namespace
+
+TEST_CASE("certification: a start or goal the planning checker lets through but the verifier does not ends the run",
+          "[planning]") {
+  Problem problem = test::loadForPlanning("thin_wall", {"seed=3"});
+  auto verifier = makeVerifier(problem.checker, problem.robot, problem.scene);
+  REQUIRE(verifier->freeEdgesCoverEnds());
+  Random rng(5);
+  Config colliding = problem.start;
+  while (verifier->isValid(colliding)) problem.robot->sampleUniform(rng, colliding);
+  for (const std::string planner : {"rrt_connect", "lazy_prm", "prm"}) {
+    problem.planner.type = planner;
+    TrustingChecker checker(problem.robot, problem.scene);
+    INFO(planner);
+    const PlanResult fromColliding =
+        makePlanner(problem.planner)->solve(checker, colliding, problem.goal, verifier.get());
+    REQUIRE_FALSE(fromColliding.solved);
+    REQUIRE(fromColliding.status == PlanStatus::InvalidStart);
+    const PlanResult toColliding =
+        makePlanner(problem.planner)->solve(checker, problem.start, colliding, verifier.get());
+    REQUIRE_FALSE(toColliding.solved);
+    REQUIRE(toColliding.status == PlanStatus::InvalidGoal);
+  }
+}
+
 TEST_CASE("budgeted checker: with final-path verification no returned path is rejected by verify", "[planning][slow]") {
   for (const std::string name : {"thin_wall", "arm6_shelf", "spring_spring"}) {
     for (int seed = 1; seed <= 5; ++seed) {
