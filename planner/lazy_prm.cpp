@@ -127,6 +127,8 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
 std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Roadmap& roadmap, PlanResult& result,
                                                           SearchState& state) {
   state.eager = own_.eager_edges == LazyPrmSettings::EagerEdges::Always;
+  state.expansions_before = roadmap.searchExpansions();
+  state.checks_before = checker.stats();
   const auto [start, goal] = state.query;
   connectBatch(endsToConnect(), checker, roadmap, result, state);
   prepareNextBatch(roadmap, result, state);
@@ -224,6 +226,17 @@ void LazyPrm::turnEagerIfLazinessStopsPaying(Checker& checker, Roadmap& roadmap,
       roadmap.vertexCount() < kEagerMinVertices || state.lazy_edges_removed < kEagerMinRemoved ||
       static_cast<double>(state.lazy_edges_removed) < kEagerRemovedShare * static_cast<double>(state.lazy_edges_added))
     return;
+  // And only where the searches' work so far outweighs what checking the
+  // edges left unchecked would cost at the checks' mean work so far: where
+  // edges are dear (a body among a house's walls: 450 work units an edge,
+  // against 27 in the large maze) eager checks of every edge cost more than
+  // the repairs they save.
+  const CheckStats checks = checker.stats() - state.checks_before;
+  if (checks.edges_checked == 0) return;
+  const double workPerEdge = static_cast<double>(raceWork(checks)) / static_cast<double>(checks.edges_checked);
+  const double unchecked = static_cast<double>(state.lazy_edges_added) - static_cast<double>(checks.edges_checked);
+  const auto expansions = static_cast<double>(roadmap.searchExpansions() - state.expansions_before);
+  if (kEagerWorkPerExpansion * expansions < workPerEdge * unchecked) return;
   state.eager = true;
   checkUncheckedEdges(checker, roadmap, result, state);
 }

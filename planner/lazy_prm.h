@@ -25,6 +25,14 @@ inline constexpr std::uint64_t kEagerMinRemoved = 100;
 /// cost, and laziness still pays (chain5: 5 ms lazy, 12 ms turned eager).
 inline constexpr std::size_t kEagerMinVertices = 300;
 inline constexpr double kEagerRemovedShare = 0.2;
+/// ... and where the searches' expansions so far, at this many units of
+/// checking work (raceWork) each, outweigh the work of checking the edges
+/// still unchecked at the checks' mean: a search expansion (a queue pop and
+/// its edges' relaxations) costs about what eight bounding-volume tests do.
+/// When the counts first allow it, the large maze has 3.6 to 8.5 times the
+/// work in its searches and the house (whose edges cost 17x the maze's)
+/// 2.7 times less.
+inline constexpr double kEagerWorkPerExpansion = 8.0;
 /// Toggle PRM (LazyPrmSettings::toggle): the most neighbours a witness is
 /// joined to, the most witnesses kept (later ones are not), and the most
 /// configurations checked on one segment between witnesses.
@@ -175,6 +183,10 @@ class LazyPrm final : public Planner {
     /// search eager (turnEagerIfLazinessStopsPaying).
     std::uint64_t lazy_edges_added = 0;
     std::uint64_t lazy_edges_removed = 0;
+    /// The roadmap's search expansions and the checker's counts when this
+    /// search began: the eager rule weighs this run's work alone.
+    std::uint64_t expansions_before = 0;
+    CheckStats checks_before;
     /// Toggle's nodes lie between obstacles, where lazy edges fail as a rule.
     bool touchesToggleNode(const Roadmap& roadmap, Vertex a, Vertex b) const {
       return toggle_source != kNoSource &&

@@ -112,6 +112,7 @@ void LifelongAStar::computeShortestPath() {
     if (!(queue_.top().key < keyOf(goal_)) && !goal.stale && goal.rhs == goal.g) break;
     const auto [key, u] = queue_.top();
     queue_.pop();
+    ++expansions_;
     State& s = states_[u];
     s.queued = false;
     if (s.stale) {

@@ -15,6 +15,7 @@
 // handles let a vertex's key change in place.
 #include "roadmap/roadmap.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <boost/heap/d_ary_heap.hpp>
@@ -42,6 +43,8 @@ class LifelongAStar {
   /// that found no path the queue is empty and every vertex consistent, so
   /// these are the vertices the start reaches: its component.
   std::vector<Vertex> reachedVertices() const;
+  /// Vertices taken from the queue by the searches so far: their work, counted.
+  std::uint64_t expansions() const { return expansions_; }
 
  private:
   struct Key {
@@ -95,6 +98,7 @@ class LifelongAStar {
   std::function<double(Vertex)> heuristic_;
   std::vector<State> states_;
   Queue queue_;
+  std::uint64_t expansions_ = 0;
 };
 
 }  // namespace prmkit

@@ -135,15 +135,21 @@ class GoalVisitor : public boost::default_astar_visitor {
 };
 }  // namespace
 
+std::uint64_t Roadmap::searchExpansions() const {
+  return retiredExpansions_ + (incremental_ ? incremental_->expansions() : 0);
+}
+
 std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex goal) {
   // LifelongAStar runs from its root to its target, its heuristic the
   // distance to the target; from the goal the path comes out reversed.
   const Vertex root = searchRoot_ == goal ? goal : start;
   const Vertex target = root == goal ? start : goal;
   searchedFrom_ = root;
-  if (!incremental_ || incremental_->start() != root || incremental_->goal() != target)
+  if (!incremental_ || incremental_->start() != root || incremental_->goal() != target) {
+    if (incremental_) retiredExpansions_ += incremental_->expansions();
     incremental_ = std::make_unique<LifelongAStar>(graph_, root, target,
                                                    [this, target](Vertex v) { return goalDistance(v, target); });
+  }
   auto isRoadmapPath = [&](const std::vector<Vertex>& path) {
     if (path.empty() || path.front() != start || path.back() != goal || path.size() > vertexCount()) return false;
     for (std::size_t i = 0; i + 1 < path.size(); ++i)
@@ -179,6 +185,7 @@ std::optional<std::vector<Vertex>> Roadmap::shortestPath(Vertex start, Vertex go
     for (Vertex v = 0; v < vertexCount(); ++v)
       if (labels[v] == labels[root]) searchedComponent_.push_back(v);
   ++incrementalFallbacks_;
+  retiredExpansions_ += incremental_->expansions();
   incremental_.reset();
   return path;
 }

@@ -97,6 +97,9 @@ class Roadmap {
   /// path without the root's closed component to show for it, answered from
   /// the swept components and scratch instead (expected 0).
   std::size_t incrementalSearchFallbacks() const { return incrementalFallbacks_; }
+  /// Vertices the incremental searches took from their queues, all of them
+  /// so far: the searches' work, counted (lazy PRM weighs it against its checks').
+  std::uint64_t searchExpansions() const;
   /// Connected component of every vertex (over all present edges), computed
   /// once per change of the graph: a search that finds no path and the
   /// planner that then grows the smaller end's component share one sweep.
@@ -140,6 +143,7 @@ class Roadmap {
   Vertex searchRoot_ = static_cast<Vertex>(-1);  // asked for (searchFrom); else the start
   Vertex searchedFrom_ = static_cast<Vertex>(-1);
   std::size_t incrementalFallbacks_ = 0;
+  std::uint64_t retiredExpansions_ = 0;  // of the searches replaced since
 };
 
 /// The connected components of a growing roadmap, as the planners keep them

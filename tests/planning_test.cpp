@@ -497,6 +497,18 @@ TEST_CASE("lazy PRM turns to eager edge checks where lazy evaluation stops payin
   REQUIRE(nearWalls.solved);
   REQUIRE(nearWalls.roadmap_vertices > 300);
   REQUIRE(nearWalls.planner_stats.eager_edges == 0);
+  // Where edges are dear (a body among the house's walls, 17x the maze's
+  // checking work an edge), the counts that turn the maze eager are passed
+  // too, early on seed 4, but the searches' work stays below what checking
+  // every edge would cost: it stays lazy (eager, its first 5 000 samples
+  // took 9 400 edge checks and the whole run 618 000, 28 s against 2 s).
+  Problem house =
+      test::loadForPlanning("house", {"planner.type=lazy_prm", "seed=4", "planner.threads=1", "limits.samples=5000"});
+  auto houseChecker = makeChecker(house.checker, house.robot, house.scene);
+  const PlanResult dear = makePlanner(house.planner)->solve(*houseChecker, house.start, house.goal);
+  REQUIRE(dear.status == PlanStatus::SampleLimit);
+  REQUIRE(dear.planner_stats.edges_colliding >= kEagerMinRemoved);
+  REQUIRE(dear.planner_stats.eager_edges == 0);
 }
 
 TEST_CASE("lazy PRM: batches grow with the roadmap, so a long run does few searches", "[planning]") {
