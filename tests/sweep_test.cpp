@@ -362,6 +362,7 @@ TEST_CASE("sweep: every shipped sweep file loads, with the grid its comment stat
     runs[entry.path().stem().string()] = sweep.runs.size();
   }
   REQUIRE(runs.at("narrow_passages") == 4 * 6 * 20);
+  REQUIRE(runs.at("narrow_passages_default") == 4 * 2 * 20);
   REQUIRE(runs.at("twisted_slot_path_check") == 7 * 10);
   REQUIRE(runs.at("race") == 4 * 2 * 3);
 }
