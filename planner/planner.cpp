@@ -123,19 +123,22 @@ bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap
   // A verifier whose free edges prove their ends free checks them only where
   // an edge fails (the edge then fails for its end, which must go).
   const bool verticesByEdges = verifier_->freeEdgesCoverEnds();
-  const auto vertexCollides = [&](Vertex v) {
-    if (verifiedVertices_.count(v)) return false;
-    if (verifier_->isValid(roadmap.config(v))) {
-      verifiedVertices_.insert(v);
-      return false;
-    }
+  const auto vertexFree = [&](Vertex v) {
+    if (verifiedVertices_.count(v)) return true;
+    if (!verifier_->isValid(roadmap.config(v))) return false;
+    verifiedVertices_.insert(v);
+    return true;
+  };
+  const auto dropVertex = [&](Vertex v) {
     ++result.planner_stats.verification_failures;
     roadmap.excludeVertex(v);
-    return true;
   };
   if (verifyVertices_ && !verticesByEdges)
     for (std::size_t i = 1; i + 1 < path.size(); ++i)
-      if (vertexCollides(path[i])) return false;
+      if (!vertexFree(path[i])) {
+        dropVertex(path[i]);
+        return false;
+      }
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {
     const auto [edge, exists] = boost::edge(path[i], path[i + 1], roadmap.graph());
     if (!exists || roadmap.graph()[edge].state == EdgeState::Verified) continue;
@@ -147,13 +150,14 @@ bool Planner::confirmTentative(const std::vector<Vertex>& path, Roadmap& roadmap
       // The query's own ends were checked by the planning checker alone: one
       // the verifier finds colliding ends the run (no path can stand).
       for (const std::size_t end : {i, i + 1}) {
-        const bool queryEnd = end == 0 || end + 1 == path.size();
-        if (queryEnd && !verifier_->isValid(roadmap.config(path[end]))) {
+        if (vertexFree(path[end])) continue;
+        if (end == 0 || end + 1 == path.size()) {
           invalidQueryEndStatus_ = end == 0 ? PlanStatus::InvalidStart : PlanStatus::InvalidGoal;
           invalidQueryEnd_.store(true, std::memory_order_relaxed);
           break;
         }
-        if (!queryEnd && vertexCollides(path[end])) return false;
+        dropVertex(path[end]);
+        return false;
       }
     }
     // (An edge from a colliding query end goes too, so that a search that
