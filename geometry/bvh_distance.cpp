@@ -245,8 +245,18 @@ DistanceBound BvhDistance::hullBound(const PlacedBody& a, const PlacedBody& b, d
   // piece pairs; each pair is bounded by its enclosing spheres or by GJK.
   double lower = std::numeric_limits<double>::infinity();
   double upper = std::numeric_limits<double>::infinity();
+  const Enclosing& enclosingB = modelInfo(b.bvh).enclosing;
   for (const auto& pieceA : piecesA) {
     const Eigen::Vector3d centerA = a.pose * pieceA->center;
+    // The piece's sphere against b's enclosing box first: a large flat body
+    // (a wall, a lid) near a link's hull is far from most of its pieces, yet
+    // its own sphere is too large to tell them apart.
+    ++stats.bv_tests;
+    const double boxGap = pointBoxDistance(centerA, enclosingB, b.pose) - pieceA->bounding_radius;
+    if (boxGap >= threshold) {
+      lower = std::min(lower, boxGap);
+      continue;
+    }
     const bool overlap = visitNearPieces(
         *b.cover, b.pose, centerA, pieceA->bounding_radius, threshold, lower, stats, [&](const ConvexHull& pieceB) {
           ++stats.bv_tests;

@@ -69,9 +69,17 @@ GjkResult gjkSearch(SupportDifference&& support, const Eigen::Vector3d& start, d
     // will prove), and if w brings no real progress, v is (nearly) the closest point.
     if (v.dot(w) >= enough * std::sqrt(vv) || vv - v.dot(w) <= 1e-12 * vv) break;
     simplex[static_cast<std::size_t>(count++)] = w;
+    const Eigen::Vector3d previous = v;
     if (!gjk_detail::reduceSimplex(simplex, count, v) || v.squaredNorm() <= 1e-24 * scale * scale) {
       result.may_overlap = true;
       return result;
+    }
+    // Each step shortens v in exact arithmetic; one that does not is rounding
+    // going round in circles (near-parallel faces), so the search stops with
+    // the shortest v, still a point of the difference (an upper bound).
+    if (!(v.squaredNorm() < vv)) {
+      v = previous;
+      break;
     }
   }
   result.direction = -v;
