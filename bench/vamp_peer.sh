@@ -74,7 +74,15 @@ for request in "${requests[@]}"; do
   for kind in raw simplified; do
     path="$OUT/vamp_paths/$folder-$id.$kind.csv"
     [ -f "$path" ] || continue
-    if "$PRMKIT" verify "$request" "${robot[@]}" "$path" >/dev/null 2>&1; then verdict=safe; else verdict=unsafe; fi
+    # Exit 1 is a collision; anything else (bad input, a binary that did not
+    # start) is no verdict, kept apart so that it is not counted as unsafe.
+    status=0
+    "$PRMKIT" verify "$request" "${robot[@]}" "$path" >/dev/null 2>&1 || status=$?
+    case $status in
+      0) verdict=safe ;;
+      1) verdict=unsafe ;;
+      *) verdict=error; echo "vamp_peer: verify exited $status on $path" >&2 ;;
+    esac
     echo "$folder-$id $kind $verdict" >>"$OUT/vamp_verify.txt"
   done
 done
@@ -86,9 +94,14 @@ vamp = [json.loads(line) for line in (out / "vamp.jsonl").read_text().splitlines
 problems = len(vamp)
 vamp = [r for r in vamp if "planning_ns" in r]  # the problems VAMP planned (it skips what it calls invalid)
 verdicts = {}
+errors = 0
 for line in (out / "vamp_verify.txt").read_text().splitlines():
     problem, kind, verdict = line.split()
+    errors += verdict == "error"
     verdicts.setdefault(kind, []).append(verdict == "unsafe")
+if errors:
+    print(f"vamp_peer: {errors} of VAMP's paths got no verdict (verify did not run; see vamp_verify.txt): "
+          "their unsafe counts are too low", file=sys.stderr)
 vamp_median = statistics.median(r["planning_ns"] * 1e-9 for r in vamp)
 rows = [("VAMP RRT-Connect, its spheres (raw paths)", sum(r["solved"] for r in vamp), problems, vamp_median,
          sum(verdicts.get("raw", []))),
