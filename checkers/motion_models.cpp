@@ -14,14 +14,17 @@ void SegmentMotion::compute(const Robot& robot, const Config& a, const Config& b
 
 SampleTwists::Entry& SampleTwists::entry(const Robot& robot, std::uint32_t segment, const Config& a, const Config& b,
                                          const Config& q, std::vector<Transform>& poses) {
-  const auto found =
-      std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.segment == segment; });
-  if (found != entries_.end()) return *found;
-  Entry added{segment, {}, {}};
+  const auto end = entries_.begin() + static_cast<std::ptrdiff_t>(used_);
+  const auto found = std::find_if(entries_.begin(), end, [&](const Entry& e) { return e.segment == segment; });
+  if (found != end) return *found;
+  // An entry of an earlier sample is refilled: its vectors keep their
+  // storage (a sample's allocations were a twentieth of a certification).
+  if (used_ == entries_.size()) entries_.emplace_back();
+  Entry& added = entries_[used_++];
+  added.segment = segment;
   robot.linkTwists(a, b, q, added.twists, poses.empty() ? &poses : nullptr);
   added.speeds.assign(added.twists.size(), std::numeric_limits<double>::quiet_NaN());
-  entries_.push_back(std::move(added));
-  return entries_.back();
+  return added;
 }
 
 const std::vector<Robot::LinkTwist>& SampleTwists::twists(const Robot& robot, std::uint32_t segment, const Config& a,

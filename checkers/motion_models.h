@@ -31,7 +31,8 @@ struct SegmentMotion {
 /// bisection sample usually needs one link's of many.
 class SampleTwists {
  public:
-  void clear() { entries_.clear(); }
+  /// Forgets the twists (the entries keep their storage for the next sample).
+  void clear() { used_ = 0; }
   /// Every link's twist at q, moving from a to b along segment `segment`;
   /// fills `poses` (the link poses at q) when they are empty.
   const std::vector<Robot::LinkTwist>& twists(const Robot& robot, std::uint32_t segment, const Config& a,
@@ -48,7 +49,8 @@ class SampleTwists {
   };
   Entry& entry(const Robot& robot, std::uint32_t segment, const Config& a, const Config& b, const Config& q,
                std::vector<Transform>& poses);
-  std::vector<Entry> entries_;
+  std::vector<Entry> entries_;  // the first used_ are this sample's
+  std::size_t used_ = 0;
 };
 
 /// A segment of a path as the motion models see it.

@@ -101,9 +101,15 @@ ComponentJoinContext Planner::joinContext(Checker& checker, Roadmap& roadmap, Ra
                               .rng = rng,
                               .usable = [this](const EdgeResult& edge) { return usable(edge); },
                               .accept = [this, &result](const EdgeResult& edge) { return *acceptEdge(edge, result); },
+                              // The sample limit alone: the join asks outOfTime itself before
+                              // each draw, every few draws (a clock read a draw was a twentieth
+                              // of a microsecond run).
                               .drawSample =
                                   [this, &result, source] {
-                                    if (sampleLimitReached(result)) return false;
+                                    if (result.planner_stats.samples_drawn >= settings_.max_samples) {
+                                      result.status = PlanStatus::SampleLimit;
+                                      return false;
+                                    }
                                     ++result.planner_stats.samples_drawn;
                                     ++result.node_sources.at(source).samples_drawn;
                                     return true;
