@@ -4,6 +4,7 @@
 // bound prmkit proves from a GJK direction is one of these, computed over
 // every vertex (exact on a polytope) or by a primitive's closed-form support
 // point, less a rounding margin.
+#include "base/largest_of.h"
 #include "shapes/convex_hull.h"
 #include "shapes/primitive.h"
 
@@ -16,9 +17,9 @@ namespace prmkit {
 /// max over the hull of <u, x> in the world, x = pose * vertex (every vertex: exact).
 inline double placedSupport(const ConvexHull& hull, const Transform& pose, const Eigen::Vector3d& u) {
   const Eigen::Vector3d local = pose.linear().transpose() * u;
-  double best = -std::numeric_limits<double>::infinity();
-  for (const auto& v : hull.vertices) best = std::max(best, local.dot(v));
-  return best + u.dot(pose.translation());
+  return largestOf(hull.vertices, -std::numeric_limits<double>::infinity(),
+                   [&local](const Eigen::Vector3d& v) { return local.dot(v); }) +
+         u.dot(pose.translation());
 }
 
 /// A computed slab gap less its rounding margin, 64 ulps of the coordinates'

@@ -1,5 +1,6 @@
 #include "robots/kinematic_chain.h"
 
+#include "base/largest_of.h"
 #include "shapes/convex_hull.h"
 
 #include <fmt/format.h>
@@ -346,18 +347,17 @@ void KinematicChain::scaleConfig(Config& q, double factor) const {
 }
 
 double KinematicChain::linkSpeed(std::size_t link, const LinkTwist& twist) const {
-  double largest = 0.0;
-  for (const Eigen::Vector3d& x : speedPoints_[link])
-    largest = std::max(largest, (twist.linear + twist.angular.cross(x)).squaredNorm());
-  return std::sqrt(largest);
+  return std::sqrt(largestOf(speedPoints_[link], 0.0, [&twist](const Eigen::Vector3d& x) {
+    return (twist.linear + twist.angular.cross(x)).squaredNorm();
+  }));
 }
 
 double KinematicChain::linkDirectionalSpeed(std::size_t link, const LinkTwist& twist,
                                             const Eigen::Vector3d& direction) const {
   // <u, v + w x p> = <u, v> + <p, u x w>: one dot product per point.
   const Eigen::Vector3d turn = direction.cross(twist.angular);
-  double largest = -std::numeric_limits<double>::infinity();
-  for (const Eigen::Vector3d& x : speedPoints_[link]) largest = std::max(largest, x.dot(turn));
+  const double largest = largestOf(speedPoints_[link], -std::numeric_limits<double>::infinity(),
+                                   [&turn](const Eigen::Vector3d& x) { return x.dot(turn); });
   const double reach = speedReach_[link];
   // A margin relative to the speeds involved covers the rounding of the
   // twist, the cross product and the dot products.

@@ -1,5 +1,6 @@
 #include "shapes/convex_hull.h"
 
+#include "base/largest_of.h"
 #include "base/termination.h"
 
 #include <boost/pending/disjoint_sets.hpp>
@@ -315,8 +316,8 @@ bool provenOutside(const ConvexHull& hull, const Eigen::Vector3d& point) {
   // Beyond the enclosing sphere: every vertex projects to at most
   // <u, c> + |u| r along u, so the scan below would prove it too.
   if (length > hull.bounding_radius * (1.0 + 1e-9) + margin / length) return true;
-  double reach = -std::numeric_limits<double>::infinity();
-  for (const Eigen::Vector3d& v : hull.vertices) reach = std::max(reach, u.dot(v));
+  const double reach = largestOf(hull.vertices, -std::numeric_limits<double>::infinity(),
+                                 [&u](const Eigen::Vector3d& v) { return u.dot(v); });
   return u.dot(point) > reach + margin;
 }
 

@@ -10,6 +10,7 @@
 #include "geometry/bvh_distance.h"
 #include "geometry/gjk.h"
 #include "geometry/slab_gap.h"
+#include "base/largest_of.h"
 #include "robots/rigid_body.h"
 #include "test_support.h"
 
@@ -258,6 +259,37 @@ TEST_CASE("GJK between nearly parallel faces converges: its gap and its point pa
     REQUIRE(proven >= gjk.distance * (1.0 - 1e-6));
   }
   CHECK(iterations < 10 * pairs);
+}
+
+TEST_CASE("support scans: four running maxima give one running maximum's value, bit for bit", "[adaptive]") {
+  // Every count of points from 0 to 13 (each remainder of four), values of
+  // both signs, NaNs among them (a maximum passes over them either way).
+  Random rng(5);
+  for (std::size_t count = 0; count <= 13; ++count) {
+    for (int trial = 0; trial < 20; ++trial) {
+      std::vector<double> values(count);
+      for (double& v : values)
+        v = rng.uniformReal(0.0, 1.0) < 0.1 ? std::numeric_limits<double>::quiet_NaN() : rng.uniformReal(-5.0, 5.0);
+      double one = -std::numeric_limits<double>::infinity();
+      for (const double v : values) one = std::max(one, v);
+      INFO("count " << count << ", trial " << trial);
+      REQUIRE(largestOf(values, -std::numeric_limits<double>::infinity(), [](double v) { return v; }) == one);
+    }
+  }
+  // The hull's support along random directions, placed by random poses.
+  const auto hull = convexHullOf(
+      boxMesh({0.6, 0.4, 0.2}).transformed(Transform(Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, 3).normalized()))));
+  REQUIRE(hull);
+  for (int trial = 0; trial < 200; ++trial) {
+    Transform pose = Transform::Identity();
+    pose.linear() = Eigen::Quaterniond::UnitRandom().toRotationMatrix();
+    pose.translation() = Eigen::Vector3d(rng.uniformReal(-1, 1), rng.uniformReal(-1, 1), rng.uniformReal(-1, 1));
+    const Eigen::Vector3d u(rng.uniformReal(-1, 1), rng.uniformReal(-1, 1), rng.uniformReal(-1, 1));
+    const Eigen::Vector3d local = pose.linear().transpose() * u;
+    double one = -std::numeric_limits<double>::infinity();
+    for (const Eigen::Vector3d& v : hull->vertices) one = std::max(one, local.dot(v));
+    REQUIRE(placedSupport(*hull, pose, u) == one + u.dot(pose.translation()));
+  }
 }
 
 TEST_CASE("adaptive: directional certificates change the work, never a verdict", "[adaptive]") {
