@@ -18,7 +18,7 @@ SampleTwists::Entry& SampleTwists::entry(const Robot& robot, std::uint32_t segme
   const auto found = std::find_if(entries_.begin(), end, [&](const Entry& e) { return e.segment == segment; });
   if (found != end) return *found;
   // An entry of an earlier sample is refilled: its vectors keep their
-  // storage (a sample's allocations were a twentieth of a certification).
+  // storage (a verifier makes hundreds of samples a run).
   if (used_ == entries_.size()) entries_.emplace_back();
   Entry& added = entries_[used_++];
   added.segment = segment;

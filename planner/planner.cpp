@@ -101,9 +101,8 @@ ComponentJoinContext Planner::joinContext(Checker& checker, Roadmap& roadmap, Ra
                               .rng = rng,
                               .usable = [this](const EdgeResult& edge) { return usable(edge); },
                               .accept = [this, &result](const EdgeResult& edge) { return *acceptEdge(edge, result); },
-                              // The sample limit alone: the join asks outOfTime itself before
-                              // each draw, every few draws (a clock read a draw was a twentieth
-                              // of a microsecond run).
+                              // The sample limit alone: the join asks outOfTime itself, every
+                              // few draws (a clock read at every draw weighed on microsecond runs).
                               .drawSample =
                                   [this, &result, source] {
                                     if (result.planner_stats.samples_drawn >= settings_.max_samples) {

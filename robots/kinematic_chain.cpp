@@ -288,7 +288,7 @@ void KinematicChain::motionBounds(const Config& a, const Config& b, std::vector<
 void KinematicChain::linkTwists(const Config& a, const Config& b, const Config& q, std::vector<LinkTwist>& out,
                                 std::vector<Transform>* poses) const {
   // Scratch of this thread, kept between calls: a probe asks for twists at
-  // every sample, and three allocations a call were a tenth of its cost.
+  // every sample.
   thread_local std::vector<Transform> frames;
   thread_local std::vector<Eigen::Vector3d> angular, linear;
   framePoses(q, frames);
