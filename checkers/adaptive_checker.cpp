@@ -51,6 +51,10 @@ std::string AdaptiveChecker::description() const {
 
 std::unique_ptr<Checker> AdaptiveChecker::clone() const { return std::unique_ptr<Checker>(new AdaptiveChecker(*this)); }
 
+std::unique_ptr<Checker> AdaptiveChecker::makeForRobot(std::shared_ptr<const Robot> robot) const {
+  return std::make_unique<AdaptiveChecker>(std::move(robot), scene_, settings_);
+}
+
 bool AdaptiveChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
 
 EdgeResult AdaptiveChecker::doCheckEdge(const Config& a, const Config& b) {

@@ -151,6 +151,7 @@ class AdaptiveChecker final : public Checker {
   double eta() const { return eta_; }
 
  private:
+  std::unique_ptr<Checker> makeForRobot(std::shared_ptr<const Robot> robot) const override;
   AdaptiveChecker(const AdaptiveChecker& other);
   bool doIsValid(const Config& q) override;
   EdgeResult doCheckEdge(const Config& a, const Config& b) override;

@@ -36,6 +36,10 @@ BudgetedChecker::BudgetedChecker(const BudgetedChecker& other)
 
 std::unique_ptr<Checker> BudgetedChecker::clone() const { return std::unique_ptr<Checker>(new BudgetedChecker(*this)); }
 
+std::unique_ptr<Checker> BudgetedChecker::makeForRobot(std::shared_ptr<const Robot> robot) const {
+  return std::make_unique<BudgetedChecker>(std::move(robot), scene_, settings_);
+}
+
 std::string BudgetedChecker::description() const {
   const auto& sampling = settings_.sampling;
   const std::string where = sampling.space == DiscreteSettings::Space::CSpace

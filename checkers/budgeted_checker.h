@@ -39,6 +39,7 @@ class BudgetedChecker final : public Checker {
   const BudgetedSettings& settings() const { return settings_; }
 
  private:
+  std::unique_ptr<Checker> makeForRobot(std::shared_ptr<const Robot> robot) const override;
   BudgetedChecker(const BudgetedChecker& other);
   /// Static checks (roadmap vertices) are exact: no budget.
   bool doIsValid(const Config& q) override;

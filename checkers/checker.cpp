@@ -140,6 +140,15 @@ Checker::Checker(std::shared_ptr<const Robot> robot, std::shared_ptr<const Scene
 Checker::Checker(const Checker& other)
     : robot_(other.robot_), scene_(other.scene_), stats_(other.stats_.strategy.declared()) {}
 
+std::unique_ptr<Checker> Checker::forRobot(std::shared_ptr<const Robot> robot) const {
+  if (!robot || robot->configSize() != robot_->configSize() || robot->dof() != robot_->dof() ||
+      robot->links().size() != robot_->links().size())
+    throw std::invalid_argument("a checker is remade only for a robot with the same coordinates and links");
+  std::unique_ptr<Checker> made = makeForRobot(std::move(robot));
+  if (!made) throw std::logic_error(fmt::format("checker '{}' cannot be remade for another robot", name()));
+  return made;
+}
+
 void Checker::requireConfig(const Config& q) const {
   if (static_cast<std::size_t>(q.size()) != robot_->configSize())
     throw std::invalid_argument(

@@ -85,6 +85,11 @@ class Checker {
   virtual bool asksFinalPathVerification() const { return confidenceBased(); }
   /// A fresh instance with the same settings and zeroed stats, for another thread.
   virtual std::unique_ptr<Checker> clone() const = 0;
+  /// A fresh instance of the same strategy and settings for `robot`, a robot
+  /// with the same coordinates and links (Robot::shrunk's: iterative
+  /// relaxation), on the same scene. std::invalid_argument for another kind
+  /// of robot; std::logic_error from a checker that cannot be remade.
+  std::unique_ptr<Checker> forRobot(std::shared_ptr<const Robot> robot) const;
 
   /// Static check: in bounds and collision-free. Throws std::invalid_argument
   /// on a configuration of the wrong size or with non-finite numbers.
@@ -134,6 +139,11 @@ class Checker {
   virtual EdgeResult doCheckEdge(const Config& a, const Config& b) = 0;
   /// checkMove past its argument and bounds checks: doIsValid(b), then doCheckEdge.
   virtual EdgeResult doCheckMove(const Config& a, const Config& b);
+  /// forRobot past its checks; nothing from a checker that cannot be remade (tests' fakes).
+  virtual std::unique_ptr<Checker> makeForRobot(std::shared_ptr<const Robot> robot) const {
+    (void)robot;
+    return nullptr;
+  }
 
  protected:
   /// Default: edge by edge, stopping at the first colliding segment (a

@@ -27,6 +27,10 @@ std::unique_ptr<Checker> DiscreteChecker::clone() const {
   return std::unique_ptr<Checker>(new DiscreteChecker(robot_, scene_, settings_));
 }
 
+std::unique_ptr<Checker> DiscreteChecker::makeForRobot(std::shared_ptr<const Robot> robot) const {
+  return std::make_unique<DiscreteChecker>(std::move(robot), scene_, settings_);
+}
+
 bool DiscreteChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
 
 std::size_t segmentCount(const Robot& robot, const DiscreteSettings& settings, const Config& a, const Config& b) {

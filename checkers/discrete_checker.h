@@ -70,6 +70,7 @@ class DiscreteChecker final : public Checker {
   }
 
  private:
+  std::unique_ptr<Checker> makeForRobot(std::shared_ptr<const Robot> robot) const override;
   DiscreteChecker(const DiscreteChecker& other) = default;
   bool doIsValid(const Config& q) override;
   EdgeResult doCheckEdge(const Config& a, const Config& b) override;

@@ -135,6 +135,10 @@ std::string SpheresChecker::description() const {
 
 std::unique_ptr<Checker> SpheresChecker::clone() const { return std::unique_ptr<Checker>(new SpheresChecker(*this)); }
 
+std::unique_ptr<Checker> SpheresChecker::makeForRobot(std::shared_ptr<const Robot> robot) const {
+  return std::make_unique<SpheresChecker>(std::move(robot), scene_, settings_);
+}
+
 LaneMask SpheresChecker::collidingBatch(std::span<const Config> configs) {
   if (configs.empty() || configs.size() > kSphereLanes)
     throw std::invalid_argument(fmt::format("a batch holds 1 to {} configurations", kSphereLanes));

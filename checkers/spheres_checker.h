@@ -104,6 +104,7 @@ class SpheresChecker final : public Checker {
   LaneMask collidingBatch(std::span<const Config> configs);
 
  private:
+  std::unique_ptr<Checker> makeForRobot(std::shared_ptr<const Robot> robot) const override;
   SpheresChecker(const SpheresChecker& other);
   bool doIsValid(const Config& q) override;
   EdgeResult doCheckEdge(const Config& a, const Config& b) override;

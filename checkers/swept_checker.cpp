@@ -32,6 +32,10 @@ std::string SweptChecker::description() const {
 
 std::unique_ptr<Checker> SweptChecker::clone() const { return std::unique_ptr<Checker>(new SweptChecker(*this)); }
 
+std::unique_ptr<Checker> SweptChecker::makeForRobot(std::shared_ptr<const Robot> robot) const {
+  return std::make_unique<SweptChecker>(std::move(robot), scene_, settings_);
+}
+
 bool SweptChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
 
 std::uint32_t SweptChecker::sampleAt(double t) {

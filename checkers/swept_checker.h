@@ -82,6 +82,7 @@ class SweptChecker final : public Checker {
   double eta() const { return eta_; }
 
  private:
+  std::unique_ptr<Checker> makeForRobot(std::shared_ptr<const Robot> robot) const override;
   SweptChecker(const SweptChecker& other);
   bool doIsValid(const Config& q) override;
   EdgeResult doCheckEdge(const Config& a, const Config& b) override;

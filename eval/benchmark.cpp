@@ -95,6 +95,7 @@ RunRecord runPlanning(const RunSpec& spec) {
     record.node_sources = result.node_sources;
     record.check_stats = result.check_stats;
     record.race = result.race;
+    record.relaxation = result.relaxation;
     if (result.solved) {
       const VerifyResult verdict = verifyPath(problem, result.path, defaultVerifyEps(problem));
       record.unsafe = !verdict.valid;
@@ -140,6 +141,7 @@ std::string recordJson(const RunRecord& r) {
   j["roadmap_edges"] = r.roadmap_edges;
   addRunCounters(j, r.planner_stats, r.node_sources, r.check_stats);
   if (!r.race.empty()) j["race"] = raceJson(r.race);
+  if (!r.relaxation.empty()) j["relaxation"] = relaxationJson(r.relaxation);
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -177,6 +179,7 @@ RunRecord parseRecordJson(const std::string& line, const std::string& where) {
     });
     if (j.contains("node_sources")) r.node_sources = parseNodeSources(j.at("node_sources"));
     if (j.contains("race")) r.race = parseRace(j.at("race"));
+    if (j.contains("relaxation")) r.relaxation = parseRelaxation(j.at("relaxation"));
     r.check_stats = CheckStats(strategyCounters(r.spec.checker));
     QueryCounts::forEachField([&](std::string_view name, auto member, std::string_view) {
       r.check_stats.*member = j.at(std::string(name)).get<std::uint64_t>();

@@ -57,7 +57,8 @@ struct RunRecord {
   PlannerStats planner_stats;
   std::vector<NodeSourceStats> node_sources;
   CheckStats check_stats;
-  std::vector<RacePart> race;  // PlanResult::race: empty when no race ran
+  std::vector<RacePart> race;            // PlanResult::race: empty when no race ran
+  std::vector<RelaxedStage> relaxation;  // PlanResult::relaxation: empty when none ran
 };
 
 /// How the failure of a run whose problem does not load (e.g. a start in collision) begins.

@@ -49,6 +49,30 @@ std::vector<RacePart> parseRace(const nlohmann::json& list) {
   return parts;
 }
 
+nlohmann::ordered_json relaxationJson(const std::vector<RelaxedStage>& stages) {
+  auto list = nlohmann::ordered_json::array();
+  for (const RelaxedStage& stage : stages)
+    list.push_back({{"factor", stage.factor},
+                    {"solved", stage.solved},
+                    {"samples_drawn", stage.samples_drawn},
+                    {"guide_configs", stage.guide_configs},
+                    {"static_checks", stage.static_checks},
+                    {"time_s", stage.time_s}});
+  return list;
+}
+
+std::vector<RelaxedStage> parseRelaxation(const nlohmann::json& list) {
+  std::vector<RelaxedStage> stages;
+  for (const auto& s : list)
+    stages.push_back(RelaxedStage{.factor = s.at("factor").get<double>(),
+                                  .solved = s.at("solved").get<bool>(),
+                                  .samples_drawn = s.at("samples_drawn").get<std::uint64_t>(),
+                                  .guide_configs = s.at("guide_configs").get<std::size_t>(),
+                                  .static_checks = s.at("static_checks").get<std::uint64_t>(),
+                                  .time_s = s.at("time_s").get<double>()});
+  return stages;
+}
+
 std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list) {
   std::vector<NodeSourceStats> sources;
   for (const auto& s : list)
@@ -158,6 +182,7 @@ void addPath(nlohmann::ordered_json& j, const PlanResult& result) {
   j["path_verified"] = result.path_verified;
   addRunCounters(j, result.planner_stats, result.node_sources, result.check_stats);
   if (!result.race.empty()) j["race"] = raceJson(result.race);
+  if (!result.relaxation.empty()) j["relaxation"] = relaxationJson(result.relaxation);
 }
 
 nlohmann::ordered_json runHeader(const Problem& problem, const std::string& checkerName,

@@ -49,5 +49,9 @@ std::vector<NodeSourceStats> parseNodeSources(const nlohmann::json& list);
 /// The planners of a race (PlanResult::race) as a JSON list (stats.json's and runs.jsonl's `race`), and back.
 nlohmann::ordered_json raceJson(const std::vector<RacePart>& parts);
 std::vector<RacePart> parseRace(const nlohmann::json& list);
+/// Lazy PRM's relaxed stages (PlanResult::relaxation) as a JSON list (stats.json's and
+/// runs.jsonl's `relaxation`), and back.
+nlohmann::ordered_json relaxationJson(const std::vector<RelaxedStage>& stages);
+std::vector<RelaxedStage> parseRelaxation(const nlohmann::json& list);
 
 }  // namespace prmkit

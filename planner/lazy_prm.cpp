@@ -83,6 +83,9 @@ std::optional<std::vector<Vertex>> LazyPrm::adoptRivalPath(Checker& checker, Roa
 
 std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
                                                    PlanResult& result) {
+  // The relaxed stages run first, each on threads of its own.
+  if (own_.relax > 0.0)
+    guide_ = solveRelaxedStages(checker, roadmap.config(query.start), roadmap.config(query.goal), result);
   // Samples are drawn on every thread (BatchSampler); path checks, on this
   // thread's checker, see every verdict before them.
   CheckerPool pool(checker, resolveThreads(settings_.threads), settings_.helpersAfter());
@@ -103,6 +106,10 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   state.uniform_nodes = std::all_of(sampling.mix.begin(), sampling.mix.end(), [](const SamplerShare& share) {
     return share.weight <= 0.0 || share.strategy == "uniform";
   });
+  if (!guide_.empty()) {
+    state.guide = &guide_;
+    state.guide_spacing = relaxedGuideSpacing(checker.robot(), settings_.sampler_sigma);
+  }
   std::optional<PlannerRace> race = makeRace(checker, roadmap, query);
   state.race = race ? &*race : nullptr;
   state.race_work_before = raceWork(checker.stats());
@@ -113,6 +120,7 @@ std::optional<std::vector<Vertex>> LazyPrm::search(Checker& checker, Roadmap& ro
   CheckStats workers = pool.workerStats();
   workers += state.sampler->clearanceStats();
   workerCheckStats_ += workers - state.sampler->discardedWork();
+  if (own_.relax > 0.0) guide_.clear();  // the next query relaxes anew
   if (!race) return path;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   // A stop asked of this planner (Ctrl-C, Python's cancel) ends the rival too.
@@ -131,6 +139,7 @@ std::optional<std::vector<Vertex>> LazyPrm::searchGrowing(Checker& checker, Road
   state.checks_before = checker.stats();
   const auto [start, goal] = state.query;
   connectBatch(endsToConnect(), checker, roadmap, result, state);
+  if (state.guide) addGuideNodes(checker, roadmap, result, state);
   prepareNextBatch(roadmap, result, state);
   while (true) {
     if (state.race && state.race->beaten(raceWorkSoFar(checker, state))) {
@@ -353,6 +362,12 @@ bool LazyPrm::growBatch(Checker& checker, Roadmap& roadmap, PlanResult& result, 
           rng_.uniformInt(0, static_cast<int>(state.enhancement_seeds.size()) - 1))];
       request.center = &roadmap.config(seed);
       request.sigma = 0.5 * length;
+    } else if (state.guide && s % 4 == 1) {
+      // Iterative relaxation's guide: where it collides for this robot, the
+      // passage this robot needs lies close by.
+      request.center =
+          &(*state.guide)[static_cast<std::size_t>(rng_.uniformInt(0, static_cast<int>(state.guide->size()) - 1))];
+      request.sigma = state.guide_spacing;
     } else {
       const Vertex seed = (*grow)[static_cast<std::size_t>(rng_.uniformInt(0, static_cast<int>(grow->size()) - 1))];
       request.center = &roadmap.config(seed);
@@ -505,6 +520,91 @@ void LazyPrm::toggleWitnesses(Checker& checker, Roadmap& roadmap, PlanResult& re
   }
   source.static_checks += checker.stats().static_queries - checksBefore;
   source.nodes += nodes;
+}
+
+double relaxedGuideSpacing(const Robot& robot, double samplerSigma) { return samplerSigma * robot.maxExtent(); }
+
+std::vector<Config> spacedPath(const Robot& robot, const std::vector<Config>& path, double spacing,
+                               std::size_t maxConfigs) {
+  if (path.size() < 2 || maxConfigs < 2) return path;
+  double length = 0.0;
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) length += robot.distance(path[i], path[i + 1]);
+  // A longer path is spaced wider: at most maxConfigs - 1 steps in all,
+  // each segment at least one, so the waypoints' count bounds it too.
+  const double budgetSteps = static_cast<double>(maxConfigs - 1) - static_cast<double>(path.size() - 1);
+  if (budgetSteps < 1.0) return path;
+  spacing = std::max(spacing, length / budgetSteps);
+  std::vector<Config> out;
+  Config q;
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+    const double d = robot.distance(path[i], path[i + 1]);
+    const double steps = spacing > 0.0 && std::isfinite(d / spacing) ? std::max(1.0, std::ceil(d / spacing)) : 1.0;
+    const auto n = static_cast<std::size_t>(steps);
+    for (std::size_t j = 0; j < n; ++j) {
+      robot.interpolate(path[i], path[i + 1], static_cast<double>(j) / static_cast<double>(n), q);
+      out.push_back(q);
+    }
+  }
+  out.push_back(path.back());
+  return out;
+}
+
+std::vector<Config> LazyPrm::solveRelaxedStages(const Checker& checker, const Config& start, const Config& goal,
+                                                PlanResult& result) {
+  // Bayazit, Xie & Amato 2005: a problem made easier (the robot shrunk)
+  // is solved first; its solution, repaired as the constraint is tightened
+  // again, leads through the passage the real problem hides. Each stage is
+  // a lazy PRM of its own (no race, no relaxation) on a checker of the same
+  // strategy for the shrunk robot, with the run's termination and threads.
+  const Robot& robot = checker.robot();
+  const double spacing = relaxedGuideSpacing(robot, settings_.sampler_sigma);
+  std::vector<Config> guide;
+  for (std::size_t k = 0; k < own_.relax_stages && !outOfTime(); ++k) {
+    const double factor =
+        own_.relax + (1.0 - own_.relax) * static_cast<double>(k) / static_cast<double>(own_.relax_stages);
+    std::unique_ptr<Checker> stageChecker = checker.forRobot(robot.shrunk(factor));
+    PlannerSettings stageSettings = settings_;
+    stageSettings.seed = querySeed() ^ (kRelaxStream + static_cast<std::uint32_t>(k));
+    stageSettings.max_samples = own_.relax_samples;
+    stageSettings.shortcut = false;
+    stageSettings.verify_final_path = false;
+    for (RegisteredSettings& section : stageSettings.sections) {
+      if (section.name() != LazyPrmSettings::kSection) continue;
+      LazyPrmSettings alone = own_;
+      alone.relax = 0.0;
+      alone.race = LazyPrmSettings::Race::None;
+      section = RegisteredSettings(std::string(LazyPrmSettings::kSection), alone);
+    }
+    LazyPrm stage(stageSettings, capabilities_, connection_);
+    stage.guide_ = guide;
+    stage.stopAlsoWhen([this] { return outOfTime(); });
+    const PlanResult solved = stage.solve(*stageChecker, start, goal, nullptr, termination());
+    workerCheckStats_ += solved.check_stats;
+    // A stage that did not solve leaves the last guide standing.
+    if (solved.solved) guide = spacedPath(robot, solved.path, spacing, kMaxGuideConfigs);
+    result.relaxation.push_back(RelaxedStage{.factor = factor,
+                                             .solved = solved.solved,
+                                             .samples_drawn = solved.planner_stats.samples_drawn,
+                                             .guide_configs = solved.solved ? guide.size() : 0,
+                                             .static_checks = solved.check_stats.static_queries,
+                                             .time_s = solved.time_s});
+  }
+  return guide;
+}
+
+void LazyPrm::addGuideNodes(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state) {
+  const std::size_t source = nodeSource(result, "relaxed");
+  const std::uint64_t checksBefore = checker.stats().static_queries;
+  std::vector<Vertex> added;
+  for (const Config& q : *state.guide) {
+    if (outOfTime()) break;
+    if (!checker.isValid(q)) continue;
+    added.push_back(roadmap.addVertex(q, source));
+    state.components.addVertex();
+  }
+  result.node_sources[source].static_checks += checker.stats().static_queries - checksBefore;
+  result.node_sources[source].nodes += added.size();
+  connectBatch(added, checker, roadmap, result, state);
 }
 
 }  // namespace prmkit

@@ -41,6 +41,20 @@ inline constexpr std::size_t kMaxToggleWitnesses = 20'000;
 inline constexpr std::size_t kMaxTogglePoints = 31;
 /// Mixed into the seed for a race's rival (a second lazy PRM must not draw the first one's samples).
 inline constexpr std::uint32_t kRivalStream = 0x85ebca6bu;
+/// Mixed into the seed for iterative relaxation's stages (with the stage's number).
+inline constexpr std::uint32_t kRelaxStream = 0xc2b2ae35u;
+/// Iterative relaxation: the most stages, and the most configurations of a
+/// stage's path that guide the next (a longer path is spaced wider).
+inline constexpr std::size_t kMaxRelaxStages = 16;
+inline constexpr std::size_t kMaxGuideConfigs = 20'000;
+
+/// The spacing of iterative relaxation's guide: the sampler's sigma (a fraction of the maximum extent).
+double relaxedGuideSpacing(const Robot& robot, double samplerSigma);
+/// `path` with configurations interpolated between its waypoints at most
+/// `spacing` apart (C-space distance), or wider so that there are at most
+/// `maxConfigs`; the waypoints are kept.
+std::vector<Config> spacedPath(const Robot& robot, const std::vector<Config>& path, double spacing,
+                               std::size_t maxConfigs);
 
 /// lazy_prm's own settings (`planner.lazy_prm`).
 struct LazyPrmSettings {
@@ -108,6 +122,19 @@ struct LazyPrmSettings {
   /// take (measured: docs/results.md), so a path lazy PRM finds first waits
   /// little for the rival to catch up.
   std::uint64_t race_weight = 3;
+  /// Iterative relaxation (Bayazit, Xie & Amato 2005): before the real
+  /// problem, lazy PRM solves it with the robot's geometry shrunk to `relax`
+  /// (Robot::shrunk; 0: off, the default), then grown back in relax_stages
+  /// even steps. Each stage's path, spaced at the sampler's sigma, guides the
+  /// next: its free configurations join the roadmap as nodes (source
+  /// `relaxed`), and a quarter of node enhancement's slots are drawn around
+  /// it (where it collides for the grown robot, the passage that robot
+  /// needs lies close by).
+  double relax = 0.0;
+  std::size_t relax_stages = 1;
+  /// The samples each relaxed stage may draw; a stage that does not solve
+  /// within them gives the next no guide.
+  std::size_t relax_samples = 20'000;
 
   template <class Fields>
   void fields(Fields& f) {
@@ -126,6 +153,9 @@ struct LazyPrmSettings {
     f.choice("race", race, kRaceChoices);
     f.integer("race_after", race_after, {.min = 0.0, .max = 1e15, .unit = "race work"});
     f.integer("race_weight", race_weight, {.min = 1.0, .max = 1000.0, .unit = "race work per unit of the rival's"});
+    f.number("relax", relax, {.min = 0.0, .max = 0.99, .unit = "geometry scale; 0: off"});
+    f.integer("relax_stages", relax_stages, {.min = 1.0, .max = kMaxRelaxStages});
+    f.integer("relax_samples", relax_samples, {.min = 1.0, .max = kMaxSamples, .unit = "samples per stage"});
   }
 };
 
@@ -192,6 +222,9 @@ class LazyPrm final : public Planner {
       return toggle_source != kNoSource &&
              (roadmap.graph()[a].source == toggle_source || roadmap.graph()[b].source == toggle_source);
     }
+    /// Iterative relaxation's guide (LazyPrm::guide_) and its spacing, around which enhancement draws.
+    const std::vector<Config>* guide = nullptr;
+    double guide_spacing = 0.0;
     PlannerRace* race = nullptr;         // the rival, when the run races one
     std::uint64_t race_work_before = 0;  // the checker's race work before the search
   };
@@ -252,8 +285,21 @@ class LazyPrm final : public Planner {
   std::optional<std::vector<Vertex>> adoptRivalPath(Checker& checker, Roadmap& roadmap, const RoadmapQuery& query,
                                                     const std::vector<Config>& path, PlanResult& result) const;
 
+  /// Iterative relaxation (own_.relax): solves the relaxed stages in turn,
+  /// each guided by the one before, and returns the last solved stage's
+  /// guide (empty when none solved); the stages are in result.relaxation
+  /// and their checks in the run's.
+  std::vector<Config> solveRelaxedStages(const Checker& checker, const Config& start, const Config& goal,
+                                         PlanResult& result);
+  /// The guide's configurations that are free for `checker` join the
+  /// roadmap as nodes of source `relaxed`, with their edges.
+  void addGuideNodes(Checker& checker, Roadmap& roadmap, PlanResult& result, SearchState& state);
+
   LazyPrmSettings own_;
   PlannerFactory makeRival_;
+  /// The path of the relaxed stage before, spaced (iterative relaxation):
+  /// set on a stage's planner, or by solveRelaxedStages on the real one.
+  std::vector<Config> guide_;
 };
 
 }  // namespace prmkit

@@ -174,6 +174,17 @@ struct RacePart {
   double time_s = 0.0;  // its own planning time (s)
 };
 
+/// One relaxed stage of lazy_prm's iterative relaxation (`relax`): the
+/// problem with the robot shrunk by `factor`, solved before the real one.
+struct RelaxedStage {
+  double factor = 1.0;  // the robot's geometry shrunk to this (Robot::shrunk)
+  bool solved = false;
+  std::uint64_t samples_drawn = 0;
+  std::size_t guide_configs = 0;  // its path, spaced for the next stage to follow (0 unsolved)
+  std::uint64_t static_checks = 0;
+  double time_s = 0.0;
+};
+
 /// How a planning run ended.
 enum class PlanStatus { Solved, TimeLimit, SampleLimit, InvalidStart, InvalidGoal, Failed, Cancelled };
 /// "solved", "time limit", "sample limit", "invalid start", "invalid goal", "failed" or "cancelled" (a
@@ -228,6 +239,8 @@ struct PlanResult {
   std::vector<CollidingEdge> colliding_edges;
   /// The planners of a race (lazy_prm's `race`), lazy PRM first; empty when none ran.
   std::vector<RacePart> race;
+  /// lazy_prm's relaxed stages in the order run (`relax`); empty when none ran.
+  std::vector<RelaxedStage> relaxation;
 };
 
 /// Largest roadmap copied into PlanResult for pictures: a drawing of more

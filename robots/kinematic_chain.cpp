@@ -321,6 +321,28 @@ void KinematicChain::linkTwists(const Config& a, const Config& b, const Config& 
   }
 }
 
+std::shared_ptr<Robot> KinematicChain::shrunkGeometry(double factor) const {
+  ChainDescription d = description_;
+  // Each frame's spheres shrink towards the centre its mesh shrinks towards.
+  std::vector<std::pair<int, Eigen::Vector3d>> centres;
+  for (auto& [frame, mesh] : d.geometry) {
+    if (mesh.empty()) continue;
+    const Eigen::Vector3d centre = mesh.bounds().center();
+    centres.emplace_back(frame, centre);
+    mesh = mesh.scaledAbout(centre, factor);
+  }
+  for (auto& [frame, spheres] : d.spheres) {
+    Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+    for (const auto& [meshFrame, meshCentre] : centres)
+      if (meshFrame == frame) centre = meshCentre;
+    for (Sphere& sphere : spheres) {
+      sphere.centre = centre + factor * (sphere.centre - centre);
+      sphere.radius *= factor;
+    }
+  }
+  return std::make_shared<KinematicChain>(std::move(d));
+}
+
 std::shared_ptr<Robot> KinematicChain::scaled(double factor) const {
   ChainDescription d = description_;
   d.base.translation() *= factor;

@@ -85,6 +85,7 @@ class KinematicChain final : public Robot {
   const ChainDescription& description() const { return description_; }
 
  private:
+  std::shared_ptr<Robot> shrunkGeometry(double factor) const override;
   /// The constructor's steps, in order.
   /// Checks the frames and joints; the coordinates and their bounds.
   void readJoints();

@@ -23,6 +23,11 @@ std::shared_ptr<Robot> RigidBody2D::scaled(double factor) const {
                                        Eigen::Vector2d(bounds_.upper * factor));
 }
 
+std::shared_ptr<Robot> RigidBody2D::shrunkGeometry(double factor) const {
+  return std::make_shared<RigidBody2D>(links_[0].mesh.shrunkAboutCentre(factor), Eigen::Vector2d(bounds_.lower),
+                                       Eigen::Vector2d(bounds_.upper));
+}
+
 void RigidBody2D::doCanonicalize(Config& q) const { q[2] = wrapAngle(q[2]); }
 
 void RigidBody2D::sampleUniform(Random& rng, Config& out) const {
@@ -82,6 +87,17 @@ RigidBody3D::RigidBody3D(Mesh body, const Eigen::Vector3d& lower, const Eigen::V
 std::shared_ptr<Robot> RigidBody3D::scaled(double factor) const {
   return std::make_shared<RigidBody3D>(links_[0].mesh.scaled(factor), Eigen::Vector3d(bounds_.lower * factor),
                                        Eigen::Vector3d(bounds_.upper * factor));
+}
+
+std::shared_ptr<Robot> RigidBody3D::shrunkGeometry(double factor) const {
+  return std::make_shared<RigidBody3D>(links_[0].mesh.shrunkAboutCentre(factor), Eigen::Vector3d(bounds_.lower),
+                                       Eigen::Vector3d(bounds_.upper));
+}
+
+void RigidBody3D::scaleQuaternionsToUnit(Config& q) const {
+  const double norm = q.tail<4>().norm();
+  if (!(norm > 0.0)) throw std::invalid_argument("normalize: a zero quaternion");
+  q.tail<4>() /= norm;
 }
 
 void RigidBody3D::doCanonicalize(Config& q) const {

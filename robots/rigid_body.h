@@ -33,6 +33,7 @@ class RigidBody2D final : public Robot {
   void scaleConfig(Config& q, double factor) const override { q.head<2>() *= factor; }
 
  private:
+  std::shared_ptr<Robot> shrunkGeometry(double factor) const override;
   void doCanonicalize(Config& q) const override;
 };
 
@@ -79,7 +80,9 @@ class RigidBody3D final : public Robot {
   static Eigen::Quaterniond rotation(const Config& q) { return {q[6], q[3], q[4], q[5]}; }
 
  private:
+  std::shared_ptr<Robot> shrunkGeometry(double factor) const override;
   void doCanonicalize(Config& q) const override;
+  void scaleQuaternionsToUnit(Config& q) const override;
 };
 
 /// Angle (rad, in [0, pi]) of the rotation that takes a to b: 2 atan2(|v|, |w|)

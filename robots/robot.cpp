@@ -53,6 +53,13 @@ void Robot::canonicalize(Config& q) const {
   doCanonicalize(q);
 }
 
+void Robot::normalize(Config& q) const {
+  if (static_cast<std::size_t>(q.size()) != configSize() || !q.allFinite())
+    throw std::invalid_argument("normalize: a configuration of the wrong size or with a non-finite number");
+  scaleQuaternionsToUnit(q);
+  doCanonicalize(q);
+}
+
 double Robot::coordinateDistance(const double* a, const double* b) const {
   const auto size = static_cast<Eigen::Index>(configSize());
   return distance(Eigen::Map<const Config>(a, size), Eigen::Map<const Config>(b, size));
@@ -147,6 +154,14 @@ double speedBoundedLength(double speedStart, double speedEnd, double acceleratio
   const double s = std::clamp((speedEnd - speedStart + acceleration * width) / (2.0 * acceleration), 0.0, width);
   const double rest = width - s;
   return speedStart * s + 0.5 * acceleration * s * s + speedEnd * rest + 0.5 * acceleration * rest * rest;
+}
+
+std::shared_ptr<Robot> Robot::shrunk(double factor) const {
+  if (!(factor > 0.0 && factor <= 1.0))
+    throw std::invalid_argument(fmt::format("a robot shrinks by a factor in (0, 1], not {}", factor));
+  std::shared_ptr<Robot> copy = shrunkGeometry(factor);
+  copy->selfCollisionPairs_ = selfCollisionPairs_;
+  return copy;
 }
 
 std::shared_ptr<Robot> Robot::withSelfCollisionPairs(const std::vector<std::pair<int, int>>& keep) const {

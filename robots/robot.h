@@ -91,6 +91,12 @@ class Robot {
   /// for a configuration of the wrong size, a non-finite number, a zero
   /// quaternion, or one whose norm is farther than kQuaternionNormTolerance from 1.
   void canonicalize(Config& q) const;
+  /// The canonical configuration nearest a computed one (a step taken in
+  /// coordinates leaves a quaternion off the unit sphere): the quaternion
+  /// divided by its norm, whatever it is, then canonicalize. For the
+  /// planner's own arithmetic, never for input. Throws std::invalid_argument
+  /// for a wrong size, a non-finite number or a zero quaternion.
+  void normalize(Config& q) const;
   /// The configuration is in canonical form, as checkers require (a unit
   /// quaternion to within kCanonicalNormTolerance).
   virtual bool canonical(const Config& q) const {
@@ -143,6 +149,12 @@ class Robot {
   virtual std::shared_ptr<Robot> scaled(double factor) const = 0;
   /// Multiplies the coordinates of q that are lengths (translations, prismatic joints) by `factor`.
   virtual void scaleConfig(Config& q, double factor) const = 0;
+  /// The same robot with each link's geometry (and its spheres) shrunk by
+  /// `factor` (in (0, 1]) towards the centre of the link's bounding box:
+  /// joints, bounds, configurations and self-collision pairs unchanged.
+  /// Iterative relaxation's easier problem (Bayazit, Xie & Amato 2005):
+  /// most gaps the robot passes are wider for it.
+  std::shared_ptr<Robot> shrunk(double factor) const;
 
   const std::vector<Link>& links() const { return links_; }
   virtual void linkPoses(const Config& q, std::vector<Transform>& out) const = 0;
@@ -213,11 +225,17 @@ class Robot {
   void setBounds(Eigen::VectorXd lower, Eigen::VectorXd upper);
   /// The robot-specific part of canonicalize; q has the right size and is finite.
   virtual void doCanonicalize(Config& q) const { (void)q; }
+  /// normalize's scaling of the robot's quaternions before canonicalize (none by default).
+  virtual void scaleQuaternionsToUnit(Config& q) const { (void)q; }
 
   std::vector<std::string> coordinateNames_;
   CoordinateBounds bounds_;
   std::vector<Link> links_;
   std::vector<std::pair<int, int>> selfCollisionPairs_;
+
+ private:
+  /// shrunk's robot before its self-collision pairs are set.
+  virtual std::shared_ptr<Robot> shrunkGeometry(double factor) const = 0;
 };
 
 /// Upper bound on the path length of a point over a parameter interval of

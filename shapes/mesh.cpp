@@ -39,6 +39,14 @@ Mesh Mesh::scaled(double factor) const {
   return out;
 }
 
+Mesh Mesh::scaledAbout(const Eigen::Vector3d& centre, double factor) const {
+  Mesh out = *this;
+  for (auto& v : out.vertices) v = centre + factor * (v - centre);
+  return out;
+}
+
+Mesh Mesh::shrunkAboutCentre(double factor) const { return empty() ? *this : scaledAbout(bounds().center(), factor); }
+
 Eigen::AlignedBox3d Mesh::bounds() const {
   Eigen::AlignedBox3d box;
   for (const auto& v : vertices) box.extend(v);

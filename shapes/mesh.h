@@ -30,7 +30,11 @@ struct Mesh {
   Mesh transformed(const Transform& pose) const;
   /// Every vertex multiplied by `factor` about the frame's origin.
   Mesh scaled(double factor) const;
+  /// Every vertex moved towards `centre` to `factor` of its distance from it.
+  Mesh scaledAbout(const Eigen::Vector3d& centre, double factor) const;
   Eigen::AlignedBox3d bounds() const;
+  /// scaledAbout the centre of its bounding box (an empty mesh as it is).
+  Mesh shrunkAboutCentre(double factor) const;
   /// Largest distance from the frame origin to a vertex (the R of a motion bound).
   double radiusAboutOrigin() const;
 };

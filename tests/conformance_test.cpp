@@ -571,6 +571,45 @@ TEMPLATE_LIST_TEST_CASE("conformance: clones start with zeroed stats and give th
   REQUIRE(clone->stats().edges_checked == edges.size());
 }
 
+TEMPLATE_LIST_TEST_CASE(
+    "conformance: a checker remade for a shrunk robot decides as one made for it, and a shrunk box is free where it "
+    "was",
+    "[conformance]", Strategies) {
+  // Iterative relaxation plans with Robot::shrunk's robot on a checker
+  // remade by forRobot: it must be the strategy with its settings, fresh.
+  // thin_wall's robot is a box: shrunk towards its centre it lies inside
+  // itself, so every configuration free for it is free shrunk.
+  const Problem problem = loadProblem(test::problemFile("thin_wall"));
+  auto checker = TestType::make(problem.robot, problem.scene);
+  const std::shared_ptr<const Robot> shrunk = problem.robot->shrunk(0.6);
+  auto remade = checker->forRobot(shrunk);
+  auto made = TestType::make(shrunk, problem.scene);
+  REQUIRE(remade->name() == checker->name());
+  REQUIRE(remade->stats().edges_checked == 0);
+  REQUIRE(&remade->robot() == shrunk.get());
+  const auto edges = randomEdges(problem.robot, problem.scene, 60, 0.0, 4);
+  for (const auto& edge : edges) {
+    REQUIRE(remade->isValid(edge.a) == made->isValid(edge.a));
+    REQUIRE(remade->checkEdge(edge.a, edge.b).verdict == made->checkEdge(edge.a, edge.b).verdict);
+  }
+  if constexpr (TestType::staticExact) {
+    Random rng(5);
+    Config q;
+    int freeBefore = 0, freeShrunk = 0;
+    for (int i = 0; i < test::scaled(400); ++i) {
+      problem.robot->sampleUniform(rng, q);
+      const bool wasFree = checker->isValid(q), isFree = remade->isValid(q);
+      REQUIRE((!wasFree || isFree));
+      freeBefore += wasFree;
+      freeShrunk += isFree;
+    }
+    CHECK(freeShrunk > freeBefore);  // the 10 cm box meets the wall less often at 6 cm
+  }
+  // Another kind of robot is refused.
+  const Problem chain = loadProblem(test::problemFile("chain5"));
+  REQUIRE_THROWS_AS(checker->forRobot(chain.robot), std::invalid_argument);
+}
+
 TEMPLATE_LIST_TEST_CASE("conformance: checkMove decides as isValid of its end, then checkEdge, and counts one edge",
                         "[conformance]", Strategies) {
   for (const std::string name : {"thin_wall", "arm6_shelf"}) {

@@ -1,4 +1,5 @@
 #include "io/problem.h"
+#include "setup/build_problem.h"
 #include "robots/planar_chain.h"
 #include "robots/rigid_body.h"
 #include "io/urdf_robot.h"
@@ -311,6 +312,41 @@ TEST_CASE("URDF arm forward kinematics and self-collision pairs", "[robots]") {
     REQUIRE(std::abs(i - k) > 1);
   }
   REQUIRE(robot->selfCollisionPairs().size() == 21 - 6 - 1);  // 7 links: 21 pairs, 6 adjacent, 1 disabled
+}
+
+TEST_CASE("shrunk robots: each link's mesh towards its box's centre, joints, bounds and pairs as they were",
+          "[robots]") {
+  UrdfOptions options;
+  options.srdf = test::sourceDir() / "configs/robots/arm6.srdf";
+  const std::shared_ptr<const Robot> arm = loadUrdfRobot(test::sourceDir() / "configs/robots/arm6.urdf", options);
+  const Problem box = loadProblem(test::problemFile("thin_wall"));
+  const Problem planar = loadProblem(test::problemFile("chain5"));
+  for (const std::shared_ptr<const Robot>& robot : {arm, box.robot, planar.robot}) {
+    const std::shared_ptr<const Robot> shrunk = robot->shrunk(0.4);
+    REQUIRE(shrunk->kind() == robot->kind());
+    REQUIRE(shrunk->dof() == robot->dof());
+    REQUIRE(shrunk->bounds().lower == robot->bounds().lower);
+    REQUIRE(shrunk->bounds().upper == robot->bounds().upper);
+    REQUIRE(shrunk->selfCollisionPairs() == robot->selfCollisionPairs());
+    REQUIRE(shrunk->links().size() == robot->links().size());
+    Random rng(3);
+    Config q;
+    robot->sampleUniform(rng, q);
+    std::vector<Transform> poses, shrunkPoses;
+    robot->linkPoses(q, poses);
+    shrunk->linkPoses(q, shrunkPoses);
+    for (std::size_t i = 0; i < robot->links().size(); ++i) {
+      REQUIRE(shrunkPoses[i].isApprox(poses[i], 1e-12));
+      const Mesh& mesh = robot->links()[i].mesh;
+      const Mesh& small = shrunk->links()[i].mesh;
+      REQUIRE(small.vertices.size() == mesh.vertices.size());
+      const Eigen::Vector3d centre = 0.5 * (mesh.bounds().min() + mesh.bounds().max());
+      for (std::size_t v = 0; v < mesh.vertices.size(); ++v)
+        REQUIRE((small.vertices[v] - (centre + 0.4 * (mesh.vertices[v] - centre))).norm() <= 1e-12);
+    }
+  }
+  REQUIRE_THROWS_AS(arm->shrunk(0.0), std::invalid_argument);
+  REQUIRE_THROWS_AS(arm->shrunk(1.5), std::invalid_argument);
 }
 
 TEST_CASE("slerp interpolation: endpoints and midpoint", "[robots]") {

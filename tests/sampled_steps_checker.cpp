@@ -43,6 +43,10 @@ std::unique_ptr<Checker> SampledStepsChecker::clone() const {
   return std::make_unique<SampledStepsChecker>(robot_, scene_, settings_);
 }
 
+std::unique_ptr<Checker> SampledStepsChecker::makeForRobot(std::shared_ptr<const Robot> robot) const {
+  return std::make_unique<SampledStepsChecker>(std::move(robot), scene_, settings_);
+}
+
 bool SampledStepsChecker::doIsValid(const Config& q) { return !collision_.inCollision(q, stats_); }
 
 EdgeResult SampledStepsChecker::doCheckEdge(const Config& a, const Config& b) {

@@ -48,6 +48,7 @@ class SampledStepsChecker final : public Checker {
  private:
   bool doIsValid(const Config& q) override;
   EdgeResult doCheckEdge(const Config& a, const Config& b) override;
+  std::unique_ptr<Checker> makeForRobot(std::shared_ptr<const Robot> robot) const override;
 
   Settings settings_;
   CollisionQueries collision_;
