@@ -94,8 +94,9 @@ Command planCommand(CLI::App& app, std::ostream& out, const std::vector<std::str
   sub->add_option(
       "--sampler", a->sampler,
       fmt::format("node sampler: {}, a mix such as uniform:0.5,bridge:0.5, or {} (the default: uniform, then "
-                  "narrow-passage samplers while start and goal stay apart)",
-                  fmt::join(samplerNames(), ", "), kShiftingMix));
+                  "{} while start and goal stay apart; {}:NAMES shifts to those)",
+                  fmt::join(samplerNames(), ", "), kShiftingMix, fmt::join(kShiftingNarrowPassageSamplers, ", "),
+                  kShiftingMix));
   addSeed(sub, a->seed, "random seed (0 to 4294967295)");
   sub->add_option("--time-limit", a->timeLimit, "time limit (s)");
   sub->add_option("--threads", a->threads,

@@ -321,7 +321,7 @@ SamplerSettings Planner::samplerSettings(const Robot& robot) const {
   // an arm its gaussian pairs and medial-axis retractions cost more than
   // they find: on MotionBenchMaker's Panda cage (100 requests, lazy_prm +
   // adaptive) the median run took 0.43 s shifted against 0.11 s uniform.
-  const bool shifting = settings_.sampler == kShiftingMix && robot.boundsArePositions();
+  const bool shifting = isShiftingMix(settings_.sampler) && robot.boundsArePositions();
   return SamplerSettings{parseSamplerMix(settings_.sampler), settings_.sampler_sigma, querySeed(), shifting};
 }
 

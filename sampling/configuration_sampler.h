@@ -23,8 +23,9 @@ using ClearanceFunction = std::function<double(const Config&)>;
 class SamplingContext {
  public:
   /// `clearance`: given when a strategy of the mix needs clearances (SamplerKind::needs_clearance).
+  /// `queries`: where a strategy counts the geometric queries it makes itself (not through the checker).
   SamplingContext(Checker& checker, double sigma, std::uint32_t seed, std::atomic<std::uint64_t>& drawn,
-                  ClearanceFunction clearance);
+                  ClearanceFunction clearance, QueryCounts& queries);
   ~SamplingContext();
   SamplingContext(const SamplingContext&) = delete;
   SamplingContext& operator=(const SamplingContext&) = delete;
@@ -38,6 +39,10 @@ class SamplingContext {
   /// Every configuration a strategy draws is counted here (a planner's sample limit counts draws).
   std::atomic<std::uint64_t>& drawn() const { return drawn_; }
   const ClearanceFunction& clearance() const { return clearance_; }
+  /// The counts of the geometric queries a strategy makes itself (retraction's
+  /// penetration contacts), which are not the checker's; the node sampler
+  /// adds them to the run's work with the clearance queries.
+  QueryCounts& queries() const { return queries_; }
   /// The OMPL space the mix's adapted OMPL samplers share, made on first use.
   OmplSamplingSpace& ompl();
   /// Restarts the shared OMPL space's streams, if one was made (the node sampler's restart).
@@ -49,6 +54,7 @@ class SamplingContext {
   std::uint32_t seed_;
   std::atomic<std::uint64_t>& drawn_;
   ClearanceFunction clearance_;
+  QueryCounts& queries_;
   std::unique_ptr<OmplSamplingSpace> ompl_;
 };
 

@@ -59,8 +59,13 @@ std::function<std::unique_ptr<ConfigurationSampler>(SamplingContext&)> omplSampl
 }
 
 SamplingContext::SamplingContext(Checker& checker, double sigma, std::uint32_t seed, std::atomic<std::uint64_t>& drawn,
-                                 ClearanceFunction clearance)
-    : checker_(checker), sigma_(sigma), seed_(seed), drawn_(drawn), clearance_(std::move(clearance)) {}
+                                 ClearanceFunction clearance, QueryCounts& queries)
+    : checker_(checker),
+      sigma_(sigma),
+      seed_(seed),
+      drawn_(drawn),
+      clearance_(std::move(clearance)),
+      queries_(queries) {}
 
 SamplingContext::~SamplingContext() = default;
 

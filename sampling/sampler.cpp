@@ -27,12 +27,37 @@ constexpr double kClearanceRelativeError = 0.02;
 
 }  // namespace
 
+bool isShiftingMix(std::string_view text) {
+  return text == kShiftingMix ||
+         (text.size() > kShiftingMix.size() && text.substr(0, kShiftingMix.size()) == kShiftingMix &&
+          text[kShiftingMix.size()] == ':');
+}
+
 std::vector<SamplerShare> parseSamplerMix(std::string_view text) {
   // The bridge test and obstacle-based sampling are left out: on
   // maze_corridor the one drew 1 750 configurations per node (a planner's
   // sample limit counts draws), and the other's motion checks cost as much
   // as the rest of the plan (docs/results.md).
-  if (text == kShiftingMix) return {{"uniform", 1.0}, {"gaussian", 0.0}, {"medial_axis", 0.0}};
+  if (isShiftingMix(text)) {
+    std::vector<SamplerShare> mix{{"uniform", 1.0}};
+    if (text == kShiftingMix) {
+      for (const std::string_view name : kShiftingNarrowPassageSamplers) mix.push_back({std::string(name), 0.0});
+      return mix;
+    }
+    // The shares are the shift's (equal), so the names come without weights.
+    const std::string_view names = text.substr(kShiftingMix.size() + 1);
+    if (names.find(':') != std::string_view::npos)
+      throw std::invalid_argument(fmt::format(
+          "'{}': a shifting mix names its narrow-passage samplers without weights (e.g. 'auto:gaussian,medial_axis')",
+          text));
+    for (const SamplerShare& named : parseSamplerMix(names)) {
+      if (named.strategy == "uniform")
+        throw std::invalid_argument(
+            fmt::format("'{}': a shifting mix names its narrow-passage samplers; 'uniform' is its first", text));
+      mix.push_back({named.strategy, 0.0});
+    }
+    return mix;
+  }
   std::vector<SamplerShare> mix;
   double total = 0.0;
   while (!text.empty()) {
@@ -76,7 +101,7 @@ NodeSampler::NodeSampler(Checker& checker, const SamplerSettings& settings, std:
   if (needsClearance)
     clearance = [this](const Config& q) { return clearance_.clearance(q, kClearanceRelativeError, clearanceStats_); };
   context_ = std::make_unique<SamplingContext>(checker, settings.sigma * checker.robot().maxExtent(), settings.seed,
-                                               drawn_, std::move(clearance));
+                                               drawn_, std::move(clearance), clearanceStats_);
   double cumulative = 0.0;
   for (const SamplerShare& share : settings.mix) {
     samplers_.push_back(samplerKind(share.strategy).make(*context_));

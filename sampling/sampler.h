@@ -8,6 +8,7 @@
 #include "sampling/configuration_sampler.h"
 #include "sampling/sampler_registry.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -30,11 +31,17 @@ struct SamplerShare {
 /// (SamplerSettings::shifting, Planner::narrowPassageShare); an arm's stays
 /// uniform.
 inline constexpr std::string_view kShiftingMix = "auto";
+/// The narrow-passage strategies kShiftingMix shifts to, in equal shares;
+/// "auto:gaussian,medial_axis" names others.
+inline constexpr std::array<std::string_view, 3> kShiftingNarrowPassageSamplers{"gaussian", "medial_axis",
+                                                                                "retraction"};
+/// `text` is kShiftingMix, alone or with its narrow-passage strategies named ("auto:gaussian,medial_axis").
+bool isShiftingMix(std::string_view text);
 
 /// Reads "bridge" or "uniform:0.5,bridge:0.5" (weights are normalised to
-/// sum to 1), or kShiftingMix: uniform with weight 1, then the
-/// narrow-passage strategies with weight 0. Throws std::invalid_argument
-/// naming what was expected.
+/// sum to 1), or a shifting mix (isShiftingMix): uniform with weight 1,
+/// then the narrow-passage strategies with weight 0. Throws
+/// std::invalid_argument naming what was expected.
 std::vector<SamplerShare> parseSamplerMix(std::string_view text);
 
 /// What one source of roadmap nodes cost and gave: a sampling strategy, or
@@ -94,7 +101,9 @@ class NodeSampler {
   void shiftTowardsNarrowPassages(double share);
   /// Index in the sources of the mix's first strategy; the others follow it.
   std::size_t firstSource() const { return firstSource_; }
-  /// Work of the clearance queries (max_clearance, medial_axis), which are not the checker's.
+  /// Work of the queries the strategies make themselves: clearances
+  /// (max_clearance, medial_axis) and penetration contacts (retraction),
+  /// which are not the checker's.
   const CheckStats& clearanceStats() const { return clearanceStats_; }
 
  private:

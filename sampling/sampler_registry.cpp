@@ -4,6 +4,7 @@
 
 #include "sampling/medial_axis_sampler.h"
 #include "sampling/ompl_samplers.h"
+#include "sampling/retraction_sampler.h"
 #include "sampling/sampler.h"
 
 #include <ompl/base/samplers/BridgeTestValidStateSampler.h>
@@ -57,7 +58,10 @@ Registry<SamplerKind>& registry() {
         "onto the middle of the free space",
         true, "", omplSampler([](const ob::SpaceInformation* si, double sigma) -> ob::ValidStateSamplerPtr {
           return std::make_shared<MedialAxisSampler>(si, sigma);
-        })}});
+        })},
+       {std::string(RetractionSampler::kName),
+        "retraction (Zhang & Manocha 2008): colliding samples moved out along their penetration until free", false, "",
+        [](SamplingContext& context) { return std::make_unique<RetractionSampler>(context); }}});
   return strategies;
 }
 }  // namespace

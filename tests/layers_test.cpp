@@ -96,7 +96,9 @@ TEST_CASE("layers: planner and sampler names are spelled by their own files and 
                                      "sampling/sampler.cpp",
                                      "sampling/sampler_registry.cpp",
                                      "sampling/medial_axis_sampler.h",
-                                     "sampling/medial_axis_sampler.cpp"};
+                                     "sampling/medial_axis_sampler.cpp",
+                                     "sampling/retraction_sampler.h",
+                                     "sampling/retraction_sampler.cpp"};
   std::vector<std::string> names = plannerNames();
   for (const std::string& name : samplerNames()) names.push_back(name);
   std::size_t scanned = 0;

@@ -267,7 +267,7 @@ TEST_CASE("registry: planners and samplers registered at run time are named, rea
   REQUIRE(std::all_of(names.begin() + 8, names.end() - 1,
                       [](const std::string& name) { return name.rfind("ompl:", 0) == 0; }));
   REQUIRE(samplerNames() == std::vector<std::string>{"uniform", "gaussian", "bridge", "obstacle_based", "max_clearance",
-                                                     "medial_axis", "near_pair"});
+                                                     "medial_axis", "retraction", "near_pair"});
   // Read from a problem, overridden, mixed and made by name.
   const Problem problem = test::loadForPlanning(
       "maze2d", {"planner.type=sequential_prm", "planner.sampler=near_pair:0.3,uniform:0.7", "seed=5"});

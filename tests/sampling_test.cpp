@@ -5,6 +5,7 @@
 #include "geometry/clearance.h"
 #include "planner/lazy_prm.h"
 #include "planner/planner.h"
+#include "sampling/retraction_sampler.h"
 #include "sampling/sampler.h"
 #include "test_support.h"
 
@@ -64,6 +65,24 @@ TEST_CASE("sampler mixes: strategies, weights normalised, bad mixes named", "[sa
   CHECK_THROWS_WITH(parseSamplerMix("bridge:-1"), Catch::Contains("positive number"));
   CHECK_THROWS_WITH(parseSamplerMix("bridge:x"), Catch::Contains("positive number"));
   CHECK_THROWS_WITH(parseSamplerMix(""), Catch::Contains("empty"));
+  // The shifting mix: uniform first, its narrow-passage samplers at weight 0 until the planner shifts.
+  const auto shifting = parseSamplerMix("auto");
+  REQUIRE(shifting.size() == 4);
+  CHECK(shifting[0].strategy == "uniform");
+  CHECK(shifting[0].weight == 1.0);
+  CHECK(shifting[3].strategy == "retraction");
+  CHECK(shifting[3].weight == 0.0);
+  const auto named = parseSamplerMix("auto:gaussian,medial_axis");
+  REQUIRE(named.size() == 3);
+  CHECK(named[1].strategy == "gaussian");
+  CHECK(named[2].strategy == "medial_axis");
+  CHECK(named[2].weight == 0.0);
+  CHECK(isShiftingMix("auto:gaussian"));
+  CHECK_FALSE(isShiftingMix("autos"));
+  CHECK_THROWS_WITH(parseSamplerMix("auto:uniform"), Catch::Contains("'uniform' is its first"));
+  CHECK_THROWS_WITH(parseSamplerMix("auto:gaussian:0.5"), Catch::Contains("without weights"));
+  CHECK_THROWS_WITH(parseSamplerMix("auto:sobol"), Catch::Contains("unknown sampler 'sobol'"));
+  CHECK_THROWS_WITH(parseSamplerMix("auto:"), Catch::Contains("empty"));
 }
 
 TEST_CASE("every sampler returns only valid configurations and counts its own checks", "[sampling][slow]") {
@@ -101,11 +120,14 @@ TEST_CASE("gaussian and bridge samples lie closer to obstacles than uniform ones
   const double bridge = meanClearance(problem, draw(problem, "bridge", count).samples);
   const double obstacleBased = meanClearance(problem, draw(problem, "obstacle_based", count).samples);
   const double maxClearance = meanClearance(problem, draw(problem, "max_clearance", count).samples);
+  const double retraction = meanClearance(problem, draw(problem, "retraction", count).samples);
   INFO("mean clearance (m): uniform " << uniform << ", gaussian " << gaussian << ", bridge " << bridge
-                                      << ", obstacle_based " << obstacleBased << ", max_clearance " << maxClearance);
+                                      << ", obstacle_based " << obstacleBased << ", max_clearance " << maxClearance
+                                      << ", retraction " << retraction);
   CHECK(gaussian < 0.75 * uniform);
   CHECK(bridge < 0.75 * uniform);
   CHECK(obstacleBased < 0.75 * uniform);
+  CHECK(retraction < 0.75 * uniform);
   CHECK(maxClearance > uniform);
 }
 
@@ -145,6 +167,50 @@ checker: {type: adaptive}
   CHECK(uniform[count / 2] > 0.06);
   CHECK(retracted[count / 2] < 0.01);
   CHECK(retracted[count * 9 / 10] < 0.03);
+}
+
+TEST_CASE("retraction moves a box out of a wall the short way, by about its overlap", "[sampling]") {
+  // A 0.2 m square robot at x = 0.95 overlaps by 0.05 m a wall whose face is
+  // at x = 1 (the wall is taller than the robot, so no faces are coplanar).
+  // The short way out is -x: the contacts' depths are 0.05 m, the step 1.5
+  // times that, so it ends near x = 0.875, free, hardly turned.
+  const test::TempDir dir;
+  const auto file = dir.write("wall.yaml", R"(name: wall
+robot:
+  type: rigid2d
+  geometry: {box: [0.2, 0.2, 0.1]}
+bounds: {lower: [0, 0], upper: [4, 2]}
+scene:
+  obstacles:
+    - {name: wall, box: [0.4, 4, 0.4], pose: {xyz: [1.2, 1, 0]}}
+start: [0.5, 1, 0]
+goal: [0.5, 1.5, 0]
+checker: {type: adaptive}
+)");
+  const Problem problem = loadProblem(file);
+  auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+  std::atomic<std::uint64_t> drawn{0};
+  CheckStats queries;
+  SamplingContext context(*checker, 0.02, 1, drawn, nullptr, queries);
+  RetractionSampler sampler(context);
+  for (const double y : {1.0, 0.6, 1.4}) {
+    Config q(3);
+    q << 0.95, y, 0.0;
+    REQUIRE_FALSE(checker->isValid(q));
+    REQUIRE(sampler.retract(q));
+    INFO("retracted to " << q.transpose());
+    REQUIRE(checker->isValid(q));
+    CHECK(q[0] < 0.9);
+    CHECK(q[0] > 0.8);
+    CHECK(std::abs(q[1] - y) < 1e-6);
+    CHECK(std::abs(q[2]) < 0.01);  // the triangles' contacts are not quite symmetric
+  }
+  CHECK(queries.pair_tests >= 3);  // its contact queries counted where the context says
+  CHECK(queries.primitive_tests > 0);
+  // Wholly inside the wall, no triangle meets another: no way out to follow.
+  Config inside(3);
+  inside << 1.2, 1.0, 0.0;
+  REQUIRE_FALSE(sampler.retract(inside));
 }
 
 TEST_CASE("a mix draws from each of its strategies in proportion", "[sampling]") {
@@ -257,6 +323,72 @@ TEST_CASE("lazy PRM's toggle adds valid nodes between colliding witnesses, in th
   REQUIRE(toggleNodes > 0);
   CHECK(static_cast<double>(slotToggled) / static_cast<double>(verticesToggled) >
         1.5 * static_cast<double>(slotAlone) / static_cast<double>(verticesAlone));
+}
+
+TEST_CASE("lazy PRM's iterative relaxation: a shrunk robot's path guides nodes free for the real one", "[sampling]") {
+  // thin_wall's 10 cm box passes a 0.3 m slot; shrunk to 0.6 it is a 6 cm
+  // box. Each relaxed stage is solved by its own lazy PRM on a checker
+  // remade for the shrunk box; the last solved stage's path, spaced, is
+  // checked once per configuration for the real box, and the free ones are
+  // nodes of source `relaxed`. The result does not depend on the thread count.
+  std::size_t guidedNodes = 0;
+  for (int seed = 1; seed <= 3; ++seed) {
+    std::vector<std::vector<Config>> paths;
+    for (const std::string threads : {"1", "2"}) {
+      const Problem problem = test::loadForPlanning(
+          "thin_wall", {"planner.type=lazy_prm", "planner.lazy_prm.relax=0.6", "planner.lazy_prm.relax_stages=2",
+                        "planner.threads=" + threads, "planner.helpers_after=0", "seed=" + std::to_string(seed)});
+      auto checker = makeChecker(problem.checker, problem.robot, problem.scene);
+      const PlanResult result = makePlanner(problem.planner)->solve(*checker, problem.start, problem.goal);
+      REQUIRE(result.solved);
+      REQUIRE(result.relaxation.size() == 2);
+      CHECK(result.relaxation[0].factor == 0.6);
+      CHECK(result.relaxation[1].factor == Approx(0.8));
+      std::size_t guide = 0;
+      for (const RelaxedStage& stage : result.relaxation) {
+        CHECK(stage.solved == (stage.guide_configs > 0));
+        CHECK(stage.static_checks >= stage.samples_drawn);  // each drawn sample is checked
+        if (stage.solved) guide = stage.guide_configs;
+      }
+      const NodeSourceStats* relaxed = test::nodeSource(result, "relaxed");
+      REQUIRE((relaxed != nullptr) == (guide > 0));
+      if (relaxed) {
+        CHECK(relaxed->static_checks == guide);  // each guide configuration checked once
+        CHECK(relaxed->nodes <= relaxed->static_checks);
+        CHECK(relaxed->samples_drawn == 0);
+        guidedNodes += relaxed->nodes;
+      }
+      auto exact = makeChecker(problem.checker, problem.robot, problem.scene);
+      for (const Config& q : result.roadmap_configs) REQUIRE(exact->isValid(q));
+      for (std::size_t i = 0; i + 1 < result.path.size(); ++i)
+        REQUIRE(exact->checkEdge(result.path[i], result.path[i + 1]).verdict == Verdict::Free);
+      paths.push_back(result.path);
+    }
+    REQUIRE(paths[0] == paths[1]);
+  }
+  REQUIRE(guidedNodes > 0);
+}
+
+TEST_CASE("a relaxed stage's path spaced for the next: waypoints kept, steps at most the spacing", "[sampling]") {
+  const Problem problem = loadProblem(test::problemFile("thin_wall"));
+  const Robot& robot = *problem.robot;
+  Random rng(11);
+  std::vector<Config> path(4);
+  for (Config& q : path) robot.sampleUniform(rng, q);
+  const double spacing = 0.05 * robot.maxExtent();
+  const std::vector<Config> spaced = spacedPath(robot, path, spacing, 100'000);
+  REQUIRE(spaced.front() == path.front());
+  REQUIRE(spaced.back() == path.back());
+  std::size_t kept = 0;
+  for (const Config& q : spaced) kept += std::count(path.begin(), path.end(), q) > 0;
+  REQUIRE(kept == path.size());
+  for (std::size_t i = 0; i + 1 < spaced.size(); ++i)
+    REQUIRE(robot.distance(spaced[i], spaced[i + 1]) <= spacing * (1 + 1e-9));
+  // A bound on the count spaces them wider; the waypoints stay.
+  const std::vector<Config> few = spacedPath(robot, path, spacing, 12);
+  REQUIRE(few.size() <= 12);
+  REQUIRE(few.size() >= path.size());
+  REQUIRE(few.back() == path.back());
 }
 
 TEST_CASE("node sources account for every intermediate vertex of the path", "[sampling]") {
@@ -381,10 +513,10 @@ limits: {time: 600, samples: 20000}
   REQUIRE(walledIn.planner_stats.batches >= 4);
   const std::uint64_t uniform = sourceNodes(walledIn, "uniform");
   std::uint64_t narrow = 0;
-  for (const std::string name : {"gaussian", "medial_axis"}) {
+  for (const std::string_view name : kShiftingNarrowPassageSamplers) {
     INFO(name);
-    CHECK(sourceNodes(walledIn, name) > 0);
-    narrow += sourceNodes(walledIn, name);
+    CHECK(sourceNodes(walledIn, std::string(name)) > 0);
+    narrow += sourceNodes(walledIn, std::string(name));
   }
   CHECK(sourceNodes(walledIn, "bridge") == 0);
   CHECK(sourceNodes(walledIn, "obstacle_based") == 0);
@@ -401,6 +533,7 @@ limits: {time: 600, samples: 20000}
   REQUIRE_FALSE(prm.solved);
   CHECK(sourceNodes(prm, "medial_axis") > 0);
   CHECK(sourceNodes(prm, "gaussian") > 0);
+  CHECK(sourceNodes(prm, "retraction") > 0);
 
   // Chosen by name, a mix stays as chosen.
   const PlanResult chosen = plan("uniform", file);
@@ -435,6 +568,7 @@ limits: {time: 600, samples: 20000}
     REQUIRE(armDefault.roadmap_vertices > 400);
     CHECK(sourceNodes(armDefault, "gaussian") == 0);
     CHECK(sourceNodes(armDefault, "medial_axis") == 0);
+    CHECK(sourceNodes(armDefault, "retraction") == 0);
     CHECK(armDefault.check_stats.distance_queries == armUniform.check_stats.distance_queries);
     CHECK(armDefault.roadmap_vertices == armUniform.roadmap_vertices);
     CHECK(armDefault.roadmap_edge_list == armUniform.roadmap_edge_list);
