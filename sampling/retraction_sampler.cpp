@@ -41,6 +41,10 @@ bool RetractionSampler::retract(Config& q) {
     penetrationContacts(robot, checker.scene(), poses_, kContactsPerPair, context_.queries(), contacts_);
     if (contacts_.empty()) return false;  // inside a solid, or against itself: no way out to follow
     // a[c][j]: how far coordinate j moves contact c out of its obstacle, per unit.
+    // Each contact point in its link's frame, carried along by the nudged poses.
+    localPoints_.clear();
+    for (const PenetrationContact& contact : contacts_)
+      localPoints_.push_back(poses_[contact.link].inverse() * contact.point);
     Eigen::MatrixXd outward(static_cast<Eigen::Index>(contacts_.size()), coordinates);
     for (Eigen::Index j = 0; j < coordinates; ++j) {
       nudged_ = q;
@@ -49,8 +53,7 @@ bool RetractionSampler::retract(Config& q) {
       robot.linkPoses(nudged_, nudgedPoses_);
       for (std::size_t c = 0; c < contacts_.size(); ++c) {
         const PenetrationContact& contact = contacts_[c];
-        const Eigen::Vector3d local = poses_[contact.link].inverse() * contact.point;
-        const Eigen::Vector3d moved = nudgedPoses_[contact.link] * local;
+        const Eigen::Vector3d moved = nudgedPoses_[contact.link] * localPoints_[c];
         outward(static_cast<Eigen::Index>(c), j) = -contact.normal.dot(moved - contact.point) / nudge;
       }
     }

@@ -37,6 +37,7 @@ class RetractionSampler final : public ConfigurationSampler {
   Random random_;
   std::vector<Transform> poses_, nudgedPoses_;
   std::vector<PenetrationContact> contacts_;
+  std::vector<Eigen::Vector3d> localPoints_;
   Config nudged_, step_;
 };
 

@@ -46,10 +46,12 @@ std::vector<SamplerShare> parseSamplerMix(std::string_view text) {
     }
     // The shares are the shift's (equal), so the names come without weights.
     const std::string_view names = text.substr(kShiftingMix.size() + 1);
-    if (names.find(':') != std::string_view::npos)
-      throw std::invalid_argument(fmt::format(
-          "'{}': a shifting mix names its narrow-passage samplers without weights (e.g. 'auto:gaussian,medial_axis')",
-          text));
+    // Names, not another shifting mix: the parse below recurses once, never more.
+    if (names.find(':') != std::string_view::npos || isShiftingMix(names))
+      throw std::invalid_argument(
+          fmt::format("'{}': a shifting mix names its narrow-passage samplers, without weights or another mix (e.g. "
+                      "'auto:gaussian,medial_axis')",
+                      text));
     for (const SamplerShare& named : parseSamplerMix(names)) {
       if (named.strategy == "uniform")
         throw std::invalid_argument(

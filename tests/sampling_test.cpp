@@ -83,6 +83,10 @@ TEST_CASE("sampler mixes: strategies, weights normalised, bad mixes named", "[sa
   CHECK_THROWS_WITH(parseSamplerMix("auto:gaussian:0.5"), Catch::Contains("without weights"));
   CHECK_THROWS_WITH(parseSamplerMix("auto:sobol"), Catch::Contains("unknown sampler 'sobol'"));
   CHECK_THROWS_WITH(parseSamplerMix("auto:"), Catch::Contains("empty"));
+  CHECK_THROWS_WITH(parseSamplerMix("auto:auto"), Catch::Contains("without weights"));
+  std::string nested;
+  for (int i = 0; i < 100'000; ++i) nested += "auto:";
+  CHECK_THROWS_WITH(parseSamplerMix(nested + "gaussian"), Catch::Contains("without weights"));
 }
 
 TEST_CASE("every sampler returns only valid configurations and counts its own checks", "[sampling][slow]") {
